@@ -1,0 +1,29 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// main: the Electron shell and the services it binds; preload: one bundled CommonJS file, as a
+// sandboxed preload must be; renderer: the React UI (also served by the web shell, main/web.ts).
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve(import.meta.dirname, 'main/electron/index.ts') },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      lib: { entry: resolve(import.meta.dirname, 'preload/index.ts'), formats: ['cjs'] },
+      rollupOptions: { output: { inlineDynamicImports: true, entryFileNames: 'index.cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(import.meta.dirname, 'out/renderer'),
+      rollupOptions: { input: resolve(import.meta.dirname, 'renderer/index.html') },
+    },
+  },
+});

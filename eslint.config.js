@@ -1,0 +1,130 @@
+// ESLint flat config. Besides style and correctness, it enforces the layout boundaries of
+// docs/ARCHITECTURE.md with import restrictions per folder (test/lint/boundaries.test.ts proves
+// that a violation fails).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const NODE_BUILTINS = [
+  'fs',
+  'fs/promises',
+  'path',
+  'os',
+  'http',
+  'https',
+  'net',
+  'tls',
+  'dns',
+  'child_process',
+  'crypto',
+  'stream',
+  'zlib',
+  'url',
+  'util',
+  'events',
+  'worker_threads',
+  'buffer',
+  'process',
+];
+
+const electron = {
+  name: 'electron',
+  message: "Only main/electron/ (and preload's bridge) may import 'electron'.",
+};
+const electronPatterns = ['electron/*'];
+
+/** Layout boundaries: which folders each side may not import from. */
+const boundaries = [
+  {
+    files: ['protocol/**/*.{ts,tsx}'],
+    paths: [
+      electron,
+      ...NODE_BUILTINS.map((name) => ({
+        name,
+        message: 'protocol/ does no I/O and runs in the renderer too.',
+      })),
+    ],
+    patterns: [
+      {
+        group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/gateway/**'],
+        message: 'protocol/ imports nothing of main/, renderer/, preload/ or gateway/.',
+      },
+      { group: ['node:*'], message: 'protocol/ does no I/O and runs in the renderer too.' },
+      { group: electronPatterns, message: electron.message },
+    ],
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    paths: [electron, ...NODE_BUILTINS.map((name) => ({ name, message: 'The renderer has no Node.' }))],
+    patterns: [
+      {
+        group: ['**/main/**', '**/gateway/**'],
+        message: 'renderer/ imports only protocol/ and the types of preload/api.ts.',
+      },
+      {
+        group: ['**/preload/**', '!**/preload/api.ts'],
+        message: 'renderer/ imports only the types of preload/api.ts.',
+      },
+      {
+        group: ['**/preload/api.ts'],
+        allowTypeImports: true,
+        message: 'renderer/ imports only the types of preload/api.ts.',
+      },
+      { group: ['node:*'], message: 'The renderer has no Node.' },
+      { group: electronPatterns, message: electron.message },
+    ],
+  },
+  {
+    files: ['gateway/**/*.{ts,tsx}'],
+    paths: [electron],
+    patterns: [
+      {
+        group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+        message: 'gateway/ uses protocol/ only; it is a separate server.',
+      },
+      { group: electronPatterns, message: electron.message },
+    ],
+  },
+  {
+    files: ['main/**/*.{ts,tsx}'],
+    ignores: ['main/electron/**'],
+    paths: [electron],
+    patterns: [
+      { group: ['**/renderer/**'], message: 'main/ talks to the renderer only through preload/api.ts.' },
+      { group: electronPatterns, message: electron.message },
+    ],
+  },
+  {
+    files: ['preload/**/*.{ts,tsx}'],
+    patterns: [
+      { group: ['**/main/**', '**/renderer/**', '**/gateway/**'], message: 'preload/ is only the bridge.' },
+    ],
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', 'test-results/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+      'no-restricted-imports': 'off',
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  ...boundaries.map(({ files, ignores, paths = [], patterns = [] }) => ({
+    files,
+    ...(ignores ? { ignores } : {}),
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] },
+  })),
+);

@@ -1,0 +1,42 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The layout rules of docs/ARCHITECTURE.md are enforced by eslint.config.js. These cases prove that a
+// deliberate violation fails lint, and that the allowed imports pass.
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function restrictedImportErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
+    .map((m) => m.message);
+}
+
+describe('layout boundaries', () => {
+  it.each([
+    ['protocol/x.ts', "import { a } from '../main/client/index.ts';\nexport const b = a;\n"],
+    ['protocol/x.ts', "import { a } from '../gateway/server.ts';\nexport const b = a;\n"],
+    ['protocol/x.ts', "import { readFileSync } from 'node:fs';\nexport const b = readFileSync;\n"],
+    ['renderer/x.ts', "import { a } from '../main/services/index.ts';\nexport const b = a;\n"],
+    ['renderer/x.ts', "import { a } from '../preload/index.ts';\nexport const b = a;\n"],
+    ['renderer/x.ts', "import { a } from '../preload/api.ts';\nexport const b = a;\n"],
+    ['main/services/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
+    ['gateway/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
+    ['gateway/x.ts', "import { a } from '../main/client/index.ts';\nexport const b = a;\n"],
+  ])('%s: %s is rejected', async (file, code) => {
+    expect(await restrictedImportErrors(file, code)).not.toEqual([]);
+  });
+
+  it.each([
+    [
+      'renderer/x.ts',
+      "import type { MessengerApi } from '../preload/api.ts';\nexport type B = MessengerApi;\n",
+    ],
+    ['renderer/x.ts', "import { a } from '../protocol/index.ts';\nexport const b = a;\n"],
+    ['main/electron/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
+    ['gateway/x.ts', "import { a } from '../protocol/index.ts';\nexport const b = a;\n"],
+    ['main/client/x.ts', "import { a } from '../../protocol/index.ts';\nexport const b = a;\n"],
+  ])('%s: %s is allowed', async (file, code) => {
+    expect(await restrictedImportErrors(file, code)).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+// Money and tariffs. Credit is kept as an integer count of ten-thousandths of GBP (the spec's four
+// decimal places, spec 2.1), so sums and comparisons are exact; strings only at the edges.
+import type { DatabaseSync } from 'node:sqlite';
+
+export const CURRENCY = 'GBP';
+/** Ten-thousandths per pound. */
+export const MONEY_SCALE = 10_000;
+
+/** "10", "10.5", "10.1234" → 101234 ten-thousandths; null for anything else (no sign, ≤ 4 decimals). */
+export function parseMoney(text: string): number | null {
+  const m = /^(\d{1,12})(?:\.(\d{1,4}))?$/.exec(text.trim());
+  if (!m) return null;
+  const whole = Number(m[1]);
+  const frac = Number((m[2] ?? '').padEnd(4, '0'));
+  return whole * MONEY_SCALE + frac;
+}
+
+/** 101234 → "10.1234" (always four decimals, spec 4.3 NN.NNNN). */
+export function formatMoney(units: number): string {
+  const sign = units < 0 ? '-' : '';
+  const abs = Math.abs(units);
+  return `${sign}${Math.floor(abs / MONEY_SCALE)}.${String(abs % MONEY_SCALE).padStart(4, '0')}`;
+}
+
+export type Tariffs = Record<'Default' | 'Premier' | 'LeastCost' | 'Economy', number>;
+
+export function loadTariffs(db: DatabaseSync): Tariffs {
+  const rows = db.prepare('SELECT delivery_option, price FROM tariffs').all() as Array<{
+    delivery_option: string;
+    price: number;
+  }>;
+  const t: Tariffs = { Default: 400, Premier: 500, LeastCost: 300, Economy: 250 };
+  for (const r of rows) {
+    if (r.delivery_option in t) t[r.delivery_option as keyof Tariffs] = r.price;
+  }
+  return t;
+}
+
+/** Price of one part in a delivery class (unknown classes cost as Default). */
+export function priceOf(tariffs: Tariffs, deliveryOption: string | undefined): number {
+  return tariffs[(deliveryOption ?? 'Default') as keyof Tariffs] ?? tariffs.Default;
+}
+
+/** AvailableMessages: approximate count of premier messages the credit buys (spec 4.3). */
+export function availableMessages(credit: number, tariffs: Tariffs): number {
+  return Math.floor(credit / tariffs.Premier);
+}

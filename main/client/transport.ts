@@ -1,0 +1,278 @@
+// HTTP transport of the gateway client: one undici Pool per origin (primary, secondary), keep-alive,
+// POST only, and the failover rule of spec 1 / 7.3.2 with the "never a blind retry" rule of 7.3.1.
+//
+// The one question this file answers for every request: could the request have reached a server?
+//  - No TCP connection could be made (refused, unreachable, DNS failure, connect timeout): nothing was
+//    sent, so the same request may go to the other server. A dead primary is remembered for a short
+//    back-off and tried again after it.
+//  - A connection was made and then anything went wrong (reset, response timeout, truncated body,
+//    HTTP status other than 200): the request may have been processed. The result is "unknown" and the
+//    request is NOT sent again, neither to the same server nor to the other one.
+//  - A TLS certificate problem is an error (never ignored) and is reported as "not sent": the HTTP
+//    request is only written after a verified handshake. It is not failed over: a TCP connection was
+//    made, and a bad certificate is something the user must see, not route around.
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { ConnectionOptions } from 'node:tls';
+
+export type ServerRole = 'primary' | 'secondary';
+
+export interface TransportOptions {
+  /** {base_url}: http(s)://host[:port][/prefix] */
+  primaryUrl: string;
+  /** {secondary_url}; without it there is no failover. */
+  secondaryUrl?: string | undefined;
+  /** Time allowed to establish a TCP (and TLS) connection. Default 30 s. */
+  connectTimeoutMs?: number | undefined;
+  /** Time allowed for the response headers, and between body chunks. Default 30 s. */
+  responseTimeoutMs?: number | undefined;
+  /** How long a primary that refused a connection is skipped. Default 30 s. */
+  primaryBackoffMs?: number | undefined;
+  /** Extra trusted CA certificates (PEM) for HTTPS, e.g. a company CA. Verification is never turned off. */
+  ca?: ConnectionOptions['ca'];
+  /** Keep-alive connections per origin. Default 4. */
+  connections?: number | undefined;
+  /** Largest response body accepted, bytes. Default 16 MiB. */
+  maxResponseBytes?: number | undefined;
+  /** Clock, for tests of the back-off. */
+  now?: (() => number) | undefined;
+}
+
+export interface PostRequest {
+  /** Path below the base URL, e.g. /webservices/http/sendsms */
+  path: string;
+  body: string;
+  contentType: string;
+  /** Extra headers (SOAPAction). */
+  headers?: Record<string, string> | undefined;
+  /** Aborting before a connection is made means "not sent"; after, "unknown". */
+  signal?: AbortSignal | undefined;
+}
+
+/** What happened on one server for one request. */
+export interface Attempt {
+  server: ServerRole;
+  url: string;
+  /** connect-failed: nothing sent; sent: request written or may have been written. */
+  stage: 'connect-failed' | 'sent';
+  error?: string;
+}
+
+export type TransportResult =
+  | { kind: 'response'; status: number; body: string; server: ServerRole; attempts: Attempt[] }
+  | { kind: 'unsent'; reason: string; attempts: Attempt[] }
+  | { kind: 'unknown'; reason: string; server: ServerRole; attempts: Attempt[] };
+
+/** Error codes that mean no TCP connection was made: safe to send the same request elsewhere. */
+const CONNECT_FAILURE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** TLS verification failures (OpenSSL / Node codes). The request was never written. */
+const TLS_CODE_PATTERN = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|UNABLE_TO_GET_ISSUER/;
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  name?: unknown;
+  errors?: unknown;
+  cause?: unknown;
+}
+
+function codesOf(err: unknown): string[] {
+  if (typeof err !== 'object' || err === null) return [];
+  const e = err as ErrorLike;
+  const out: string[] = [];
+  if (typeof e.code === 'string') out.push(e.code);
+  // Happy-eyeballs (autoSelectFamily) reports an AggregateError with one error per address.
+  if (Array.isArray(e.errors)) for (const inner of e.errors) out.push(...codesOf(inner));
+  if (e.cause !== undefined && e.cause !== err) out.push(...codesOf(e.cause));
+  return out;
+}
+
+export function describeError(err: unknown): string {
+  if (typeof err !== 'object' || err === null) return String(err);
+  const e = err as ErrorLike;
+  const code = codesOf(err)[0];
+  const message = typeof e.message === 'string' && e.message !== '' ? e.message : String(e.name ?? 'error');
+  return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/** Classification of a failed dispatch. Exported for the unit tests of the rules. */
+export function classifyTransportError(err: unknown): 'connect-failed' | 'tls' | 'maybe-sent' {
+  const codes = codesOf(err);
+  if (codes.length > 0 && codes.every((c) => CONNECT_FAILURE_CODES.has(c) || c === 'ETIMEDOUT')) {
+    // ETIMEDOUT alone only appears here from the connect phase of autoSelectFamily; together with
+    // the connect codes it means no address answered.
+    if (codes.some((c) => CONNECT_FAILURE_CODES.has(c)) || isAggregate(err)) return 'connect-failed';
+  }
+  if (codes.some((c) => TLS_CODE_PATTERN.test(c))) return 'tls';
+  return 'maybe-sent';
+}
+
+function isAggregate(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && Array.isArray((err as ErrorLike).errors);
+}
+
+interface Origin {
+  role: ServerRole;
+  base: URL;
+  pool: Pool;
+}
+
+export class HttpTransport {
+  readonly #origins: Origin[];
+  readonly #backoffMs: number;
+  readonly #now: () => number;
+  #primaryDeadUntil = 0;
+  /** Requests handed to a server (stage "sent"), per role: tests and the bench read it. */
+  readonly sent: Record<ServerRole, number> = { primary: 0, secondary: 0 };
+
+  constructor(options: TransportOptions) {
+    const connectTimeout = options.connectTimeoutMs ?? 30_000;
+    const responseTimeout = options.responseTimeoutMs ?? 30_000;
+    this.#backoffMs = options.primaryBackoffMs ?? 30_000;
+    this.#now = options.now ?? Date.now;
+    const make = (role: ServerRole, url: string): Origin => {
+      const base = parseBaseUrl(url, role);
+      const pool = new Pool(base.origin, {
+        connections: options.connections ?? 4,
+        connectTimeout,
+        headersTimeout: responseTimeout,
+        bodyTimeout: responseTimeout,
+        keepAliveTimeout: 4_000,
+        maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
+        // HTTP/1.1 only: the spec's headers (Content-Length, Connection) are HTTP/1.1 headers.
+        allowH2: false,
+        connect: {
+          timeout: connectTimeout,
+          rejectUnauthorized: true,
+          ...(options.ca !== undefined ? { ca: options.ca } : {}),
+        },
+      });
+      return { role, base, pool };
+    };
+    this.#origins = [make('primary', options.primaryUrl)];
+    if (options.secondaryUrl !== undefined && options.secondaryUrl !== '') {
+      this.#origins.push(make('secondary', options.secondaryUrl));
+    }
+  }
+
+  get hasSecondary(): boolean {
+    return this.#origins.length > 1;
+  }
+
+  /** True while a primary that could not be reached is being skipped. */
+  get primaryInBackoff(): boolean {
+    return this.#now() < this.#primaryDeadUntil;
+  }
+
+  /** Order in which the servers are tried for the next request. */
+  #order(): Origin[] {
+    const [primary, secondary] = this.#origins;
+    if (primary === undefined) return [];
+    if (secondary === undefined) return [primary];
+    return this.primaryInBackoff ? [secondary, primary] : [primary, secondary];
+  }
+
+  async post(req: PostRequest): Promise<TransportResult> {
+    const attempts: Attempt[] = [];
+    for (const origin of this.#order()) {
+      if (req.signal?.aborted) {
+        return { kind: 'unsent', reason: 'cancelled before sending', attempts };
+      }
+      const url = joinPath(origin.base, req.path);
+      const body = new TextEncoder().encode(req.body);
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await origin.pool.request({
+          method: 'POST',
+          path: url.pathname + url.search,
+          headers: {
+            'content-type': req.contentType,
+            'content-length': String(body.byteLength),
+            ...req.headers,
+          },
+          body,
+          signal: req.signal,
+        });
+      } catch (err) {
+        const kind = classifyTransportError(err);
+        const message = describeError(err);
+        if (kind === 'connect-failed') {
+          attempts.push({ server: origin.role, url: url.href, stage: 'connect-failed', error: message });
+          if (origin.role === 'primary') this.#primaryDeadUntil = this.#now() + this.#backoffMs;
+          continue;
+        }
+        if (kind === 'tls') {
+          attempts.push({ server: origin.role, url: url.href, stage: 'connect-failed', error: message });
+          return { kind: 'unsent', reason: `TLS certificate error from ${url.origin}: ${message}`, attempts };
+        }
+        this.sent[origin.role]++;
+        attempts.push({ server: origin.role, url: url.href, stage: 'sent', error: message });
+        return {
+          kind: 'unknown',
+          reason: `connection to ${url.origin} failed after the request may have been sent (${message}); it was not sent again`,
+          server: origin.role,
+          attempts,
+        };
+      }
+      this.sent[origin.role]++;
+      if (origin.role === 'primary') this.#primaryDeadUntil = 0;
+      attempts.push({ server: origin.role, url: url.href, stage: 'sent' });
+      let text: string;
+      try {
+        text = await response.body.text();
+      } catch (err) {
+        return {
+          kind: 'unknown',
+          reason: `the response from ${url.origin} was cut off (${describeError(err)}); the request was not sent again`,
+          server: origin.role,
+          attempts,
+        };
+      }
+      return { kind: 'response', status: response.statusCode, body: text, server: origin.role, attempts };
+    }
+    const tried = attempts.map((a) => `${a.url}: ${a.error ?? 'failed'}`).join('; ');
+    return { kind: 'unsent', reason: `no server could be reached (${tried})`, attempts };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#origins.map((o) => o.pool.close()));
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all(this.#origins.map((o) => o.pool.destroy()));
+  }
+}
+
+function parseBaseUrl(url: string, role: ServerRole): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`${role} gateway URL is not a valid URL: ${url}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new TypeError(`${role} gateway URL must be http: or https:, got ${parsed.protocol}`);
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new TypeError(`${role} gateway URL must not carry credentials; the PIN goes in the request body`);
+  }
+  return parsed;
+}
+
+function joinPath(base: URL, path: string): URL {
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return new URL(prefix + path, base.origin);
+}

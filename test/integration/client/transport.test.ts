@@ -1,0 +1,158 @@
+// Failover rules of the transport with real sockets on 127.0.0.1 (spec 1, 7.3).
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpTransport, classifyTransportError } from '../../../main/client/transport.ts';
+import { closedPortUrl, rawServer, recordedServer } from './sockets.ts';
+import type { TestServer } from './sockets.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+function track<T extends TestServer | HttpTransport>(thing: T): T {
+  cleanups.push(() => ('destroy' in thing ? thing.destroy() : thing.close()));
+  return thing;
+}
+
+const post = { path: '/webservices/http/sendsms', body: 'a=1', contentType: 'text/plain' };
+
+describe('HttpTransport failover', () => {
+  it('sends to the secondary when the primary port is closed', async () => {
+    const primary = await closedPortUrl();
+    const secondary = track(await recordedServer(() => 'ok'));
+    const t = track(new HttpTransport({ primaryUrl: primary, secondaryUrl: secondary.url }));
+    const result = await t.post(post);
+    expect(result.kind).toBe('response');
+    if (result.kind !== 'response') return;
+    expect(result.server).toBe('secondary');
+    expect(result.body).toBe('ok');
+    expect(result.attempts.map((a) => [a.server, a.stage])).toEqual([
+      ['primary', 'connect-failed'],
+      ['secondary', 'sent'],
+    ]);
+    expect(secondary.count()).toBe(1);
+  });
+
+  it('fails over on a DNS failure of the primary', async () => {
+    const secondary = track(await recordedServer(() => 'ok'));
+    const t = track(
+      new HttpTransport({ primaryUrl: 'http://no-such-host.invalid:8080', secondaryUrl: secondary.url }),
+    );
+    const result = await t.post(post);
+    expect(result.kind).toBe('response');
+    expect(secondary.count()).toBe(1);
+  });
+
+  it('primary accepts then stalls past the timeout: unknown, secondary never called, one request', async () => {
+    const primary = track(await rawServer('stall'));
+    const secondary = track(await recordedServer(() => 'ok'));
+    const t = track(
+      new HttpTransport({ primaryUrl: primary.url, secondaryUrl: secondary.url, responseTimeoutMs: 300 }),
+    );
+    const started = Date.now();
+    const result = await t.post(post);
+    expect(result.kind).toBe('unknown');
+    if (result.kind !== 'unknown') return;
+    expect(result.reason).toMatch(/may have been sent/);
+    expect(result.server).toBe('primary');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(primary.count()).toBe(1);
+    expect(secondary.count()).toBe(0);
+  });
+
+  it('primary accepts then resets: unknown, not sent again', async () => {
+    const primary = track(await rawServer('reset'));
+    const secondary = track(await recordedServer(() => 'ok'));
+    const t = track(new HttpTransport({ primaryUrl: primary.url, secondaryUrl: secondary.url }));
+    const result = await t.post(post);
+    expect(result.kind).toBe('unknown');
+    expect(primary.count()).toBe(1);
+    expect(secondary.count()).toBe(0);
+  });
+
+  it('both servers closed: not sent, with both reasons', async () => {
+    const t = track(
+      new HttpTransport({ primaryUrl: await closedPortUrl(), secondaryUrl: await closedPortUrl() }),
+    );
+    const result = await t.post(post);
+    expect(result.kind).toBe('unsent');
+    if (result.kind !== 'unsent') return;
+    expect(result.reason).toMatch(/ECONNREFUSED/);
+    expect(result.attempts).toHaveLength(2);
+  });
+
+  it('remembers a dead primary for the back-off, then tries it again', async () => {
+    let clock = 1_000_000;
+    const primaryUrl = await closedPortUrl();
+    const secondary = track(await recordedServer(() => 'ok'));
+    const t = track(
+      new HttpTransport({
+        primaryUrl,
+        secondaryUrl: secondary.url,
+        primaryBackoffMs: 10_000,
+        now: () => clock,
+      }),
+    );
+    const first = await t.post(post);
+    expect(first.attempts.map((a) => a.server)).toEqual(['primary', 'secondary']);
+    expect(t.primaryInBackoff).toBe(true);
+    const second = await t.post(post);
+    expect(second.attempts.map((a) => a.server)).toEqual(['secondary']);
+    clock += 10_001;
+    expect(t.primaryInBackoff).toBe(false);
+    const third = await t.post(post);
+    expect(third.attempts.map((a) => a.server)).toEqual(['primary', 'secondary']);
+    expect(secondary.count()).toBe(3);
+  });
+
+  it('sends the spec headers and the body unchanged', async () => {
+    const server = track(await recordedServer(() => 'ok'));
+    const t = track(new HttpTransport({ primaryUrl: server.url + '/prefix/' }));
+    await t.post({
+      path: '/webservices/http/sendsms',
+      body: 'Message=caf%C3%A9',
+      contentType: 'application/x-www-form-urlencoded; charset=utf-8',
+    });
+    const [req] = server.requests;
+    expect(req?.method).toBe('POST');
+    expect(req?.path).toBe('/prefix/webservices/http/sendsms');
+    expect(req?.headers['content-type']).toBe('application/x-www-form-urlencoded; charset=utf-8');
+    expect(req?.headers['content-length']).toBe('17');
+    expect(req?.headers.host).toBe(new URL(server.url).host);
+    expect(req?.body).toBe('Message=caf%C3%A9');
+  });
+
+  it('a cancelled request is not sent', async () => {
+    const server = track(await recordedServer(() => 'ok'));
+    const t = track(new HttpTransport({ primaryUrl: server.url }));
+    const result = await t.post({ ...post, signal: AbortSignal.abort() });
+    expect(result.kind).toBe('unsent');
+    expect(server.count()).toBe(0);
+  });
+});
+
+describe('classifyTransportError', () => {
+  it('separates connect failures from errors after the request may have been sent', () => {
+    expect(classifyTransportError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(
+      'connect-failed',
+    );
+    expect(classifyTransportError(Object.assign(new Error('x'), { code: 'UND_ERR_CONNECT_TIMEOUT' }))).toBe(
+      'connect-failed',
+    );
+    const aggregate = new AggregateError(
+      [
+        Object.assign(new Error('a'), { code: 'ECONNREFUSED' }),
+        Object.assign(new Error('b'), { code: 'ETIMEDOUT' }),
+      ],
+      'all failed',
+    );
+    expect(classifyTransportError(aggregate)).toBe('connect-failed');
+    expect(classifyTransportError(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBe('maybe-sent');
+    expect(classifyTransportError(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }))).toBe(
+      'maybe-sent',
+    );
+    expect(
+      classifyTransportError(Object.assign(new Error('x'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })),
+    ).toBe('tls');
+    expect(classifyTransportError(new Error('no code'))).toBe('maybe-sent');
+  });
+});

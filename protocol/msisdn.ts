@@ -1,0 +1,211 @@
+// MSISDN normalisation: what a user types or pastes becomes the spec's SendTo form (spec 2.2:
+// "numbers in full international format with country code, no plus sign").
+//
+// Numbering plans change every few months, so this leans on libphonenumber-js (Google's
+// libphonenumber metadata) instead of hand-written rules. We import the 'min' metadata build:
+// it knows every country calling code, the possible lengths and the national number pattern
+// of each region, which is all a recipient check needs (country code assigned? right length?
+// a number that can exist in that region?). The 'max' build adds per-type patterns (mobile,
+// fixed line, ...) for ~75 kB more in the renderer bundle, and we cannot use the type anyway:
+// many regions report FIXED_LINE_OR_MOBILE and some networks deliver SMS to landlines.
+import {
+  ParseError,
+  getCountryCallingCode,
+  isSupportedCountry,
+  parsePhoneNumberWithError,
+  validatePhoneNumberLength,
+} from 'libphonenumber-js/min';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/min';
+
+/** Why a number was refused; `reason` is the human sentence, `code` is for programs. */
+export type MsisdnProblem =
+  | 'EMPTY'
+  | 'NOT_A_NUMBER'
+  | 'INVALID_DEFAULT_COUNTRY'
+  | 'NO_COUNTRY_CODE'
+  | 'INVALID_COUNTRY'
+  | 'TOO_SHORT'
+  | 'TOO_LONG'
+  | 'INVALID_LENGTH'
+  | 'NOT_VALID';
+
+export type MsisdnResult =
+  { ok: true; msisdn: string } | { ok: false; input: string; reason: string; code: MsisdnProblem };
+
+/** E.164: a country code plus subscriber number is at most 15 digits. */
+const E164_MAX_DIGITS = 15;
+
+/**
+ * Ranges that numbering authorities reserve for drama and documentation. They are well formed
+ * but libphonenumber (correctly) calls them unassigned; examples, tests and the reference
+ * gateway's simulated network use them, so they are accepted. Ofcom: 07700 900000-900999.
+ */
+const FICTIONAL_RANGES: ReadonlyArray<RegExp> = [/^447700900\d{3}$/];
+
+/** Shortest country code plus subscriber number treated as a whole number when splitting on spaces. */
+const MIN_WHOLE_NUMBER_DIGITS = 7;
+
+/** Characters people use to group digits: spaces (incl. no-break), dashes, dots, parentheses, slashes. */
+const GROUPING = /[\s\u00a0\u2000-\u200b\u202f\u2010-\u2015\u2212.()[\]/-]/g;
+
+function fail(input: string, code: MsisdnProblem, reason: string): MsisdnResult {
+  return { ok: false, input, reason, code };
+}
+
+/** '+44 (GB)': the calling code and its main region (the first one libphonenumber lists). */
+function regionLabel(callingCode: string, countries: readonly string[]): string {
+  const main = countries[0];
+  return main === undefined ? `+${callingCode}` : `+${callingCode} (${main})`;
+}
+
+type Attempt = { ok: true; msisdn: string } | { ok: false; code: MsisdnProblem; reason: string };
+
+/** Parse `text` ('+…' international, or national with `country`) with libphonenumber. */
+function attempt(text: string, country: CountryCode | undefined): Attempt {
+  let phone: PhoneNumber;
+  try {
+    phone = parsePhoneNumberWithError(text, country);
+  } catch (error) {
+    if (error instanceof ParseError) return fromLibraryCode(error.message, text, country);
+    throw error;
+  }
+  const digits = phone.number.slice(1);
+  if (FICTIONAL_RANGES.some((range) => range.test(digits))) return { ok: true, msisdn: digits };
+  const where = regionLabel(phone.countryCallingCode, phone.getPossibleCountries());
+  if (digits.length > E164_MAX_DIGITS) {
+    return {
+      ok: false,
+      code: 'TOO_LONG',
+      reason: `too long: ${digits.length} digits, at most ${E164_MAX_DIGITS}`,
+    };
+  }
+  if (!phone.isPossible()) {
+    const length = validatePhoneNumberLength(text, country);
+    if (length === 'TOO_SHORT' || length === 'TOO_LONG' || length === 'INVALID_LENGTH') {
+      return fromLibraryCode(length, text, country, where);
+    }
+    return { ok: false, code: 'INVALID_LENGTH', reason: `wrong number of digits for ${where}` };
+  }
+  if (!phone.isValid()) {
+    return { ok: false, code: 'NOT_VALID', reason: `not a valid number for ${where}` };
+  }
+  return { ok: true, msisdn: digits };
+}
+
+function fromLibraryCode(
+  code: string,
+  text: string,
+  country: CountryCode | undefined,
+  where?: string,
+): Attempt {
+  const place =
+    where ??
+    (!text.startsWith('+') && country
+      ? regionLabel(getCountryCallingCode(country), [country])
+      : 'its country code');
+  switch (code) {
+    case 'INVALID_COUNTRY': {
+      const cc = /^\+(\d{1,3})/.exec(text)?.[1];
+      return {
+        ok: false,
+        code: 'INVALID_COUNTRY',
+        reason: cc ? `invalid country code: no country uses +${cc}` : 'invalid country code',
+      };
+    }
+    case 'TOO_SHORT':
+      return { ok: false, code: 'TOO_SHORT', reason: `too short for ${place}` };
+    case 'TOO_LONG':
+      return { ok: false, code: 'TOO_LONG', reason: `too long for ${place}` };
+    case 'INVALID_LENGTH':
+      return { ok: false, code: 'INVALID_LENGTH', reason: `wrong number of digits for ${place}` };
+    default:
+      return { ok: false, code: 'NOT_A_NUMBER', reason: 'not a phone number' };
+  }
+}
+
+/**
+ * Normalise one recipient number to the spec's SendTo form: international, digits only, no '+'.
+ *
+ * - '+44 7700 900123', '0044 7700 900123', '(+44) 7700-900.123' → '447700900123'
+ * - '07700 900123' with defaultCountry 'GB' → '447700900123'
+ * - '447700900123' (already international, as the spec writes it) → '447700900123'
+ *
+ * A bare digit string that does not start with 0 is tried as international first (that is the
+ * spec's own format), then as a national number of `defaultCountry`.
+ */
+export function normalizeMsisdn(input: string, defaultCountry?: string): MsisdnResult {
+  const text = input.trim();
+  if (text === '') return fail(input, 'EMPTY', 'empty: no number given');
+
+  let country: CountryCode | undefined;
+  if (defaultCountry !== undefined && defaultCountry !== '') {
+    const upper = defaultCountry.toUpperCase();
+    if (!isSupportedCountry(upper)) {
+      return fail(input, 'INVALID_DEFAULT_COUNTRY', `unknown default country "${defaultCountry}"`);
+    }
+    country = upper;
+  }
+
+  const compact = text.replace(GROUPING, '');
+  const bad = /[^+\d]/.exec(compact);
+  if (bad) return fail(input, 'NOT_A_NUMBER', `not a phone number: "${bad[0]}" is not a digit`);
+  if (compact.lastIndexOf('+') > 0)
+    return fail(input, 'NOT_A_NUMBER', "not a phone number: '+' inside the digits");
+  const digits = compact.replace('+', '');
+  if (digits === '') return fail(input, 'NOT_A_NUMBER', 'not a phone number: no digits');
+
+  const done = (result: Attempt): MsisdnResult =>
+    result.ok ? result : fail(input, result.code, result.reason);
+
+  // Explicitly international: '+CC…' or the '00' international call prefix used across Europe.
+  if (compact.startsWith('+')) return done(attempt(`+${digits}`, undefined));
+  if (digits.startsWith('00')) {
+    if (country === undefined || getCountryCallingCode(country) !== '1') {
+      return done(attempt(`+${digits.slice(2)}`, undefined));
+    }
+  }
+
+  // National trunk prefix (0…, or 011/1… dialled in NANP): needs the default country.
+  if (country === undefined) {
+    if (digits.startsWith('0')) {
+      return fail(
+        input,
+        'NO_COUNTRY_CODE',
+        'no country code: a national number (starting with 0) needs a default country or a +country code',
+      );
+    }
+    return done(attempt(`+${digits}`, undefined));
+  }
+
+  const national = attempt(digits, country);
+  if (national.ok || digits.startsWith('0')) return done(national);
+  const international = attempt(`+${digits}`, undefined);
+  if (international.ok) return international;
+  // Neither reading works: explain the one closer to what the user meant. A number of the
+  // default country's length was meant nationally; a longer one was meant internationally.
+  return done(
+    national.code === 'TOO_LONG' && international.code !== 'INVALID_COUNTRY' ? international : national,
+  );
+}
+
+/**
+ * Split a pasted list of numbers into entries (trimmed, empties dropped, order kept, not
+ * normalised: pass each to normalizeMsisdn so the user sees which entry is wrong).
+ *
+ * Commas, semicolons, tabs and line breaks always separate entries. Spaces are ambiguous:
+ * '+44 7700 900123' is one number written in groups, '447700900123 447700900124' is two.
+ * Spaces separate entries only when every space-separated part is a whole number on its own
+ * (at least 7 digits); otherwise they are read as digit grouping.
+ */
+export function parseRecipientText(text: string): string[] {
+  const out: string[] = [];
+  for (const chunk of text.split(/[,;\t\r\n\u2028\u2029]+/)) {
+    const entry = chunk.trim();
+    if (entry === '') continue;
+    const parts = entry.split(/\s+/);
+    const whole = parts.every((part) => (part.match(/\d/g)?.length ?? 0) >= MIN_WHOLE_NUMBER_DIGITS);
+    if (parts.length > 1 && whole) out.push(...parts);
+    else out.push(entry);
+  }
+  return out;
+}

@@ -1,0 +1,218 @@
+// Push receiver: a small SOAP endpoint the app can run (opt-in; loopback by default, LAN when asked)
+// so that a gateway configured with the app's URL pushes delivery receipts (SubmitDeliveryReceipt)
+// and inbound messages (DeliverMessage) instead of the app polling CollectMessages (spec 4.5, 6).
+//
+// Every push must carry the account's Username; when the receiver is given the PIN it also requires
+// the PIN (compared in constant time). A push with wrong credentials is answered with report 2
+// (invalid login) in a normal response, as the gateway itself does (report codes are not faults),
+// and is not emitted. Malformed XML, DOCTYPE/entities and oversize bodies are refused by protocol/soap.
+import { EventEmitter } from 'node:events';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
+import { SoapParseError } from '../../protocol/soap/errors.ts';
+import { DEFAULT_SOAP_PROFILE, SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
+import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
+import type { DeliverMessageRequest, SubmitDeliveryReceiptRequest } from '../../protocol/soap/operations.ts';
+import { buildWsdl } from '../../protocol/soap/wsdl.ts';
+
+export interface PushReceiverOptions {
+  username: string;
+  /** When given, every push must carry this PIN too. */
+  pin?: string | undefined;
+  /** Interface to listen on: 127.0.0.1 (default) or a LAN address / 0.0.0.0 when the user opts in. */
+  host?: string | undefined;
+  port?: number | undefined;
+  /** URL path of the endpoint; default /push. */
+  path?: string | undefined;
+  maxBytes?: number | undefined;
+  profile?: SoapProfile | undefined;
+}
+
+/** A delivery receipt, without the credentials it came with. */
+export type DeliveryReceipt = Omit<SubmitDeliveryReceiptRequest, 'Username' | 'PIN'>;
+/** An inbound (mobile-originated) message, without the credentials it came with. */
+export type InboundMessage = Omit<DeliverMessageRequest, 'Username' | 'PIN'>;
+
+export interface PushReceiverEvents {
+  receipt: [DeliveryReceipt];
+  message: [InboundMessage];
+  /** A push that was refused: wrong credentials, malformed, or an operation this receiver does not take. */
+  refused: [{ reason: string; remoteAddress: string | undefined }];
+}
+
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+export class PushReceiver extends EventEmitter<PushReceiverEvents> {
+  readonly #options: PushReceiverOptions;
+  readonly #path: string;
+  readonly #server: Server;
+  #url: string | undefined;
+  #sequence = 0;
+
+  constructor(options: PushReceiverOptions) {
+    super();
+    this.#options = options;
+    this.#path = options.path ?? '/push';
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': SOAP_CONTENT_TYPE });
+        res.end(buildFault('soap:Server', err instanceof Error ? err.message : 'internal error'));
+      });
+    });
+    this.#server.requestTimeout = 30_000;
+  }
+
+  /** Start listening; resolves with the URL to configure at the gateway. */
+  async listen(): Promise<string> {
+    const host = this.#options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(this.#options.port ?? 0, host, () => {
+        this.#server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = this.#server.address() as AddressInfo;
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    this.#url = `http://${shownHost}:${port}${this.#path}`;
+    return this.#url;
+  }
+
+  get url(): string | undefined {
+    return this.#url;
+  }
+
+  async close(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://receiver');
+    if (url.pathname !== this.#path) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    if (req.method === 'GET' && url.search.toLowerCase() === '?wsdl') {
+      const wsdl = buildWsdl({
+        endpointUrl: this.#url ?? '',
+        profile: this.#options.profile ?? DEFAULT_SOAP_PROFILE,
+      });
+      res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(wsdl);
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain; charset=utf-8' }).end('POST only\n');
+      return;
+    }
+    const remoteAddress = req.socket.remoteAddress;
+    const max = this.#options.maxBytes ?? DEFAULT_MAX_BYTES;
+    const body = await readBody(req, max);
+    if (body === undefined) {
+      this.emit('refused', { reason: `body larger than ${max} bytes`, remoteAddress });
+      fault(res, 413, 'soap:Client', `request larger than ${max} bytes`);
+      return;
+    }
+    let parsed: ReturnType<typeof parseRequestEnvelope>;
+    try {
+      parsed = parseRequestEnvelope(body, { maxBytes: max });
+    } catch (err) {
+      const reason = err instanceof SoapParseError ? err.message : 'unreadable request';
+      this.emit('refused', { reason, remoteAddress });
+      fault(res, 500, 'soap:Client', reason);
+      return;
+    }
+    const profile = this.#options.profile ?? DEFAULT_SOAP_PROFILE;
+    if (parsed.operation !== 'SubmitDeliveryReceipt' && parsed.operation !== 'DeliverMessage') {
+      const reason = `operation ${parsed.operation} is not taken by this receiver`;
+      this.emit('refused', { reason, remoteAddress });
+      fault(res, 500, 'soap:Client', reason);
+      return;
+    }
+    const { Username, PIN, ...rest } = parsed.request;
+    const authorised =
+      same(Username, this.#options.username) &&
+      (this.#options.pin === undefined || same(PIN, this.#options.pin));
+    if (parsed.operation === 'SubmitDeliveryReceipt') {
+      const receipt = rest as DeliveryReceipt;
+      if (!authorised) {
+        this.emit('refused', { reason: 'invalid Username or PIN', remoteAddress });
+        const xml = buildResponseEnvelope(
+          'SubmitDeliveryReceipt',
+          { MessageIdentifier: '-1', Report: 2, Text: 'Invalid login' },
+          profile,
+        );
+        res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
+        return;
+      }
+      this.emit('receipt', receipt);
+      const xml = buildResponseEnvelope(
+        'SubmitDeliveryReceipt',
+        { MessageIdentifier: receipt.MessageIdentifier ?? '', Report: 0, Text: 'receipt accepted' },
+        profile,
+      );
+      res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
+      return;
+    }
+    const message = rest as InboundMessage;
+    if (!authorised) {
+      this.emit('refused', { reason: 'invalid Username or PIN', remoteAddress });
+      const xml = buildResponseEnvelope(
+        'DeliverMessage',
+        { MessageIdentifier: '-1', Report: 2, Text: 'Invalid login' },
+        profile,
+      );
+      res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
+      return;
+    }
+    this.emit('message', message);
+    const id = `R${Date.now().toString(36)}${(this.#sequence++).toString(36)}`.slice(0, 15);
+    const xml = buildResponseEnvelope(
+      'DeliverMessage',
+      { MessageIdentifier: id, Report: 0, Text: 'message accepted' },
+      profile,
+    );
+    res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
+  }
+}
+
+function fault(
+  res: ServerResponse,
+  status: number,
+  code: 'soap:Client' | 'soap:Server',
+  message: string,
+): void {
+  res
+    .writeHead(status, { 'content-type': SOAP_CONTENT_TYPE, connection: 'close' })
+    .end(buildFault(code, message));
+}
+
+/** Constant-time comparison of a credential (hashed first so lengths do not leak). */
+function same(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+async function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > max) {
+    req.resume();
+    return undefined;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) {
+      req.resume();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

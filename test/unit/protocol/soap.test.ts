@@ -1,0 +1,531 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildFault,
+  buildRequestEnvelope,
+  buildResponseEnvelope,
+  parseFault,
+  parseRequestEnvelope,
+  parseResponseEnvelope,
+  SOAP_MAX_BYTES,
+} from '../../../protocol/soap/envelope.ts';
+import { SoapBuildError, SoapFaultError, SoapParseError } from '../../../protocol/soap/errors.ts';
+import {
+  SENDSMS2_PROFILE,
+  SOAP_ENV_NAMESPACE,
+  SOAP_NAMESPACE,
+  SOAP_TYPES_NAMESPACE,
+  SOAP12_ENV_NAMESPACE,
+} from '../../../protocol/soap/namespaces.ts';
+import { SOAP_OPERATIONS, type SoapOperation } from '../../../protocol/soap/operations.ts';
+import { SOAP_COMPLEX_TYPES, SOAP_OPERATION_SCHEMAS, type FieldDef } from '../../../protocol/soap/schema.ts';
+import { fullMessage, moMessage, sampleRequests, sampleResponses } from '../../fixtures/soap/samples.ts';
+
+const ENV = SOAP_ENV_NAMESPACE;
+const T = SOAP_TYPES_NAMESPACE;
+
+/** A hand-written SOAP 1.1 request, as other SOAP stacks write them. */
+function envelope(body: string, head = ''): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<soapenv:Envelope xmlns:soapenv="${ENV}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  ${head}
+  <soapenv:Body>
+    ${body}
+  </soapenv:Body>
+</soapenv:Envelope>`;
+}
+
+function parseError(fn: () => unknown): SoapParseError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SoapParseError);
+    return error as SoapParseError;
+  }
+  throw new Error('expected a SoapParseError, nothing was thrown');
+}
+
+function buildError(fn: () => unknown): SoapBuildError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SoapBuildError);
+    return error as SoapBuildError;
+  }
+  throw new Error('expected a SoapBuildError, nothing was thrown');
+}
+
+describe('round trip of every operation', () => {
+  it.each(SOAP_OPERATIONS)('%s request', (op) => {
+    const xml = buildRequestEnvelope(op, sampleRequests[op]);
+    expect(xml).toContain(`<tns:${op} xmlns:tns="${T}"`);
+    const parsed = parseRequestEnvelope(xml);
+    expect(parsed.operation).toBe(op);
+    expect(parsed.namespace).toBe(T);
+    expect(parsed.soapVersion).toBe('1.1');
+    expect(parsed.ignored).toEqual([]);
+    expect(parsed.request).toEqual(sampleRequests[op]);
+  });
+
+  it.each(SOAP_OPERATIONS)('%s response', (op) => {
+    const xml = buildResponseEnvelope(op, sampleResponses[op]);
+    expect(xml).toContain(`<tns:${op}Response xmlns:tns="${T}"`);
+    expect(parseResponseEnvelope(op, xml)).toEqual(sampleResponses[op]);
+  });
+
+  it('keeps text exactly: markup characters, CR LF, tabs, non-BMP characters', () => {
+    const xml = buildRequestEnvelope('SubmitMessage', {
+      Message: { TextMessage: fullMessage.TextMessage ?? '' },
+    });
+    expect(xml).toContain('Tom &amp; Jerry &lt;3');
+    expect(xml).toContain('&#13;');
+    const parsed = parseRequestEnvelope(xml);
+    expect(parsed.operation === 'SubmitMessage' && parsed.request.Message?.TextMessage).toBe(
+      fullMessage.TextMessage,
+    );
+  });
+
+  it('writes child elements unqualified and in schema (xs:sequence) order', () => {
+    const xml = buildRequestEnvelope('SubmitDeliveryReceipt', {
+      Report: 5,
+      MessageIdentifier: 'M1',
+      Timestamp1: '2026-11-22T07:00:00',
+      PIN: 'p',
+      Username: 'u',
+    });
+    expect(xml).toMatch(
+      /<tns:SubmitDeliveryReceipt [^>]*><Username>u<\/Username><PIN>p<\/PIN><Timestamp1>[^<]*<\/Timestamp1><MessageIdentifier>M1<\/MessageIdentifier><Report>5<\/Report><\/tns:SubmitDeliveryReceipt>/,
+    );
+  });
+
+  it('samples set every element of the schema at least once', () => {
+    const seen = new Set<string>();
+    const visit = (owner: string, fields: ReadonlyArray<FieldDef>, value: unknown): void => {
+      const record = value as Record<string, unknown>;
+      for (const field of fields) {
+        const item = record[field.name];
+        if (item === undefined) continue;
+        const items = field.many ? (item as unknown[]) : [item];
+        if (items.length > 0) seen.add(`${owner}.${field.name}`);
+        if (field.of.kind === 'complex') {
+          for (const entry of items) visit(field.of.type, SOAP_COMPLEX_TYPES[field.of.type], entry);
+        }
+      }
+    };
+    for (const op of SOAP_OPERATIONS) {
+      visit(op, SOAP_OPERATION_SCHEMAS[op].request, sampleRequests[op]);
+      visit(`${op}Response`, SOAP_OPERATION_SCHEMAS[op].response, sampleResponses[op]);
+    }
+    const all = [
+      ...SOAP_OPERATIONS.flatMap((op) => [
+        ...SOAP_OPERATION_SCHEMAS[op].request.map((f) => `${op}.${f.name}`),
+        ...SOAP_OPERATION_SCHEMAS[op].response.map((f) => `${op}Response.${f.name}`),
+      ]),
+      ...Object.entries(SOAP_COMPLEX_TYPES).flatMap(([type, fields]) =>
+        fields.map((f) => `${type}.${f.name}`),
+      ),
+    ];
+    expect(all.filter((path) => !seen.has(path))).toEqual([]);
+  });
+
+  it('uses the namespace of the profile and reports it when parsing (sendsms2)', () => {
+    const xml = buildRequestEnvelope('AvailableCredit', { Username: 'u', PIN: 'p' }, SENDSMS2_PROFILE);
+    expect(parseRequestEnvelope(xml).namespace).toBe(SOAP_NAMESPACE);
+    const res = buildResponseEnvelope(
+      'AvailableCredit',
+      { Currency: 'GBP', Credit: '1.0000' },
+      SENDSMS2_PROFILE,
+    );
+    expect(res).toContain(`xmlns:tns="${SOAP_NAMESPACE}"`);
+    expect(parseResponseEnvelope('AvailableCredit', res)).toEqual({ Currency: 'GBP', Credit: '1.0000' });
+  });
+});
+
+describe('CollectMessages lists', () => {
+  it.each([0, 1, 3])('%i messages round trip as an array', (count) => {
+    const items = Array.from({ length: count }, (_, i) => moMessage(i + 1));
+    const xml = buildResponseEnvelope('CollectMessages', { Report: 0, MessageList: { item: items } });
+    expect(xml.match(/<item>/g)?.length ?? 0).toBe(count);
+    const parsed = parseResponseEnvelope('CollectMessages', xml);
+    expect(Array.isArray(parsed.MessageList.item)).toBe(true);
+    expect(parsed.MessageList.item).toEqual(items);
+    expect(parsed.MessageList.item.map((m) => m.ReplyTo)).toEqual(items.map((m) => m.ReplyTo));
+  });
+
+  it('a single hand-written item and an empty list still parse as arrays; nil items are skipped', () => {
+    const one = `<CollectMessagesResponse xmlns="${T}"><Report>0</Report><MessageList>
+      <item><SendTo>44</SendTo><ReplyTo>4477</ReplyTo><Timestamp1>2026-01-01T00:00:00</Timestamp1><Message/></item>
+      <item xsi:nil="true"/>
+    </MessageList></CollectMessagesResponse>`;
+    expect(parseResponseEnvelope('CollectMessages', envelope(one)).MessageList.item).toEqual([
+      { SendTo: '44', ReplyTo: '4477', Timestamp1: '2026-01-01T00:00:00', Message: {} },
+    ]);
+    const none = `<r:CollectMessagesResponse xmlns:r="${T}"><Report>-1</Report><MessageList></MessageList></r:CollectMessagesResponse>`;
+    expect(parseResponseEnvelope('CollectMessages', envelope(none))).toEqual({
+      Report: -1,
+      MessageList: { item: [] },
+    });
+  });
+
+  it('si info and info items are arrays even with one of each', () => {
+    const body = `<m:SubmitMessage xmlns:m="${T}"><Message><WAPPush><si>
+      <indication><href>http://a.example/</href></indication>
+      <info><item><pcdata>p</pcdata><class>c</class></item></info>
+    </si></WAPPush></Message></m:SubmitMessage>`;
+    const parsed = parseRequestEnvelope(envelope(body));
+    expect(parsed.operation).toBe('SubmitMessage');
+    if (parsed.operation !== 'SubmitMessage') return;
+    expect(parsed.request.Message?.WAPPush?.si?.info).toEqual([{ item: [{ pcdata: 'p', class: 'c' }] }]);
+  });
+});
+
+describe('what other SOAP stacks send is accepted', () => {
+  it('any prefix, a default namespace, comments, a Header and whitespace', () => {
+    const xml = envelope(
+      `<!-- from a .NET client -->
+       <AvailableCredit xmlns="${T}">
+         <Username> user.1 </Username>
+         <PIN>1234</PIN>
+       </AvailableCredit>`,
+      '<soapenv:Header><x:Trace xmlns:x="urn:trace">1</x:Trace></soapenv:Header>',
+    );
+    const parsed = parseRequestEnvelope(xml);
+    expect(parsed).toMatchObject({ operation: 'AvailableCredit', namespace: T });
+    // strings keep their spaces: the PIN and username are the caller's business
+    expect(parsed.request).toEqual({ Username: ' user.1 ', PIN: '1234' });
+  });
+
+  it('reports an unexpected or missing namespace instead of refusing it', () => {
+    expect(
+      parseRequestEnvelope(envelope('<CollectMessages><Username>u</Username></CollectMessages>')).namespace,
+    ).toBe('');
+    const old = `<ns1:CollectMessages xmlns:ns1="${SOAP_NAMESPACE}"><Username>u</Username></ns1:CollectMessages>`;
+    expect(parseRequestEnvelope(envelope(old)).namespace).toBe(SOAP_NAMESPACE);
+  });
+
+  it('a SOAP 1.2 envelope, qualified children, any order, xsi:nil credentials, unknown elements', () => {
+    const xml = `<env:Envelope xmlns:env="${SOAP12_ENV_NAMESPACE}" xmlns:i="http://www.w3.org/2001/XMLSchema-instance">
+      <env:Body><t:SubmitDeliveryReceipt xmlns:t="${T}">
+        <t:Report>  -3 </t:Report>
+        <t:Timestamp1>2026-11-22T07:00:00Z</t:Timestamp1>
+        <t:Username i:nil="true"/>
+        <Future>ignored</Future>
+      </t:SubmitDeliveryReceipt></env:Body></env:Envelope>`;
+    const parsed = parseRequestEnvelope(xml);
+    expect(parsed.soapVersion).toBe('1.2');
+    expect(parsed.request).toEqual({ Report: -3, Timestamp1: '2026-11-22T07:00:00Z' });
+    expect(parsed.ignored).toEqual(['SubmitDeliveryReceipt/Future']);
+  });
+
+  it('character references, predefined entities and CDATA', () => {
+    const body =
+      `<t:SubmitMessage xmlns:t="${T}"><Message><TextMessage>caf&#233; &#x1F600; &lt;b&gt; &quot;&apos;&amp; <![CDATA[<raw> &amp; kept]]></TextMessage>
+      <Ringtone><Data>02 4a</Data></Ringtone></Message></t:SubmitMessage>`.replace('02 4a', ' 024a ');
+    const parsed = parseRequestEnvelope(envelope(body));
+    if (parsed.operation !== 'SubmitMessage') throw new Error(parsed.operation);
+    expect(parsed.request.Message?.TextMessage).toBe('café 😀 <b> "\'& <raw> &amp; kept');
+    expect(parsed.request.Message?.Ringtone?.Data).toBe('024A');
+  });
+
+  it('accepts UTF-8 bytes, with or without a byte order mark', () => {
+    const xml = buildRequestEnvelope('SubmitMessage', { Message: { TextMessage: 'Grüße' } });
+    const bytes = new TextEncoder().encode(`\uFEFF${xml}`);
+    const parsed = parseRequestEnvelope(bytes);
+    expect(parsed.operation === 'SubmitMessage' && parsed.request.Message?.TextMessage).toBe('Grüße');
+  });
+});
+
+describe('what is refused, with the place named', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['not an integer', '<MCC>23x</MCC>', /Recipient\/MCC: "23x" is not an integer/],
+    [
+      'out of range',
+      '<SendOptions><SendTimeDelay>70000</SendTimeDelay></SendOptions>',
+      /SendTimeDelay: 70000 is outside unsignedShort/,
+    ],
+    [
+      'not a boolean',
+      '<SendOptions><DisableRepurposing>yes</DisableRepurposing></SendOptions>',
+      /not a boolean/,
+    ],
+    [
+      'not an enumeration value',
+      '<SendOptions><DeliveryOption>Fast</DeliveryOption></SendOptions>',
+      /"Fast" is not one of Default, Premier/,
+    ],
+    [
+      'a repeated single element',
+      '<SendTo>1</SendTo><SendTo>2</SendTo>',
+      /Recipient\/SendTo: element appears more than once/,
+    ],
+    ['elements inside a scalar', '<SendTo><b>1</b></SendTo>', /expected text/],
+    ['text inside a complex element', 'stray text', /unexpected text/],
+  ];
+  it.each(cases)('%s', (_name, recipient, message) => {
+    const error = parseError(() =>
+      parseRequestEnvelope(
+        envelope(`<t:SubmitMessage xmlns:t="${T}"><Recipient>${recipient}</Recipient></t:SubmitMessage>`),
+      ),
+    );
+    expect(error.message).toMatch(message);
+  });
+
+  it('bad hexBinary, a missing required element, a nil required element', () => {
+    const pdu = (inner: string): string =>
+      envelope(
+        `<t:SubmitMessage xmlns:t="${T}"><Message><SmsSubmitPdu>${inner}</SmsSubmitPdu></Message></t:SubmitMessage>`,
+      );
+    expect(
+      parseError(() =>
+        parseRequestEnvelope(
+          pdu(
+            '<DataCodingScheme>F</DataCodingScheme><ProtocolIdentifier>00</ProtocolIdentifier><UserDataHeader/><UserData/>',
+          ),
+        ),
+      ).message,
+    ).toMatch(/DataCodingScheme: "F" is not hexBinary/);
+    const missing = parseError(() =>
+      parseRequestEnvelope(
+        pdu('<DataCodingScheme>00</DataCodingScheme><ProtocolIdentifier>00</ProtocolIdentifier><UserData/>'),
+      ),
+    );
+    expect(missing.path).toBe('SubmitMessage/Message/SmsSubmitPdu/UserDataHeader');
+    expect(
+      parseError(() =>
+        parseRequestEnvelope(
+          envelope(`<t:SubmitDeliveryReceipt xmlns:t="${T}"><Report>0</Report></t:SubmitDeliveryReceipt>`),
+        ),
+      ).path,
+    ).toBe('SubmitDeliveryReceipt/Timestamp1');
+    expect(
+      parseError(() =>
+        parseResponseEnvelope(
+          'AvailableCredit',
+          envelope(
+            `<t:AvailableCreditResponse xmlns:t="${T}"><Currency xsi:nil="true"/><Credit>1</Credit></t:AvailableCreditResponse>`,
+          ),
+        ),
+      ).message,
+    ).toMatch(/Currency: required element is nil/);
+  });
+
+  it('unknown operations, a wrong response element, anything that is not a SOAP envelope', () => {
+    expect(parseError(() => parseRequestEnvelope(envelope(`<t:SendFax xmlns:t="${T}"/>`))).message).toMatch(
+      /unknown operation <SendFax>/,
+    );
+    expect(
+      parseError(() =>
+        parseResponseEnvelope(
+          'AvailableCredit',
+          buildResponseEnvelope('AvailableMessages', { Messages: '1' }),
+        ),
+      ).message,
+    ).toMatch(/expected <AvailableCreditResponse>, found <AvailableMessagesResponse>/);
+    expect(
+      parseError(() => parseRequestEnvelope(`<Envelope><Body><AvailableCredit/></Body></Envelope>`)).message,
+    ).toMatch(/not a SOAP 1.1 or 1.2 Envelope/);
+    expect(parseError(() => parseRequestEnvelope(envelope(''))).message).toMatch(/the Body is empty/);
+    expect(
+      parseError(() =>
+        parseRequestEnvelope(
+          envelope(`<t:AvailableCredit xmlns:t="${T}"/><t:AvailableCredit xmlns:t="${T}"/>`),
+        ),
+      ).message,
+    ).toMatch(/more than one element/);
+    expect(parseError(() => parseRequestEnvelope(envelope('<x:AvailableCredit/>'))).message).toMatch(
+      /undeclared namespace prefix "x"/,
+    );
+  });
+
+  it('malformed XML, bad references, invalid UTF-8', () => {
+    const unclosed = parseError(() =>
+      parseRequestEnvelope(envelope(`<t:AvailableCredit xmlns:t="${T}"><PIN>1</t:AvailableCredit>`)),
+    );
+    expect(unclosed.message).toMatch(/malformed XML/);
+    expect(unclosed.line).toBeGreaterThan(1);
+    expect(
+      parseError(() =>
+        parseRequestEnvelope(
+          envelope(`<t:AvailableCredit xmlns:t="${T}"><PIN>&nbsp;</PIN></t:AvailableCredit>`),
+        ),
+      ).message,
+    ).toMatch(/undeclared entity/);
+    expect(
+      parseError(() =>
+        parseRequestEnvelope(
+          envelope(`<t:AvailableCredit xmlns:t="${T}"><PIN>&#1;</PIN></t:AvailableCredit>`),
+        ),
+      ).message,
+    ).toMatch(/not an XML character/);
+    const bytes = new TextEncoder().encode(buildRequestEnvelope('AvailableCredit', { PIN: 'xx' }));
+    bytes[bytes.indexOf(0x78)] = 0xc3; // "x" -> a lead byte followed by ASCII: invalid UTF-8
+    expect(parseError(() => parseRequestEnvelope(bytes)).message).toMatch(/not valid UTF-8/);
+    expect(parseError(() => parseRequestEnvelope('')).message).toMatch(/no document element|malformed/);
+  });
+});
+
+describe('hostile documents', () => {
+  it('refuses XXE: an external entity is never resolved', () => {
+    const xxe = `<?xml version="1.0"?>
+<!DOCTYPE soapenv:Envelope [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>
+<soapenv:Envelope xmlns:soapenv="${ENV}"><soapenv:Body>
+<t:SubmitMessage xmlns:t="${T}"><Username>&xxe;</Username></t:SubmitMessage>
+</soapenv:Body></soapenv:Envelope>`;
+    const error = parseError(() => parseRequestEnvelope(xxe));
+    expect(error.message).toMatch(/DOCTYPE and ENTITY declarations are not allowed/);
+    expect(error.message).not.toContain('root:');
+  });
+
+  it('refuses billion laughs at once, without expanding', () => {
+    const lol = [
+      '<?xml version="1.0"?>',
+      '<!DOCTYPE lolz [',
+      ' <!ENTITY lol "lol">',
+      ...Array.from(
+        { length: 9 },
+        (_, i) => ` <!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`,
+      ),
+      ']>',
+      `<soapenv:Envelope xmlns:soapenv="${ENV}"><soapenv:Body><t:AvailableCredit xmlns:t="${T}"><PIN>&lol9;</PIN></t:AvailableCredit></soapenv:Body></soapenv:Envelope>`,
+    ].join('\n');
+    const started = performance.now();
+    expect(parseError(() => parseRequestEnvelope(lol)).message).toMatch(/DOCTYPE and ENTITY/);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('refuses any DOCTYPE, in any case, and a stray ENTITY declaration, also as bytes', () => {
+    const plain = buildRequestEnvelope('AvailableCredit', { PIN: '1' });
+    const withDoctype = plain.replace('?>', '?><!doctype soap:Envelope>');
+    expect(parseError(() => parseRequestEnvelope(withDoctype)).message).toMatch(/DOCTYPE/);
+    expect(parseError(() => parseRequestEnvelope(new TextEncoder().encode(withDoctype))).message).toMatch(
+      /DOCTYPE/,
+    );
+    expect(
+      parseError(() => parseResponseEnvelope('AvailableCredit', plain.replace('?>', '?><!ENTITY a "b">')))
+        .message,
+    ).toMatch(/ENTITY/);
+  });
+
+  it('refuses a message over the size limit (default 4 MiB), as text or bytes', () => {
+    expect(SOAP_MAX_BYTES).toBe(4 * 1024 * 1024);
+    const big = buildRequestEnvelope('SubmitMessage', {
+      Message: { TextMessage: 'a'.repeat(SOAP_MAX_BYTES) },
+    });
+    expect(parseError(() => parseRequestEnvelope(big)).message).toMatch(
+      /larger than the limit of 4194304 bytes/,
+    );
+    expect(parseError(() => parseRequestEnvelope(new TextEncoder().encode(big))).message).toMatch(
+      /larger than the limit/,
+    );
+    // the limit counts UTF-8 bytes, not characters: 700 two-byte characters are 1400 bytes
+    const small = buildRequestEnvelope('SubmitMessage', { Message: { TextMessage: 'é'.repeat(700) } });
+    const bytes = new TextEncoder().encode(small).byteLength;
+    expect(small.length).toBeLessThan(bytes);
+    expect(() => parseRequestEnvelope(small, { maxBytes: bytes })).not.toThrow();
+    expect(parseError(() => parseRequestEnvelope(small, { maxBytes: bytes - 1 })).message).toMatch(
+      /larger than the limit/,
+    );
+  });
+});
+
+describe('faults', () => {
+  it('buildFault round trips through parseResponseEnvelope as SoapFaultError', () => {
+    const xml = buildFault('soap:Client', 'Unknown operation <SendFax> & more');
+    expect(xml).toContain('<faultcode>soap:Client</faultcode>');
+    let caught: unknown;
+    try {
+      parseResponseEnvelope('SubmitMessage', xml);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SoapFaultError);
+    const fault = caught as SoapFaultError;
+    expect(fault.faultcode).toBe('soap:Client');
+    expect(fault.code).toBe('Client');
+    expect(fault.faultstring).toBe('Unknown operation <SendFax> & more');
+    expect(fault.message).toContain('Unknown operation');
+  });
+
+  it('server faults with detail; parseFault returns undefined for a normal response', () => {
+    const fault = parseFault(buildFault('soap:Server', 'database locked', 'retry later'));
+    expect(fault).toMatchObject({
+      faultcode: 'soap:Server',
+      code: 'Server',
+      faultstring: 'database locked',
+      detail: 'retry later',
+    });
+    expect(parseFault(buildResponseEnvelope('AvailableMessages', { Messages: '5' }))).toBeUndefined();
+    expect(parseError(() => parseRequestEnvelope(buildFault('soap:Client', 'x'))).message).toMatch(
+      /Fault, not a request/,
+    );
+  });
+
+  it('reads faults of other stacks: another prefix, SOAP 1.2 Code/Reason', () => {
+    const v11 = `<e:Envelope xmlns:e="${ENV}"><e:Body><e:Fault><faultcode>e:Server</faultcode><faultstring>boom</faultstring><faultactor>urn:gw</faultactor><detail><x>d1</x><y>d2</y></detail></e:Fault></e:Body></e:Envelope>`;
+    expect(parseFault(v11)).toMatchObject({
+      code: 'Server',
+      faultstring: 'boom',
+      faultactor: 'urn:gw',
+      detail: 'd1d2',
+    });
+    const v12 = `<env:Envelope xmlns:env="${SOAP12_ENV_NAMESPACE}"><env:Body><env:Fault><env:Code><env:Value>env:Sender</env:Value></env:Code><env:Reason><env:Text xml:lang="en">bad PIN</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>`;
+    expect(() => parseResponseEnvelope('AvailableCredit', v12)).toThrow(SoapFaultError);
+    expect(parseFault(v12)).toMatchObject({
+      faultcode: 'env:Sender',
+      code: 'Client',
+      faultstring: 'bad PIN',
+    });
+  });
+});
+
+describe('building refuses what the schema cannot carry', () => {
+  const build = (op: SoapOperation, value: unknown): string => buildRequestEnvelope(op, value as never);
+
+  it('names the element and the rule', () => {
+    expect(buildError(() => build('SubmitMessage', { Message: { Ringtone: { Data: 'XYZ' } } })).path).toBe(
+      'SubmitMessage/Message/Ringtone/Data',
+    );
+    expect(buildError(() => build('SubmitMessage', { Recipient: { MCC: 23.5 } })).message).toMatch(
+      /MCC: expected an integer/,
+    );
+    expect(buildError(() => build('SubmitMessage', { Recipient: { MCC: '234' } })).message).toMatch(
+      /expected an integer number/,
+    );
+    expect(
+      buildError(() => build('SubmitMessage', { Recipient: { SendOptions: { SendTimeDelay: 65536 } } }))
+        .message,
+    ).toMatch(/outside unsignedShort/);
+    expect(
+      buildError(() => build('SubmitMessage', { Message: { PictureMessage: { LibraryNumber: 0 } } })).message,
+    ).toMatch(/outside positiveInteger/);
+    expect(
+      buildError(() =>
+        build('SubmitMessage', { Recipient: { SendOptions: { SendTimeAbsolute: '2026-13-01 10:00' } } }),
+      ).message,
+    ).toMatch(/not an xs:dateTime/);
+    expect(
+      buildError(() => build('SubmitMessage', { Recipient: { SendOptions: { DeliveryOption: 'Cheap' } } }))
+        .message,
+    ).toMatch(/not one of/);
+    expect(buildError(() => build('SubmitDeliveryReceipt', { Report: 0 })).path).toBe(
+      'SubmitDeliveryReceipt/Timestamp1',
+    );
+    expect(buildError(() => build('SubmitMessage', { Recipent: {} })).message).toMatch(
+      /unknown element "Recipent"/,
+    );
+    expect(
+      buildError(() => build('SubmitMessage', { Message: { TextMessage: 'bell \u0007' } })).message,
+    ).toMatch(/U\+0007 at index 5 cannot be sent in XML/);
+    expect(
+      buildError(() =>
+        buildResponseEnvelope('CollectMessages', { Report: 0, MessageList: { item: [{}] } } as never),
+      ).path,
+    ).toBe('CollectMessagesResponse/MessageList/item[0]/SendTo');
+  });
+
+  it('undefined optional elements are left out, empty strings are kept', () => {
+    const xml = buildRequestEnvelope('SubmitMessage', { Username: '', PIN: undefined, ReplyTo: 'X' });
+    expect(xml).toContain('<Username/>');
+    expect(xml).not.toContain('<PIN');
+    expect(parseRequestEnvelope(xml).request).toEqual({ Username: '', ReplyTo: 'X' });
+  });
+});

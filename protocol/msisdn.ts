@@ -58,7 +58,9 @@ function regionLabel(callingCode: string, countries: readonly string[]): string 
   return main === undefined ? `+${callingCode}` : `+${callingCode} (${main})`;
 }
 
-type Attempt = { ok: true; msisdn: string } | { ok: false; code: MsisdnProblem; reason: string };
+type Attempt =
+  // nationalForm: the digits of the number as its region writes it nationally ('' if unknown).
+  { ok: true; msisdn: string; nationalForm: string } | { ok: false; code: MsisdnProblem; reason: string };
 
 /** Parse `text` ('+…' international, or national with `country`) with libphonenumber. */
 function attempt(text: string, country: CountryCode | undefined): Attempt {
@@ -70,7 +72,12 @@ function attempt(text: string, country: CountryCode | undefined): Attempt {
     throw error;
   }
   const digits = phone.number.slice(1);
-  if (FICTIONAL_RANGES.some((range) => range.test(digits))) return { ok: true, msisdn: digits };
+  // A national format without any grouping means the metadata has no format for this number,
+  // so it tells nothing about how people write it: nationalForm stays empty then.
+  const formatted = phone.formatNational();
+  const nationalForm = /\D/.test(formatted) ? formatted.replace(/\D/g, '') : '';
+  const accepted: Attempt = { ok: true, msisdn: digits, nationalForm };
+  if (FICTIONAL_RANGES.some((range) => range.test(digits))) return accepted;
   const where = regionLabel(phone.countryCallingCode, phone.getPossibleCountries());
   if (digits.length > E164_MAX_DIGITS) {
     return {
@@ -89,7 +96,7 @@ function attempt(text: string, country: CountryCode | undefined): Attempt {
   if (!phone.isValid()) {
     return { ok: false, code: 'NOT_VALID', reason: `not a valid number for ${where}` };
   }
-  return { ok: true, msisdn: digits };
+  return accepted;
 }
 
 function fromLibraryCode(
@@ -130,8 +137,10 @@ function fromLibraryCode(
  * - '07700 900123' with defaultCountry 'GB' → '447700900123'
  * - '447700900123' (already international, as the spec writes it) → '447700900123'
  *
- * A bare digit string that does not start with 0 is tried as international first (that is the
- * spec's own format), then as a national number of `defaultCountry`.
+ * A bare digit string that does not start with 0 is read as a national number of
+ * `defaultCountry` when it is written the way that region writes national numbers (the US
+ * '2015550123'); otherwise as international digits (the spec's own form, '447700900123'), and
+ * as a national number without its trunk prefix only when no country code makes sense of it.
  */
 export function normalizeMsisdn(input: string, defaultCountry?: string): MsisdnResult {
   const text = input.trim();
@@ -155,7 +164,7 @@ export function normalizeMsisdn(input: string, defaultCountry?: string): MsisdnR
   if (digits === '') return fail(input, 'NOT_A_NUMBER', 'not a phone number: no digits');
 
   const done = (result: Attempt): MsisdnResult =>
-    result.ok ? result : fail(input, result.code, result.reason);
+    result.ok ? { ok: true, msisdn: result.msisdn } : fail(input, result.code, result.reason);
 
   // Explicitly international: '+CC…' or the '00' international call prefix used across Europe.
   if (compact.startsWith('+')) return done(attempt(`+${digits}`, undefined));
@@ -178,9 +187,14 @@ export function normalizeMsisdn(input: string, defaultCountry?: string): MsisdnR
   }
 
   const national = attempt(digits, country);
-  if (national.ok || digits.startsWith('0')) return done(national);
+  if (digits.startsWith('0')) return done(national);
+  // Written as the region writes its numbers ('201 555 0123' in the US, '333 123 4567' in
+  // Italy): national. Bare digits that would need a trunk prefix the user left out
+  // ('447911123456' with default DE would be 0447 911123456) are the spec's international form.
+  if (national.ok && national.nationalForm === digits) return done(national);
   const international = attempt(`+${digits}`, undefined);
-  if (international.ok) return international;
+  if (international.ok) return done(international);
+  if (national.ok) return done(national);
   // Neither reading works: explain the one closer to what the user meant. A number of the
   // default country's length was meant nationally; a longer one was meant internationally.
   return done(

@@ -38,6 +38,23 @@ describe('normalizeMsisdn: accepted numbers become international digits without 
     expect(ok(input, country)).toBe(expected);
   });
 
+  it.each([
+    // Bare digits in the spec's international form stay international whatever the default,
+    // even where the default region could read them as a national number missing its '0'.
+    ['447911123456', 'DE', '447911123456'],
+    ['447911123456', 'AT', '447911123456'],
+    ['33612345678', 'DE', '33612345678'],
+    ['12015550123', 'DE', '12015550123'],
+    ['4930123456', 'DE', '4930123456'],
+    // Bare digits written the way the default region writes national numbers are national.
+    ['2015550123', 'US', '12015550123'],
+    ['3331234567', 'IT', '393331234567'],
+    // A national number whose trunk '0' was left out, when no country code makes sense of it.
+    ['7911123456', 'GB', '447911123456'],
+  ])('bare digits %j with default %s → %s', (input, country, expected) => {
+    expect(ok(input, country)).toBe(expected);
+  });
+
   it('accepts a number with a non-breaking space and a Unicode dash as grouping', () => {
     expect(ok('+44\u00a07700\u20119001 23')).toBe('447700900123');
   });

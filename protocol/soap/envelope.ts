@@ -24,6 +24,7 @@ import {
   escapeXmlText,
   findIllegalXmlChar,
   readXml,
+  replaceIllegalXmlChars,
   SOAP_MAX_BYTES,
   type XmlElement,
 } from './xml.ts';
@@ -170,11 +171,13 @@ export function buildResponseEnvelope<K extends SoapOperation>(
  * the normal response.
  */
 export function buildFault(code: SoapFaultCode, message: string, detail?: string): string {
+  // Never throws: a fault is the answer of last resort, so characters XML cannot carry (a control
+  // character, half of a surrogate pair cut by truncation) become U+FFFD instead.
   const fault: BuilderObject = {
     faultcode: code,
-    faultstring: writeText(message, 'Fault/faultstring'),
+    faultstring: escapeXmlText(replaceIllegalXmlChars(message)),
   };
-  if (detail !== undefined) fault['detail'] = writeText(detail, 'Fault/detail');
+  if (detail !== undefined) fault['detail'] = escapeXmlText(replaceIllegalXmlChars(detail));
   return (
     XML_DECLARATION +
     String(

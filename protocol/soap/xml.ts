@@ -107,6 +107,15 @@ export function findIllegalXmlChar(text: string): { index: number; code: number 
   return undefined;
 }
 
+/** `text` with every character XML 1.0 cannot carry replaced by U+FFFD. */
+export function replaceIllegalXmlChars(text: string): string {
+  if (findIllegalXmlChar(text) === undefined) return text;
+  let out = '';
+  // for-of walks code points; a lone surrogate comes out alone and is not an XML character
+  for (const ch of text) out += isXmlChar(ch.codePointAt(0) ?? 0) ? ch : '\uFFFD';
+  return out;
+}
+
 /** Escape element content. The caller has checked findIllegalXmlChar. */
 export function escapeXmlText(text: string): string {
   return text.replace(/[&<>\r]/g, (c) =>

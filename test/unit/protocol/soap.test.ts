@@ -459,6 +459,13 @@ describe('faults', () => {
     );
   });
 
+  it('buildFault never throws: characters XML cannot carry become U+FFFD', () => {
+    const cut = 'emoji 😀'.slice(0, -1); // half a surrogate pair, as a careless truncation leaves it
+    const fault = parseFault(buildFault('soap:Client', `${cut} and \u0001`, 'bell \u0007'));
+    expect(fault?.faultstring).toBe('emoji \uFFFD and \uFFFD');
+    expect(fault?.detail).toBe('bell \uFFFD');
+  });
+
   it('reads faults of other stacks: another prefix, SOAP 1.2 Code/Reason', () => {
     const v11 = `<e:Envelope xmlns:e="${ENV}"><e:Body><e:Fault><faultcode>e:Server</faultcode><faultstring>boom</faultstring><faultactor>urn:gw</faultactor><detail><x>d1</x><y>d2</y></detail></e:Fault></e:Body></e:Envelope>`;
     expect(parseFault(v11)).toMatchObject({

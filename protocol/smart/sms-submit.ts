@@ -1,0 +1,414 @@
+// SMS-SUBMIT TPDU (3GPP TS 23.040 9.2.2.2) with User Data Header (9.2.3.24): what the gateway's
+// simulated SMSC receives and what the app's virtual phone decodes.
+//
+// The PDUs here are bare TPDUs (no leading SMSC address octet), exactly the bytes of TP-MTI..TP-UD.
+//   first octet: MTI=01 | RD | VPF | SRR | UDHI | RP
+//   TP-MR | TP-DA (digit count, TON/NPI, semi-octets) | TP-PID | TP-DCS | [TP-VP] | TP-UDL | TP-UD
+// TP-UDL counts septets for GSM-7 (UDH and fill bits included) and octets otherwise.
+import { SmartCodecError, bytesToHex, concatBytes, hexToBytes } from './bytes.ts';
+import {
+  decodeGsm7,
+  decodeUcs2,
+  encodeGsm7,
+  encodeUcs2,
+  packSeptets,
+  splitText,
+  unpackSeptets,
+} from '../sms.ts';
+
+/** Destination ports of the smart messages (Nokia Smart Messaging, WAP/WDP). */
+export const SMART_PORTS = {
+  ringtone: 5505,
+  operatorLogo: 5506,
+  groupGraphic: 5507,
+  pictureMessage: 5514,
+  vcard: 9204,
+  vcalendar: 9205,
+  wapPush: 2948,
+  /** WAP connectionless session source port (WSP). */
+  wapSource: 9200,
+} as const;
+
+export const IEI = {
+  concat8: 0x00,
+  ports8: 0x04,
+  ports16: 0x05,
+  concat16: 0x08,
+} as const;
+
+export const DCS = {
+  gsm7: 0x00,
+  ucs2: 0x08,
+  flashGsm7: 0x10,
+  flashUcs2: 0x18,
+  /** 8-bit data, message class 1 (ME-specific): what Nokia smart messages use. */
+  data8Class1: 0xf5,
+  /** 8-bit data, no message class. */
+  data8: 0x04,
+} as const;
+
+export type Alphabet = 'GSM-7' | '8-bit' | 'UCS-2';
+
+export interface InformationElement {
+  iei: number;
+  data: Uint8Array;
+}
+
+export interface ParsedUdh {
+  elements: InformationElement[];
+  ports?: { dest: number; src: number };
+  concat?: { ref: number; total: number; seq: number };
+}
+
+export interface SubmitPduPart {
+  dcs: number;
+  pid: number;
+  /** Whole UDH including its length octet; empty when there is none. */
+  udh: Uint8Array;
+  /** TP-UD after the UDH: packed septets (with fill bits) for GSM-7, octets otherwise. */
+  userData: Uint8Array;
+  /** The complete TPDU. */
+  pdu: Uint8Array;
+}
+
+interface CommonOptions {
+  /** Recipient, international digits (a leading '+' is accepted). */
+  to: string;
+  /** TP-MR, default 0. */
+  messageReference?: number;
+  /** TP-PID, default 0. */
+  pid?: number;
+  /** Relative validity period octet (TP-VPF=10); absent = no VP. */
+  validityPeriod?: number;
+  statusReportRequest?: boolean;
+  /** Concatenation reference; by default a module counter. */
+  concatRef?: number;
+  /**
+   * Binary messages only: use the 16-bit reference IE (0x08) instead of 0x00. Text always uses
+   * 0x00, whose 6-octet UDH is what the 153/67 split of protocol/sms.ts allows for.
+   */
+  concat16?: boolean;
+}
+
+export type SubmitMessage =
+  | (CommonOptions & { kind: 'text'; text: string; flash?: boolean })
+  | (CommonOptions & {
+      kind: 'binary';
+      data: Uint8Array;
+      destPort?: number;
+      srcPort?: number;
+      /** Default 0xF5 (8-bit, class 1). */
+      dcs?: number;
+    })
+  | (CommonOptions & {
+      kind: 'raw';
+      dcs: number;
+      /** UDH including its length octet (may be empty). */
+      udh: Uint8Array;
+      /** TP-UD after the UDH, in the form the DCS calls for (octets; for GSM-7, septet values unpacked). */
+      userData?: Uint8Array;
+      /** Text placed as user data (GSM-7 or UCS-2 according to the DCS) instead of userData. */
+      text?: string;
+    });
+
+let refCounter = 0;
+function nextRef(): number {
+  refCounter = (refCounter + 1) & 0xff;
+  return refCounter;
+}
+
+/** A UDH with a 16-bit application port addressing IE: 06 05 04 dd dd ss ss. */
+export function buildPortUdh(destPort: number, srcPort = 0): Uint8Array {
+  return buildUdh([portIe(destPort, srcPort)]);
+}
+
+function portIe(destPort: number, srcPort: number): InformationElement {
+  for (const p of [destPort, srcPort]) {
+    if (!Number.isInteger(p) || p < 0 || p > 0xffff) throw new SmartCodecError(`port ${p} is not 0..65535`);
+  }
+  return {
+    iei: IEI.ports16,
+    data: Uint8Array.of(destPort >> 8, destPort & 0xff, srcPort >> 8, srcPort & 0xff),
+  };
+}
+
+function concatIe(ref: number, total: number, seq: number, wide: boolean): InformationElement {
+  return wide
+    ? { iei: IEI.concat16, data: Uint8Array.of((ref >> 8) & 0xff, ref & 0xff, total, seq) }
+    : { iei: IEI.concat8, data: Uint8Array.of(ref & 0xff, total, seq) };
+}
+
+/** Serialises IEs into a UDH with its leading length octet (empty array → empty UDH). */
+export function buildUdh(elements: readonly InformationElement[]): Uint8Array {
+  if (elements.length === 0) return new Uint8Array(0);
+  const body: number[] = [];
+  for (const ie of elements) body.push(ie.iei, ie.data.length, ...ie.data);
+  if (body.length > 139) throw new SmartCodecError('UDH longer than 139 octets');
+  return Uint8Array.of(body.length, ...body);
+}
+
+/** Parses a UDH (with its leading length octet). */
+export function parseUdh(udh: Uint8Array): ParsedUdh {
+  const out: ParsedUdh = { elements: [] };
+  if (udh.length === 0) return out;
+  const len = udh[0]!;
+  if (len + 1 > udh.length) throw new SmartCodecError(`UDH length ${len} exceeds the data`, 0);
+  let i = 1;
+  while (i < len + 1) {
+    const iei = udh[i]!;
+    const l = udh[i + 1];
+    if (l === undefined || i + 2 + l > len + 1)
+      throw new SmartCodecError(`UDH element 0x${iei.toString(16)} is truncated`, i);
+    const data = udh.slice(i + 2, i + 2 + l);
+    out.elements.push({ iei, data });
+    if (iei === IEI.ports16 && l === 4)
+      out.ports = { dest: (data[0]! << 8) | data[1]!, src: (data[2]! << 8) | data[3]! };
+    else if (iei === IEI.ports8 && l === 2) out.ports = { dest: data[0]!, src: data[1]! };
+    else if (iei === IEI.concat8 && l === 3) out.concat = { ref: data[0]!, total: data[1]!, seq: data[2]! };
+    else if (iei === IEI.concat16 && l === 4)
+      out.concat = { ref: (data[0]! << 8) | data[1]!, total: data[2]!, seq: data[3]! };
+    i += 2 + l;
+  }
+  return out;
+}
+
+/** Alphabet and message class of a TP-DCS (23.038 section 4). */
+export function describeDcs(dcs: number): {
+  alphabet: Alphabet;
+  messageClass?: 0 | 1 | 2 | 3;
+  compressed: boolean;
+} {
+  const cls = (dcs & 3) as 0 | 1 | 2 | 3;
+  if ((dcs & 0xc0) === 0x00 || (dcs & 0xc0) === 0x40) {
+    const alpha = (dcs >> 2) & 3;
+    const alphabet: Alphabet = alpha === 1 ? '8-bit' : alpha === 2 ? 'UCS-2' : 'GSM-7';
+    const res: { alphabet: Alphabet; messageClass?: 0 | 1 | 2 | 3; compressed: boolean } = {
+      alphabet,
+      compressed: (dcs & 0x20) !== 0,
+    };
+    if (dcs & 0x10) res.messageClass = cls;
+    return res;
+  }
+  if ((dcs & 0xf0) === 0xf0)
+    return { alphabet: dcs & 4 ? '8-bit' : 'GSM-7', messageClass: cls, compressed: false };
+  if ((dcs & 0xf0) === 0xe0) return { alphabet: 'UCS-2', compressed: false };
+  return { alphabet: 'GSM-7', compressed: false };
+}
+
+function encodeAddress(to: string): Uint8Array {
+  const digits = to.startsWith('+') ? to.slice(1) : to;
+  if (!/^\d{1,20}$/.test(digits))
+    throw new SmartCodecError(`destination "${to}" is not international digits`);
+  const out = [digits.length, 0x91];
+  for (let i = 0; i < digits.length; i += 2) {
+    const lo = Number(digits[i]);
+    const hi = i + 1 < digits.length ? Number(digits[i + 1]) : 0xf;
+    out.push((hi << 4) | lo);
+  }
+  return Uint8Array.from(out);
+}
+
+function decodeAddress(pdu: Uint8Array, at: number): { address: string; toa: number; length: number } {
+  const digits = pdu[at];
+  const toa = pdu[at + 1];
+  if (digits === undefined || toa === undefined)
+    throw new SmartCodecError('destination address is truncated', at);
+  const octets = Math.ceil(digits / 2);
+  if (at + 2 + octets > pdu.length) throw new SmartCodecError('destination address is truncated', at);
+  let address = '';
+  if ((toa & 0x70) === 0x50) {
+    // alphanumeric (GSM-7 packed); only for completeness, SMS-SUBMIT normally has digits
+    address = decodeGsm7(unpackSeptets(pdu.slice(at + 2, at + 2 + octets), Math.floor((digits * 4) / 7)));
+  } else {
+    for (let i = 0; i < digits; i++) {
+      const b = pdu[at + 2 + (i >> 1)]!;
+      const d = i & 1 ? b >> 4 : b & 0xf;
+      address += d < 10 ? String(d) : ('*#abc'[d - 10] ?? '');
+    }
+  }
+  return { address, toa, length: 2 + octets };
+}
+
+interface RawPart {
+  dcs: number;
+  udh: Uint8Array;
+  /** Octets (8-bit/UCS-2) or unpacked septets (GSM-7). */
+  body: Uint8Array | number[];
+}
+
+function assemble(opts: CommonOptions, pid: number, part: RawPart): SubmitPduPart {
+  const alphabet = describeDcs(part.dcs).alphabet;
+  let userData: Uint8Array;
+  let udl: number;
+  if (alphabet === 'GSM-7') {
+    const udhBits = part.udh.length * 8;
+    const fill = part.udh.length ? (7 - (udhBits % 7)) % 7 : 0;
+    const septets = Array.from(part.body);
+    userData = packSeptets(septets, fill);
+    udl = (udhBits + fill) / 7 + septets.length;
+    if (udl > 160) throw new SmartCodecError(`user data of ${udl} septets exceeds 160`);
+  } else {
+    userData = Uint8Array.from(part.body);
+    udl = part.udh.length + userData.length;
+    if (udl > 140) throw new SmartCodecError(`user data of ${udl} octets exceeds 140`);
+  }
+  let first = 0x01;
+  if (opts.validityPeriod !== undefined) first |= 0x10;
+  if (opts.statusReportRequest) first |= 0x20;
+  if (part.udh.length) first |= 0x40;
+  const header = [first, (opts.messageReference ?? 0) & 0xff];
+  const tail = [pid & 0xff, part.dcs & 0xff];
+  if (opts.validityPeriod !== undefined) tail.push(opts.validityPeriod & 0xff);
+  tail.push(udl);
+  const pdu = concatBytes(header, encodeAddress(opts.to), tail, part.udh, userData);
+  return { dcs: part.dcs, pid: pid & 0xff, udh: part.udh, userData, pdu };
+}
+
+/** Builds the SMS-SUBMIT PDUs of one message, concatenated when it does not fit one SMS. */
+export function buildSubmitPdus(msg: SubmitMessage): SubmitPduPart[] {
+  const pid = msg.pid ?? 0;
+  if (msg.kind === 'raw') {
+    let body: Uint8Array | number[];
+    if (msg.text !== undefined) {
+      const alphabet = describeDcs(msg.dcs).alphabet;
+      if (alphabet === 'GSM-7') {
+        const s = encodeGsm7(msg.text);
+        if (!s)
+          throw new SmartCodecError('text has characters outside the GSM 03.38 alphabet for a GSM-7 DCS');
+        body = s;
+      } else if (alphabet === 'UCS-2') body = encodeUcs2(msg.text);
+      else body = new TextEncoder().encode(msg.text);
+    } else body = msg.userData ?? new Uint8Array(0);
+    if (msg.udh.length && msg.udh[0] !== msg.udh.length - 1) {
+      throw new SmartCodecError(
+        `UDH length octet ${msg.udh[0]} does not match its ${msg.udh.length - 1} following octets`,
+        0,
+      );
+    }
+    return [assemble(msg, pid, { dcs: msg.dcs, udh: msg.udh, body })];
+  }
+  if (msg.kind === 'text') {
+    const split = splitText(msg.text);
+    const ucs2 = split.encoding === 'UCS-2';
+    const dcs = msg.flash ? (ucs2 ? DCS.flashUcs2 : DCS.flashGsm7) : ucs2 ? DCS.ucs2 : DCS.gsm7;
+    const bodies = split.parts.map((p) => {
+      if (ucs2) return encodeUcs2(p);
+      const s = encodeGsm7(p);
+      if (!s) throw new SmartCodecError('text part is not GSM-7 encodable');
+      return s;
+    });
+    if (bodies.length <= 1)
+      return [assemble(msg, pid, { dcs, udh: new Uint8Array(0), body: bodies[0] ?? [] })];
+    const ref = msg.concatRef ?? nextRef();
+    return bodies.map((body, i) =>
+      assemble(msg, pid, { dcs, udh: buildUdh([concatIe(ref, bodies.length, i + 1, false)]), body }),
+    );
+  }
+  // binary
+  const dcs = msg.dcs ?? DCS.data8Class1;
+  if (describeDcs(dcs).alphabet !== '8-bit')
+    throw new SmartCodecError(`DCS 0x${dcs.toString(16)} is not an 8-bit data coding`);
+  const baseIes = msg.destPort !== undefined ? [portIe(msg.destPort, msg.srcPort ?? 0)] : [];
+  const single = buildUdh(baseIes);
+  if (msg.data.length + single.length <= 140)
+    return [assemble(msg, pid, { dcs, udh: single, body: msg.data })];
+  const concatLen = msg.concat16 ? 6 : 5;
+  const room = 140 - (single.length || 1) - concatLen;
+  const total = Math.ceil(msg.data.length / room);
+  if (total > 255) throw new SmartCodecError('message needs more than 255 parts');
+  const ref = msg.concatRef ?? nextRef();
+  const parts: SubmitPduPart[] = [];
+  for (let i = 0; i < total; i++) {
+    const udh = buildUdh([...baseIes, concatIe(ref, total, i + 1, Boolean(msg.concat16))]);
+    parts.push(assemble(msg, pid, { dcs, udh, body: msg.data.slice(i * room, (i + 1) * room) }));
+  }
+  return parts;
+}
+
+export interface DecodedSubmitPdu {
+  /** Destination digits (no '+'); see toInternational. */
+  to: string;
+  /** TON of the destination is international (TON/NPI 0x91). */
+  toInternational: boolean;
+  messageReference: number;
+  pid: number;
+  dcs: number;
+  alphabet: Alphabet;
+  messageClass?: 0 | 1 | 2 | 3;
+  validityPeriod?: number;
+  statusReportRequest: boolean;
+  /** Raw UDH (with length octet), empty when absent. */
+  udhBytes: Uint8Array;
+  udh: ParsedUdh;
+  /** User data after the UDH: octets for 8-bit/UCS-2, unpacked septet values for GSM-7. */
+  userData: Uint8Array;
+  /** Decoded text for GSM-7 and UCS-2. */
+  text?: string;
+}
+
+/** Decodes a bare SMS-SUBMIT TPDU (accepts a hex string too). */
+export function decodeSubmitPdu(input: Uint8Array | string): DecodedSubmitPdu {
+  const pdu = typeof input === 'string' ? hexToBytes(input) : input;
+  if (pdu.length < 7) throw new SmartCodecError('PDU too short for an SMS-SUBMIT', 0);
+  const first = pdu[0]!;
+  if ((first & 3) !== 1) throw new SmartCodecError(`TP-MTI ${first & 3} is not SMS-SUBMIT (1)`, 0);
+  const vpf = (first >> 3) & 3;
+  const udhi = (first & 0x40) !== 0;
+  const mr = pdu[1]!;
+  const addr = decodeAddress(pdu, 2);
+  let at = 2 + addr.length;
+  const pid = pdu[at++];
+  const dcs = pdu[at++];
+  if (pid === undefined || dcs === undefined) throw new SmartCodecError('PDU truncated before TP-DCS', at);
+  let validityPeriod: number | undefined;
+  if (vpf === 2) validityPeriod = pdu[at++];
+  else if (vpf === 1 || vpf === 3) at += 7;
+  const udl = pdu[at++];
+  if (udl === undefined) throw new SmartCodecError('PDU truncated before TP-UDL', at);
+  const ud = pdu.slice(at);
+  const info = describeDcs(dcs);
+  let udhBytes: Uint8Array = new Uint8Array(0);
+  if (udhi) {
+    const l = ud[0];
+    if (l === undefined || l + 1 > ud.length) throw new SmartCodecError('UDH truncated', at);
+    udhBytes = ud.slice(0, l + 1);
+  }
+  const udh = parseUdh(udhBytes);
+  const result: DecodedSubmitPdu = {
+    to: addr.address,
+    toInternational: (addr.toa & 0x70) === 0x10,
+    messageReference: mr,
+    pid,
+    dcs,
+    alphabet: info.alphabet,
+    statusReportRequest: (first & 0x20) !== 0,
+    udhBytes,
+    udh,
+    userData: new Uint8Array(0),
+  };
+  if (info.messageClass !== undefined) result.messageClass = info.messageClass;
+  if (validityPeriod !== undefined) result.validityPeriod = validityPeriod;
+  if (info.alphabet === 'GSM-7') {
+    const udhBits = udhBytes.length * 8;
+    const fill = udhBytes.length ? (7 - (udhBits % 7)) % 7 : 0;
+    const udhSeptets = (udhBits + fill) / 7;
+    const count = udl - udhSeptets;
+    if (count < 0 || Math.ceil((udl * 7) / 8) > ud.length) {
+      throw new SmartCodecError(
+        `TP-UDL ${udl} septets does not match ${ud.length} octets of user data`,
+        at - 1,
+      );
+    }
+    const septets = unpackSeptets(ud.slice(udhBytes.length), count, fill);
+    result.userData = Uint8Array.from(septets);
+    result.text = decodeGsm7(septets);
+  } else {
+    if (udl > ud.length)
+      throw new SmartCodecError(`TP-UDL ${udl} octets exceeds ${ud.length} octets present`, at - 1);
+    result.userData = ud.slice(udhBytes.length, udl);
+    if (info.alphabet === 'UCS-2') result.text = decodeUcs2(result.userData);
+  }
+  return result;
+}
+
+export { bytesToHex, hexToBytes };

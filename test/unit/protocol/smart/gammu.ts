@@ -1,0 +1,48 @@
+// Independent decoder for the smart-messaging tests: python-gammu from Debian's /usr/bin/python3.
+// Each PDU is given to gammu.DecodePDU (with an empty SMSC octet prepended, which gammu needs),
+// the parts are linked with gammu.LinkSMS and each linked group decoded with gammu.DecodeSMS.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const SCRIPT = String.raw`
+import sys, json, base64, datetime
+import gammu
+def conv(o):
+    if isinstance(o, (bytes, bytearray)):
+        return {'hex': o.hex().upper()}
+    if isinstance(o, (datetime.datetime, datetime.date, datetime.time)):
+        return o.isoformat()
+    return str(o)
+pdus = json.load(sys.stdin)
+msgs = [gammu.DecodePDU(bytes.fromhex('00' + p), True) for p in pdus]
+linked = gammu.LinkSMS([[m] for m in msgs])
+decoded = []
+for group in linked:
+    try:
+        decoded.append(gammu.DecodeSMS(group))
+    except gammu.GSMError as e:
+        decoded.append({'error': str(e)})
+print(json.dumps({'messages': msgs, 'decoded': decoded}, default=conv))
+`;
+
+export const gammuAvailable =
+  existsSync('/usr/bin/python3') &&
+  (() => {
+    try {
+      execFileSync('/usr/bin/python3', ['-c', 'import gammu'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type GammuJson = any;
+
+export function gammuDecode(pdusHex: string[]): { messages: GammuJson[]; decoded: GammuJson[] } {
+  const out = execFileSync('/usr/bin/python3', ['-c', SCRIPT], {
+    input: JSON.stringify(pdusHex),
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as { messages: GammuJson[]; decoded: GammuJson[] };
+}

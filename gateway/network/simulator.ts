@@ -1,0 +1,402 @@
+// The simulated mobile network behind the gateway (the sandbox SMSC). Every accepted message becomes
+// the SMS-SUBMIT PDUs a real SMSC would get (encoded by protocol/smart through ./encode.ts), stored in
+// outbound_pdus; each part gets a delivery receipt after config.receiptDelayMs with an outcome that
+// depends only on the recipient number (see receiptOutcome), kept in delivery_receipts and pushed as a
+// SubmitDeliveryReceipt SOAP request to the account's push URL when one is set. Receipts wait in the
+// database (status pending, due_at), so a restart or the other instance on the same data directory
+// delivers them; each is claimed in a transaction and so delivered exactly once.
+// Inbound (mobile-originated) messages are queued for the account whose number they are sent to and
+// handed out once by CollectMessages.
+import type { DatabaseSync } from 'node:sqlite';
+import { buildRequestEnvelope } from '../../protocol/soap/envelope.ts';
+import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
+import type { MOMessage } from '../../protocol/soap/operations.ts';
+import { bytesToHex } from '../../protocol/smart/bytes.ts';
+import type { GatewayContext, MessageRow, NetworkLike } from '../context.ts';
+import type { OutboundContent } from '../content.ts';
+import { getAccount } from '../accounts.ts';
+import { newMessageIdentifier } from '../submit.ts';
+import { transaction } from '../store/db.ts';
+import { encodeForNetwork, applyWalledGarden } from './encode.ts';
+import type { NetworkPdu } from './encode.ts';
+
+/** Receipt Report values of the simulator (spec 6.1 leaves them open). */
+export const RECEIPT_REPORT = { delivered: 0, failed: 5 } as const;
+
+export type ReceiptOutcome = 'delivered' | 'failed' | 'none';
+
+/**
+ * Deterministic outcome by recipient number (documented in docs/GATEWAY.md):
+ * ending 0000 → failed receipt (Report 5); ending 0001 → never a receipt; anything else → delivered (0).
+ */
+export function receiptOutcome(recipient: string): ReceiptOutcome {
+  if (recipient.endsWith('0000')) return 'failed';
+  if (recipient.endsWith('0001')) return 'none';
+  return 'delivered';
+}
+
+export interface InboundInput {
+  /** the account's number the phone wrote to */
+  sendTo: string;
+  /** the phone's number */
+  replyTo: string;
+  message: string;
+  timestamp?: Date;
+  source: 'sandbox' | 'soap';
+}
+
+export type InboundResult =
+  { ok: true; messageIdentifier: string; accountId: number } | { ok: false; reason: string };
+
+export interface OutboundPduRow {
+  id: number;
+  messageIdentifier: string;
+  accountId: number;
+  recipient: string;
+  part: number;
+  parts: number;
+  dcs: number;
+  pid: number;
+  udh: string;
+  userData: string;
+  pdu: string;
+  summary: unknown;
+  createdAt: string;
+}
+
+export interface ReceiptRow {
+  messageIdentifier: string;
+  recipient: string;
+  part: number;
+  report: number;
+  source: 'network' | 'soap';
+  status: string;
+  timestamp: string | null;
+  pushedAt: string | null;
+  pushError: string | null;
+}
+
+const SWEEP_MS = 1000;
+const PUSH_TIMEOUT_MS = 5000;
+
+export class NetworkSimulator implements NetworkLike {
+  readonly ctx: GatewayContext;
+  private readonly db: DatabaseSync;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly pushes = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(ctx: GatewayContext) {
+    this.ctx = ctx;
+    this.db = ctx.db;
+    this.sweeper = setInterval(
+      () => this.deliverDue(),
+      Math.min(SWEEP_MS, Math.max(ctx.config.receiptDelayMs, 20)),
+    );
+    this.sweeper.unref();
+  }
+
+  partsFor(content: OutboundContent): number {
+    return Math.max(1, encodeForNetwork(content, '0').length);
+  }
+
+  /** Encodes the message, stores its PDUs and schedules a receipt per part. */
+  dispatch(message: MessageRow): void {
+    const content = applyWalledGarden(message.content, message.recipient);
+    const pdus = encodeForNetwork(content, message.recipient);
+    const outcome = receiptOutcome(message.recipient);
+    const due = Date.now() + this.ctx.config.receiptDelayMs;
+    transaction(this.db, () => {
+      const insert = this.db.prepare(
+        `INSERT OR IGNORE INTO outbound_pdus (message_identifier, account_id, recipient, part, parts, dcs, pid, udh, user_data, pdu, summary)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const receipt = this.db.prepare(
+        `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at)
+         VALUES (?, ?, ?, ?, ?, 'network', 'pending', ?)`,
+      );
+      pdus.forEach((p: NetworkPdu, i) => {
+        insert.run(
+          message.messageIdentifier,
+          message.accountId,
+          message.recipient,
+          i + 1,
+          pdus.length,
+          p.dcs,
+          p.pid,
+          p.udh,
+          p.userData,
+          p.pdu,
+          JSON.stringify(p.summary),
+        );
+        if (outcome !== 'none')
+          receipt.run(
+            message.messageIdentifier,
+            message.accountId,
+            message.recipient,
+            i + 1,
+            outcome === 'delivered' ? RECEIPT_REPORT.delivered : RECEIPT_REPORT.failed,
+            due,
+          );
+      });
+    });
+    if (outcome !== 'none') this.wakeAt(due);
+  }
+
+  private wakeAt(due: number): void {
+    if (this.closed) return;
+    const t = setTimeout(
+      () => {
+        this.timers.delete(t);
+        this.deliverDue();
+      },
+      Math.max(0, due - Date.now()) + 2,
+    );
+    t.unref();
+    this.timers.add(t);
+  }
+
+  /** Delivers every pending receipt that is due (claimed one by one, so never twice). */
+  deliverDue(): void {
+    if (this.closed) return;
+    let due: Array<{
+      id: number;
+      message_identifier: string;
+      account_id: number;
+      recipient: string;
+      report: number;
+      part: number;
+    }>;
+    try {
+      due = this.db
+        .prepare(
+          "SELECT id, message_identifier, account_id, recipient, report, part FROM delivery_receipts WHERE status = 'pending' AND due_at <= ? ORDER BY id LIMIT 500",
+        )
+        .all(Date.now()) as typeof due;
+    } catch (err) {
+      this.ctx.log.warn('receipt sweep failed', { error: String(err) });
+      return;
+    }
+    for (const r of due) {
+      const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const claimed = transaction(this.db, () => {
+        const res = this.db
+          .prepare(
+            "UPDATE delivery_receipts SET status = 'delivered', timestamp = ? WHERE id = ? AND status = 'pending'",
+          )
+          .run(timestamp, r.id);
+        if (Number(res.changes) === 0) return false;
+        this.db
+          .prepare(
+            `UPDATE messages SET status = CASE WHEN ? = 0 AND status <> 'failed' THEN 'delivered' ELSE 'failed' END
+             WHERE message_identifier = ? AND status IN ('dispatched', 'delivered')`,
+          )
+          .run(r.report, r.message_identifier);
+        return true;
+      });
+      if (!claimed) continue;
+      const account = getAccount(this.db, r.account_id);
+      if (account?.pushUrl) this.track(this.push(r.id, account.pushUrl, account.username, r, timestamp));
+    }
+  }
+
+  private track(p: Promise<void>): void {
+    this.pushes.add(p);
+    void p.finally(() => this.pushes.delete(p));
+  }
+
+  /** POSTs SubmitDeliveryReceipt to the account's push URL and records the outcome. */
+  private async push(
+    receiptId: number,
+    url: string,
+    username: string,
+    r: { message_identifier: string; recipient: string; report: number },
+    timestamp: string,
+  ): Promise<void> {
+    const envelope = buildRequestEnvelope(
+      'SubmitDeliveryReceipt',
+      {
+        Username: username,
+        Timestamp1: timestamp,
+        SentTo: r.recipient,
+        MessageIdentifier: r.message_identifier,
+        Report: r.report,
+      },
+      this.ctx.profile,
+    );
+    let error: string | null = null;
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': SOAP_CONTENT_TYPE, soapaction: '""' },
+        body: envelope,
+        signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+      });
+      await res.arrayBuffer();
+      if (!res.ok) error = `HTTP ${res.status}`;
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    if (this.closed) return;
+    try {
+      this.db
+        .prepare('UPDATE delivery_receipts SET pushed_at = ?, push_error = ? WHERE id = ?')
+        .run(error === null ? new Date().toISOString() : null, error, receiptId);
+    } catch {
+      /* the store closed meanwhile */
+    }
+    this.ctx.log.info('receipt pushed', {
+      messageIdentifier: r.message_identifier,
+      url,
+      error: error ?? undefined,
+    });
+  }
+
+  /** Stores a receipt received through SOAP SubmitDeliveryReceipt. */
+  storeReceipt(input: {
+    messageIdentifier: string;
+    accountId: number;
+    recipient: string;
+    report: number;
+    timestamp: string;
+  }): void {
+    transaction(this.db, () => {
+      this.db
+        .prepare(
+          `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at, timestamp)
+           VALUES (?, ?, ?, 1, ?, 'soap', 'delivered', ?, ?)`,
+        )
+        .run(
+          input.messageIdentifier,
+          input.accountId,
+          input.recipient,
+          input.report,
+          Date.now(),
+          input.timestamp,
+        );
+      this.db
+        .prepare(
+          `UPDATE messages SET status = CASE WHEN ? = 0 THEN 'delivered' ELSE 'failed' END
+           WHERE message_identifier = ? AND status IN ('dispatched', 'delivered', 'failed')`,
+        )
+        .run(input.report, input.messageIdentifier);
+    });
+  }
+
+  receiptsFor(messageIdentifier: string): ReceiptRow[] {
+    const rows = this.db
+      .prepare('SELECT * FROM delivery_receipts WHERE message_identifier = ? ORDER BY part, id')
+      .all(messageIdentifier) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({
+      messageIdentifier: String(r['message_identifier']),
+      recipient: String(r['recipient']),
+      part: Number(r['part']),
+      report: Number(r['report']),
+      source: r['source'] as 'network' | 'soap',
+      status: String(r['status']),
+      timestamp: (r['timestamp'] as string | null) ?? null,
+      pushedAt: (r['pushed_at'] as string | null) ?? null,
+      pushError: (r['push_error'] as string | null) ?? null,
+    }));
+  }
+
+  /** Queues a mobile-originated message for the account whose number is sendTo. */
+  injectInbound(input: InboundInput): InboundResult {
+    const sendTo = input.sendTo.trim().replace(/^\+/, '');
+    const row = this.db.prepare('SELECT id FROM accounts WHERE number = ?').get(sendTo) as
+      { id: number } | undefined;
+    if (!row) return { ok: false, reason: `no account has the number ${sendTo}` };
+    if (input.message === '') return { ok: false, reason: 'Message is empty' };
+    const id = newMessageIdentifier();
+    const timestamp = (input.timestamp ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    this.db
+      .prepare(
+        'INSERT INTO inbound_messages (message_identifier, account_id, send_to, reply_to, message, timestamp, source) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(id, row.id, sendTo, input.replyTo.trim(), input.message, timestamp, input.source);
+    this.ctx.log.info('inbound queued', { messageIdentifier: id, accountId: row.id, source: input.source });
+    return { ok: true, messageIdentifier: id, accountId: row.id };
+  }
+
+  /** The account's uncollected inbound messages, marked collected in the same transaction (each once). */
+  collect(accountId: number): MOMessage[] {
+    return transaction(this.db, () => {
+      const rows = this.db
+        .prepare(
+          'SELECT id, send_to, reply_to, message, timestamp FROM inbound_messages WHERE account_id = ? AND collected = 0 ORDER BY id',
+        )
+        .all(accountId) as Array<{
+        id: number;
+        send_to: string;
+        reply_to: string;
+        message: string;
+        timestamp: string;
+      }>;
+      const mark = this.db.prepare(
+        'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE id = ?',
+      );
+      const now = new Date().toISOString();
+      for (const r of rows) mark.run(now, r.id);
+      return rows.map((r) => ({
+        SendTo: r.send_to,
+        ReplyTo: r.reply_to,
+        Timestamp1: r.timestamp,
+        Message: { TextMessage: r.message },
+      }));
+    });
+  }
+
+  /** PDUs the network received, oldest first (GET /sandbox/outbound). */
+  outbound(
+    filter: {
+      accountId?: number;
+      messageIdentifier?: string;
+      recipient?: string;
+      afterId?: number;
+      limit?: number;
+    } = {},
+  ): OutboundPduRow[] {
+    const where: string[] = ['id > ?'];
+    const args: Array<string | number> = [filter.afterId ?? 0];
+    if (filter.accountId !== undefined) {
+      where.push('account_id = ?');
+      args.push(filter.accountId);
+    }
+    if (filter.messageIdentifier) {
+      where.push('message_identifier = ?');
+      args.push(filter.messageIdentifier);
+    }
+    if (filter.recipient) {
+      where.push('recipient = ?');
+      args.push(filter.recipient);
+    }
+    args.push(Math.min(Math.max(filter.limit ?? 500, 1), 5000));
+    const rows = this.db
+      .prepare(`SELECT * FROM outbound_pdus WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`)
+      .all(...args) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({
+      id: Number(r['id']),
+      messageIdentifier: String(r['message_identifier']),
+      accountId: Number(r['account_id']),
+      recipient: String(r['recipient']),
+      part: Number(r['part']),
+      parts: Number(r['parts']),
+      dcs: Number(r['dcs']),
+      pid: Number(r['pid']),
+      udh: bytesToHex(r['udh'] as Uint8Array),
+      userData: bytesToHex(r['user_data'] as Uint8Array),
+      pdu: bytesToHex(r['pdu'] as Uint8Array),
+      summary: JSON.parse(String(r['summary'])) as unknown,
+      createdAt: String(r['created_at']),
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await Promise.allSettled([...this.pushes]);
+  }
+}

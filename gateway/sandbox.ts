@@ -1,0 +1,101 @@
+// Sandbox-only routes (registered only with --sandbox): inject inbound messages as if a phone had sent
+// them, and list the PDUs the simulated network received, so tests and the app's virtual phone can
+// show what a handset gets. Plus /content/<token>, where handsets fetch WAP push files and MMS (always on).
+import { decodeForm } from '../protocol/form.ts';
+import type { GatewayContext } from './context.ts';
+import type { RouteRequest, RouteResponse, Router } from './http.ts';
+import type { NetworkSimulator } from './network/simulator.ts';
+
+function json(value: unknown, status = 200): RouteResponse {
+  return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(value) };
+}
+
+function formOf(req: RouteRequest): Map<string, string> {
+  const out = new Map<string, string>();
+  const add = (text: string) => {
+    for (const [k, v] of decodeForm(text).entries) if (!out.has(k)) out.set(k, v);
+  };
+  if (req.rawQuery) add(req.rawQuery);
+  if (req.body.byteLength) add(new TextDecoder('utf-8', { fatal: true }).decode(req.body).trim());
+  return out;
+}
+
+export function registerSandboxRoutes(router: Router, _ctx: GatewayContext, network: NetworkSimulator): void {
+  router.add(['POST'], '/sandbox/inbound', (req) => {
+    let f: Map<string, string>;
+    try {
+      f = formOf(req);
+    } catch (err) {
+      return json({ error: `malformed form: ${(err as Error).message}` }, 400);
+    }
+    const sendTo = f.get('SendTo')?.trim();
+    const replyTo = f.get('ReplyTo')?.trim();
+    const message = f.get('Message');
+    if (!sendTo || !replyTo || message === undefined || message === '')
+      return json({ error: 'SendTo (an account number), ReplyTo (the phone) and Message are required' }, 400);
+    const result = network.injectInbound({ sendTo, replyTo, message, source: 'sandbox' });
+    if (!result.ok) return json({ error: result.reason }, 404);
+    return {
+      ...json({ messageIdentifier: result.messageIdentifier }),
+      log: { inbound: result.messageIdentifier },
+    };
+  });
+
+  router.add(['GET'], '/sandbox/outbound', (req) => {
+    const q = new URLSearchParams(req.rawQuery);
+    const num = (name: string) => {
+      const v = q.get(name);
+      return v !== null && /^\d+$/.test(v) ? Number(v) : undefined;
+    };
+    const afterId = num('after');
+    const limit = num('limit');
+    const messageIdentifier = q.get('messageIdentifier') ?? undefined;
+    const recipient = q.get('recipient') ?? undefined;
+    const rows = network.outbound({
+      ...(afterId !== undefined ? { afterId } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(messageIdentifier ? { messageIdentifier } : {}),
+      ...(recipient ? { recipient } : {}),
+    });
+    return json(
+      rows.map((r) => ({
+        id: r.id,
+        MessageIdentifier: r.messageIdentifier,
+        recipient: r.recipient,
+        part: r.part,
+        parts: r.parts,
+        dcs: r.dcs,
+        pid: r.pid,
+        udh: r.udh,
+        userData: r.userData,
+        pdu: r.pdu,
+        summary: r.summary,
+        createdAt: r.createdAt,
+      })),
+    );
+  });
+
+  router.add(['GET'], '/sandbox/receipts', (req) => {
+    const id = new URLSearchParams(req.rawQuery).get('messageIdentifier');
+    if (!id) return json({ error: 'messageIdentifier is required' }, 400);
+    return json(network.receiptsFor(id));
+  });
+}
+
+/** GET /content/<token>: the (adapted) file of a WAP push or MMS, as a handset would fetch it. */
+export function registerContentRoute(router: Router, ctx: GatewayContext): void {
+  router.add(
+    ['GET'],
+    '/content/',
+    (req) => {
+      const token = req.path.slice('/content/'.length);
+      if (!/^[0-9a-f]{24}$/.test(token)) return { status: 404, body: 'Not found\n' };
+      const row = ctx.db
+        .prepare('SELECT content_type, bytes FROM delivered_content WHERE token = ?')
+        .get(token) as { content_type: string; bytes: Uint8Array } | undefined;
+      if (!row) return { status: 404, body: 'Not found\n' };
+      return { contentType: row.content_type, body: new Uint8Array(row.bytes) };
+    },
+    { prefix: true },
+  );
+}

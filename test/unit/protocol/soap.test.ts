@@ -405,6 +405,14 @@ describe('hostile documents', () => {
     ).toMatch(/ENTITY/);
   });
 
+  it('refuses absurd nesting with an error, not a stack overflow', () => {
+    const depth = 100_000;
+    const deep = envelope(
+      `<t:SubmitMessage xmlns:t="${T}"><Reserved>${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}</Reserved></t:SubmitMessage>`,
+    );
+    expect(parseError(() => parseRequestEnvelope(deep)).message).toMatch(/nested/i);
+  });
+
   it('refuses a message over the size limit (default 4 MiB), as text or bytes', () => {
     expect(SOAP_MAX_BYTES).toBe(4 * 1024 * 1024);
     const big = buildRequestEnvelope('SubmitMessage', {

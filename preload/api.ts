@@ -1,0 +1,544 @@
+// The one typed API between the renderer and the main process (docs/ARCHITECTURE.md, "One typed
+// API"). Types only, plus the list of channel names: main/ implements `MessengerApi` once (the
+// service facade), the Electron shell binds each channel to ipcMain.handle, the web shell to its
+// loopback WebSocket, and the renderer sees it as `window.messenger`.
+//
+// Everything here crosses a process boundary by structured clone / JSON: plain objects, strings,
+// numbers, booleans, arrays, null. Times are milliseconds since the Unix epoch (UTC); phone
+// numbers are normalised MSISDNs (international digits, no '+', spec 2.2) unless said otherwise.
+// The storage repositories in main/services/ return exactly these shapes.
+import type { DELIVERY_OPTIONS } from '../protocol/limits.ts';
+import type { ReportGroup } from '../protocol/reports.ts';
+
+export type Millis = number;
+
+/** A page of a list and the cursor of the next page (null on the last page). */
+export interface Page<T, C> {
+  items: T[];
+  next: C | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages and conversations
+
+export type Direction = 'in' | 'out';
+
+/** What a message carries: plain or flash text, or one of the sendmms content types (spec 2.4). */
+export type ContentKind =
+  | 'text'
+  | 'flash'
+  | 'ringtone'
+  | 'operatorLogo'
+  | 'pictureMessage'
+  | 'groupGraphic'
+  | 'vcard'
+  | 'vcalendar'
+  | 'wapPush'
+  | 'serviceIndication'
+  | 'mms'
+  | 'pdu';
+
+/**
+ * Status of one outbound message (one recipient of one send):
+ * pending (journaled, not requested yet) → sending (request under way) → accepted | queued
+ * (gateway report -3 / -2 / 99) | rejected (an error report) | unknown (the request may or may not
+ * have reached the gateway: crash, reset, time-out) → delivered | failed (delivery receipt).
+ */
+export type OutboundStatus =
+  'pending' | 'sending' | 'accepted' | 'queued' | 'rejected' | 'unknown' | 'delivered' | 'failed';
+export type InboundStatus = 'received';
+export type MessageStatus = OutboundStatus | InboundStatus;
+
+export interface MessageRecord {
+  id: number;
+  conversationId: number;
+  direction: Direction;
+  kind: ContentKind;
+  /** The other side: the recipient (out) or the sender (in). */
+  peer: string;
+  /** Our side: the ReplyTo used (out) or the number the message was sent to (in). */
+  local: string | null;
+  text: string;
+  /** When it was journaled (out) or received (in). */
+  createdAt: Millis;
+  status: MessageStatus;
+  /** Inbound: read by the user. Outbound messages are always read. */
+  read: boolean;
+  // outbound
+  jobId: number | null;
+  batchId: number | null;
+  messageIdentifier: string | null;
+  report: string | null;
+  reportText: string | null;
+  classification: ReportGroup | null;
+  sentAt: Millis | null;
+  answeredAt: Millis | null;
+  receiptReport: string | null;
+  receiptAt: Millis | null;
+  // inbound
+  /** The gateway's Timestamp1 of an inbound message, as given. */
+  sentTimestamp: string | null;
+  gatewayId: string | null;
+}
+
+export interface ConversationSummary {
+  id: number;
+  peer: string;
+  /** The contact whose normalised number is `peer`, if any. */
+  contactId: number | null;
+  contactName: string | null;
+  unreadCount: number;
+  /** Marked unread by the user (without an unread message). */
+  markedUnread: boolean;
+  hasUnread: boolean;
+  lastActivityAt: Millis;
+  lastMessage: Pick<MessageRecord, 'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt'> | null;
+}
+
+/** Keyset cursor of the conversation list (unread first, then most recent activity). */
+export interface ConversationCursor {
+  hasUnread: boolean;
+  lastActivityAt: Millis;
+  id: number;
+}
+
+/** Keyset cursor of a thread (newest first). */
+export interface ThreadCursor {
+  createdAt: Millis;
+  id: number;
+}
+
+/** A message collected from the gateway (CollectMessages MOMessage, spec 2.6 / 6.2). */
+export interface InboundMessageInput {
+  /** The sender (MOMessage ReplyTo): normalised when it is a number, kept as given otherwise. */
+  from: string;
+  /** The number it was sent to (MOMessage SendTo). */
+  to: string;
+  text: string;
+  /** MOMessage Timestamp1 as the gateway sent it. */
+  timestamp: string;
+  /** The gateway's id of the message when it has one: the dedupe key then. */
+  gatewayId?: string;
+  kind?: ContentKind;
+  receivedAt?: Millis;
+}
+
+export interface InboundStoreResult {
+  stored: boolean;
+  message: MessageRecord;
+}
+
+export interface DeliveryReceiptInput {
+  messageIdentifier: string;
+  /** SubmitDeliveryReceipt Report. */
+  report: string;
+  /** SubmitDeliveryReceipt Timestamp1, parsed. */
+  at?: Millis;
+  sentTo?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outbox journal and history
+
+export type DeliveryOption = (typeof DELIVERY_OPTIONS)[number];
+
+/** What one send carries; the gateway fields are built from it by the sending loop. */
+export interface OutboxContent {
+  kind: ContentKind;
+  /** Message / FlashMessage text, or the subject / text of rich content. */
+  text: string;
+  replyTo?: string;
+  deliveryOption?: DeliveryOption;
+  sendTimeDelay?: number;
+  /** UTC, YYYY-MM-DDTHH:MM:SS (protocol SEND_TIME_ABSOLUTE_PATTERN). */
+  sendTimeAbsolute?: string;
+  /** Further sendmms fields of rich content (PhoneMake, Ringtone, vCard, si-href, …), by spec name. */
+  fields?: Record<string, string>;
+}
+
+export type BatchState = 'pending' | 'sending' | 'accepted' | 'rejected' | 'unknown';
+
+export interface OutboxBatch {
+  id: number;
+  jobId: number;
+  seq: number;
+  state: BatchState;
+  /** The batch's SendTo list, in order (at most LIMITS.maxRecipientsPerRequest). */
+  recipients: string[];
+  createdAt: Millis;
+  startedAt: Millis | null;
+  finishedAt: Millis | null;
+  reason: string | null;
+}
+
+export type StatusCounts = Record<OutboundStatus, number>;
+
+export interface OutboxJob {
+  id: number;
+  createdAt: Millis;
+  content: OutboxContent;
+  resendOf: number | null;
+  recipientCount: number;
+  batchCount: number;
+  counts: StatusCounts;
+}
+
+/** One recipient's result in a gateway response (format 3 record, spec 2.5), or its absence. */
+export interface RecipientResult {
+  /** The recipient; when absent, results are matched to the batch's SendTo list by position. */
+  to?: string;
+  messageIdentifier?: string;
+  report: string;
+  text?: string;
+}
+
+export interface RecipientOutcome {
+  to: string;
+  status: OutboundStatus;
+  messageIdentifier: string | null;
+  report: string | null;
+  reportText: string | null;
+  classification: ReportGroup | null;
+  receiptReport: string | null;
+  receiptAt: Millis | null;
+}
+
+export interface HistoryFilter {
+  status?: OutboundStatus | OutboundStatus[];
+  jobId?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contacts, groups, templates
+
+export interface Contact {
+  id: number;
+  name: string;
+  /** Normalised; unique among contacts (duplicate detection). */
+  number: string;
+  /** As the user typed or imported it. */
+  numberTyped: string;
+  email: string;
+  notes: string;
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+export interface ContactInput {
+  name: string;
+  number: string;
+  email?: string;
+  notes?: string;
+}
+
+/** Which CSV column feeds which contact field; `name` may join several columns (first, last). */
+export interface CsvColumnMapping {
+  name?: string | string[];
+  number: string;
+  email?: string;
+  notes?: string;
+}
+
+export type DuplicatePolicy = 'skip' | 'update';
+
+export interface ImportOptions {
+  /** ISO 3166 alpha-2 country of numbers written nationally (07700 …). */
+  defaultCountry?: string;
+  /** What to do with a row whose number is already a contact (default 'skip'). */
+  onDuplicate?: DuplicatePolicy;
+}
+
+export interface ImportResult {
+  added: Contact[];
+  updated: Contact[];
+  /** Rows (1-based, data rows / vCard entries) whose number is already a contact or came earlier in the file. */
+  duplicates: Array<{ row: number; number: string; existing: Contact }>;
+  invalid: Array<{ row: number; input: string; reason: string }>;
+}
+
+export interface Group {
+  id: number;
+  name: string;
+  createdAt: Millis;
+  memberCount: number;
+}
+
+export interface Template {
+  id: number;
+  name: string;
+  text: string;
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+export interface MessageHit {
+  message: MessageRecord;
+  /** The matching text with matches between \u0002 and \u0003 (the renderer highlights them). */
+  snippet: string;
+  contactName: string | null;
+}
+
+export interface SearchResults {
+  query: string;
+  messages: MessageHit[];
+  contacts: Contact[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts, send, credit, updates, settings
+
+export interface AccountSummary {
+  id: string;
+  label: string;
+  username: string;
+  primaryUrl: string;
+  secondaryUrl: string | null;
+  /** The reference gateway started in-process on loopback with a demo account. */
+  sandbox: boolean;
+  pinStored: boolean;
+}
+
+export type SignInRequest =
+  | {
+      sandbox?: false;
+      label?: string;
+      username: string;
+      pin: string;
+      primaryUrl: string;
+      secondaryUrl?: string;
+      rememberPin: boolean;
+      /** Store the PIN although the OS keyring is basic_text (Linux without a secret service). */
+      acceptPlainTextStorage?: boolean;
+    }
+  | { sandbox: true };
+
+export interface SendRequest {
+  /** Numbers as typed or pasted (normalised by the service). */
+  recipients: string[];
+  contactIds?: number[];
+  groupIds?: number[];
+  content: OutboxContent;
+}
+
+export interface SendAccepted {
+  job: OutboxJob;
+  invalid: Array<{ input: string; reason: string }>;
+}
+
+export interface Credit {
+  currency: string;
+  credit: string;
+  availableMessages: string | null;
+  fetchedAt: Millis;
+  low: boolean;
+}
+
+export interface UpdateInfo {
+  version: string;
+  releaseNotice: string;
+  downloadUrl: string;
+  releaseDate: string;
+  newer: boolean;
+}
+
+export interface Settings {
+  defaultCountry: string;
+  pollIntervalSeconds: number;
+  lowCreditThreshold: number;
+  pushReceiver: { enabled: boolean; port: number | null };
+  notifications: boolean;
+  theme: 'system' | 'light' | 'dark';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API: calls (request → response) grouped by area, and events (main → renderer).
+
+export interface MessengerApi {
+  accounts: {
+    list(): Promise<AccountSummary[]>;
+    current(): Promise<AccountSummary | null>;
+    signIn(request: SignInRequest): Promise<AccountSummary>;
+    signOut(): Promise<void>;
+    changePin(args: { oldPin: string; newPin: string }): Promise<void>;
+  };
+  send: {
+    /** Journal the send and start it; progress arrives as 'outbox:progress' events. */
+    submit(request: SendRequest): Promise<SendAccepted>;
+    permittedReplyTo(): Promise<string[]>;
+  };
+  outbox: {
+    jobs(args?: { limit?: number; beforeId?: number }): Promise<OutboxJob[]>;
+    job(jobId: number): Promise<OutboxJob | null>;
+    batches(jobId: number): Promise<OutboxBatch[]>;
+    recipients(jobId: number): Promise<RecipientOutcome[]>;
+    /** Batches found in 'sending' at start-up, now 'unknown': the user decides what to do. */
+    unknownBatches(): Promise<OutboxBatch[]>;
+    /** A new job to the given recipients of an earlier job (never automatic). */
+    resend(args: { jobId: number; numbers: string[] }): Promise<OutboxJob>;
+  };
+  inbox: {
+    conversations(args?: {
+      cursor?: ConversationCursor;
+      limit?: number;
+    }): Promise<Page<ConversationSummary, ConversationCursor>>;
+    thread(args: {
+      conversationId: number;
+      cursor?: ThreadCursor;
+      limit?: number;
+    }): Promise<Page<MessageRecord, ThreadCursor>>;
+    markRead(conversationId: number): Promise<void>;
+    markUnread(conversationId: number): Promise<void>;
+    delete(conversationId: number): Promise<void>;
+    exportCsv(conversationId: number): Promise<string>;
+    unreadTotal(): Promise<number>;
+    /** Poll CollectMessages now. */
+    pollNow(): Promise<{ received: number }>;
+    search(args: { query: string; limit?: number }): Promise<SearchResults>;
+  };
+  history: {
+    messages(args?: {
+      filter?: HistoryFilter;
+      cursor?: ThreadCursor;
+      limit?: number;
+    }): Promise<Page<MessageRecord, ThreadCursor>>;
+  };
+  contacts: {
+    list(): Promise<Contact[]>;
+    get(id: number): Promise<Contact | null>;
+    add(input: ContactInput): Promise<Contact>;
+    edit(args: { id: number; changes: Partial<ContactInput> }): Promise<Contact>;
+    delete(id: number): Promise<void>;
+    findDuplicates(number: string): Promise<Contact[]>;
+    importCsv(args: {
+      csv: string;
+      mapping: CsvColumnMapping;
+      options?: ImportOptions;
+    }): Promise<ImportResult>;
+    importVcard(args: { text: string; options?: ImportOptions }): Promise<ImportResult>;
+    exportCsv(): Promise<string>;
+  };
+  groups: {
+    list(): Promise<Group[]>;
+    create(name: string): Promise<Group>;
+    rename(args: { id: number; name: string }): Promise<Group>;
+    delete(id: number): Promise<void>;
+    addMembers(args: { id: number; contactIds: number[] }): Promise<void>;
+    removeMembers(args: { id: number; contactIds: number[] }): Promise<void>;
+    members(id: number): Promise<Contact[]>;
+  };
+  templates: {
+    list(): Promise<Template[]>;
+    create(args: { name: string; text: string }): Promise<Template>;
+    update(args: { id: number; name?: string; text?: string }): Promise<Template>;
+    delete(id: number): Promise<void>;
+  };
+  credit: {
+    get(): Promise<Credit | null>;
+    refresh(): Promise<Credit>;
+  };
+  updates: {
+    check(): Promise<UpdateInfo>;
+  };
+  settings: {
+    get(): Promise<Settings>;
+    update(changes: Partial<Settings>): Promise<Settings>;
+  };
+}
+
+export interface MessengerEvents {
+  'outbox:progress': { jobId: number; batch: OutboxBatch; outcomes: RecipientOutcome[]; job: OutboxJob };
+  'outbox:recovered': { batches: OutboxBatch[] };
+  'inbox:received': { messages: MessageRecord[]; unreadTotal: number };
+  'inbox:receipt': { message: MessageRecord };
+  'inbox:pollFailed': { error: string; retryInSeconds: number };
+  'credit:changed': Credit;
+  'updates:available': UpdateInfo;
+  'settings:changed': Settings;
+  'accounts:changed': { current: AccountSummary | null };
+}
+
+/** "area.call" for every call of MessengerApi. */
+export type ApiChannel = {
+  [A in keyof MessengerApi & string]: `${A}.${keyof MessengerApi[A] & string}`;
+}[keyof MessengerApi & string];
+export type EventChannel = keyof MessengerEvents;
+
+/** Arguments and result of a channel, for the shells' generic binding. */
+export type ApiCall<C extends ApiChannel> = C extends `${infer A extends keyof MessengerApi}.${infer M}`
+  ? M extends keyof MessengerApi[A]
+    ? MessengerApi[A][M]
+    : never
+  : never;
+
+/** Every call channel; the shells bind exactly these (a compile-time check keeps it complete). */
+export const API_CHANNELS = [
+  'accounts.list',
+  'accounts.current',
+  'accounts.signIn',
+  'accounts.signOut',
+  'accounts.changePin',
+  'send.submit',
+  'send.permittedReplyTo',
+  'outbox.jobs',
+  'outbox.job',
+  'outbox.batches',
+  'outbox.recipients',
+  'outbox.unknownBatches',
+  'outbox.resend',
+  'inbox.conversations',
+  'inbox.thread',
+  'inbox.markRead',
+  'inbox.markUnread',
+  'inbox.delete',
+  'inbox.exportCsv',
+  'inbox.unreadTotal',
+  'inbox.pollNow',
+  'inbox.search',
+  'history.messages',
+  'contacts.list',
+  'contacts.get',
+  'contacts.add',
+  'contacts.edit',
+  'contacts.delete',
+  'contacts.findDuplicates',
+  'contacts.importCsv',
+  'contacts.importVcard',
+  'contacts.exportCsv',
+  'groups.list',
+  'groups.create',
+  'groups.rename',
+  'groups.delete',
+  'groups.addMembers',
+  'groups.removeMembers',
+  'groups.members',
+  'templates.list',
+  'templates.create',
+  'templates.update',
+  'templates.delete',
+  'credit.get',
+  'credit.refresh',
+  'updates.check',
+  'settings.get',
+  'settings.update',
+] as const satisfies ReadonlyArray<ApiChannel>;
+
+export const EVENT_CHANNELS = [
+  'outbox:progress',
+  'outbox:recovered',
+  'inbox:received',
+  'inbox:receipt',
+  'inbox:pollFailed',
+  'credit:changed',
+  'updates:available',
+  'settings:changed',
+  'accounts:changed',
+] as const satisfies ReadonlyArray<EventChannel>;
+
+// Completeness: a call or event added to the interfaces but not to the lists fails to compile.
+type Assert<T extends true> = T;
+export type AllCallsListed = Assert<
+  [Exclude<ApiChannel, (typeof API_CHANNELS)[number]>] extends [never] ? true : false
+>;
+export type AllEventsListed = Assert<
+  [Exclude<EventChannel, (typeof EVENT_CHANNELS)[number]>] extends [never] ? true : false
+>;

@@ -26,6 +26,18 @@ export const WSDL_SOAP_NAMESPACE = 'http://schemas.xmlsoap.org/wsdl/soap/';
 export const SOAP_CONTENT_TYPE = 'text/xml; charset=utf-8';
 
 /**
+ * Media types a server should accept for a SOAP request: text/xml (SOAP 1.1), application/soap+xml
+ * (SOAP 1.2) and text/soap, which the older page of the spec (4.3) names for /sendsms2.
+ */
+export const SOAP_REQUEST_MEDIA_TYPES = ['text/xml', 'application/soap+xml', 'text/soap'] as const;
+
+/** True when a Content-Type header value names one of SOAP_REQUEST_MEDIA_TYPES (parameters ignored). */
+export function isSoapContentType(contentType: string | undefined): boolean {
+  const media = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return (SOAP_REQUEST_MEDIA_TYPES as readonly string[]).includes(media);
+}
+
+/**
  * Which namespaces one SOAP endpoint uses.
  * - typesNamespace: the schema targetNamespace; the body element (e.g. <SubmitMessage>) is in it,
  *   its children are unqualified (elementFormDefault="unqualified").

@@ -10,6 +10,7 @@ import {
 } from '../../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError, SoapParseError } from '../../../protocol/soap/errors.ts';
 import {
+  isSoapContentType,
   SENDSMS2_PROFILE,
   SOAP_ENV_NAMESPACE,
   SOAP_NAMESPACE,
@@ -542,5 +543,15 @@ describe('building refuses what the schema cannot carry', () => {
     expect(xml).toContain('<Username/>');
     expect(xml).not.toContain('<PIN');
     expect(parseRequestEnvelope(xml).request).toEqual({ Username: '', ReplyTo: 'X' });
+  });
+});
+
+describe('content types', () => {
+  it('accepts the SOAP media types with any parameters, nothing else', () => {
+    expect(isSoapContentType('text/xml; charset=utf-8')).toBe(true);
+    expect(isSoapContentType('Application/SOAP+XML;charset=UTF-8;action=""')).toBe(true);
+    expect(isSoapContentType('text/soap')).toBe(true);
+    expect(isSoapContentType('application/x-www-form-urlencoded; charset=utf-8')).toBe(false);
+    expect(isSoapContentType(undefined)).toBe(false);
   });
 });

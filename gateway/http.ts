@@ -38,6 +38,8 @@ export interface RouteOptions {
   maxBodyBytes?: number;
   /** Response when the body exceeds maxBodyBytes (default: HTTP 413 text). */
   onTooLarge?: (req: RouteRequest, ctx: GatewayContext) => RouteResponse;
+  /** Response when the handler throws (default: HTTP 500). Form routes answer 200 with a report. */
+  onError?: (req: RouteRequest, ctx: GatewayContext, err: unknown) => RouteResponse;
   /** Match every path that starts with `path` (e.g. "/sandbox/"). */
   prefix?: boolean;
 }

@@ -1,0 +1,135 @@
+// What every HTTP form route shares: reading GET/POST fields, authenticating, and answering in the
+// requested ResponseFormat (spec 4.1) with HTTP 200 whatever the report says.
+import { decodeForm, FormDecodeError, FormFields } from '../../protocol/form.ts';
+import type { ResponseRecord } from '../../protocol/responses.ts';
+import { buildFormat0, buildFormat1, buildFormat3 } from '../../protocol/responses.ts';
+import { FORMAT0_INVALID_LOGIN, REPORT, describeReport, isError } from '../../protocol/reports.ts';
+import type { Problem } from '../../protocol/validate.ts';
+import { splitNumberList } from '../../protocol/validate.ts';
+import { LIMITS } from '../../protocol/limits.ts';
+import type { RouteRequest, RouteResponse } from '../http.ts';
+
+export type ResponseFormat = '0' | '1' | '3';
+
+export class BodyDecodeError extends Error {}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The request's fields: the query string (GET, or extra fields on a POST's URL) followed by the
+ * form body (POST). Throws FormDecodeError / BodyDecodeError for malformed input.
+ */
+export function readForm(req: RouteRequest): FormFields {
+  const entries: Array<[string, string]> = [];
+  if (req.rawQuery)
+    entries.push(...decodeForm(req.rawQuery).entries.map(([k, v]): [string, string] => [k, v]));
+  if (req.body.byteLength > 0) {
+    let text: string;
+    try {
+      text = utf8.decode(req.body);
+    } catch {
+      throw new BodyDecodeError('request body is not UTF-8 (non-ASCII octets must be percent-encoded)');
+    }
+    entries.push(...decodeForm(text.trim()).entries.map(([k, v]): [string, string] => [k, v]));
+  }
+  return new FormFields(entries);
+}
+
+/**
+ * Best-effort fields when the request as a whole could not be decoded: every pair of the query
+ * string and body that decodes on its own (so an error report can still honour ResponseFormat).
+ */
+export function readLeniently(req: RouteRequest): FormFields {
+  const entries: Array<[string, string]> = [];
+  const texts = [req.rawQuery];
+  if (req.body.byteLength > 0 && req.body.byteLength <= 64 * 1024) {
+    texts.push(new TextDecoder('utf-8').decode(req.body));
+  } else if (req.body.byteLength > 0) {
+    texts.push(new TextDecoder('utf-8').decode(req.body.subarray(0, 64 * 1024)));
+  }
+  for (const text of texts) {
+    for (const pair of text.split('&')) {
+      if (!pair) continue;
+      try {
+        const decoded = decodeForm(pair).entries[0];
+        if (decoded) entries.push([decoded[0], decoded[1]]);
+      } catch {
+        // skip the malformed pair
+      }
+    }
+  }
+  return new FormFields(entries);
+}
+
+export function responseFormatOf(fields: FormFields): ResponseFormat {
+  const v = fields.get('ResponseFormat')?.trim();
+  return v === '1' || v === '3' ? v : '0';
+}
+
+/** The record format 0 and format 1 report: the last failure if any, else the last record (spec 4.1). */
+function pick(records: ResponseRecord[]): ResponseRecord | undefined {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    if (r && isError(r.report)) return r;
+  }
+  return records[records.length - 1];
+}
+
+export function recordsResponse(
+  format: ResponseFormat,
+  records: ResponseRecord[],
+  log: Record<string, unknown> = {},
+): RouteResponse {
+  const chosen = pick(records);
+  const report = chosen?.report;
+  const logged = { ...log, format, report, recipients: records.length };
+  if (format === '1') return { body: buildFormat1(records), log: logged };
+  if (format === '3') return { body: buildFormat3(records), log: logged };
+  if (!chosen)
+    return { body: buildFormat0(REPORT.syntaxError, describeReport(REPORT.syntaxError)), log: logged };
+  if (chosen.report === REPORT.invalidLogin) {
+    return { body: buildFormat0(FORMAT0_INVALID_LOGIN.code, FORMAT0_INVALID_LOGIN.text), log: logged };
+  }
+  return { body: buildFormat0(chosen.report, chosen.text ?? describeReport(chosen.report)), log: logged };
+}
+
+/** Count of records a request-level error answers with: one per SendTo number (format 3), at least one. */
+function recipientCount(fields: FormFields): number {
+  const sendTo = fields.get('SendTo');
+  if (!sendTo) return 1;
+  const n = splitNumberList(sendTo).length;
+  return Math.min(Math.max(n, 1), LIMITS.maxRecipientsPerRequest * 4);
+}
+
+/** The same error for every recipient: nothing was stored, so MessageIdentifier is -1. */
+export function requestError(
+  fields: FormFields,
+  report: string,
+  text: string,
+  log: Record<string, unknown> = {},
+): RouteResponse {
+  const rec: ResponseRecord = { messageIdentifier: '-1', report, text: text.slice(0, LIMITS.textMax) };
+  const n = responseFormatOf(fields) === '3' ? recipientCount(fields) : 1;
+  return recordsResponse(
+    responseFormatOf(fields),
+    Array.from({ length: n }, () => ({ ...rec })),
+    log,
+  );
+}
+
+export function invalidLogin(fields: FormFields, username: string | undefined): RouteResponse {
+  return requestError(fields, REPORT.invalidLogin, describeReport(REPORT.invalidLogin), {
+    username,
+    auth: 'failed',
+  });
+}
+
+/** One readable sentence listing every problem (Text is at most 255 characters). */
+export function problemsText(problems: Problem[]): string {
+  const text = problems.map((p) => p.message).join('; ');
+  return text.length > LIMITS.textMax ? text.slice(0, LIMITS.textMax - 1) + '…' : text;
+}
+
+export function isDecodeError(err: unknown): boolean {
+  return err instanceof FormDecodeError || err instanceof BodyDecodeError;
+}

@@ -1,0 +1,141 @@
+// POST|GET /webservices/http/sendsms (spec 2.2, 4.1). The deprecated UN/PIN/M/N shape (spec 2.3)
+// is accepted here too and answered in its own two-digit format.
+import type { FormFields } from '../../protocol/form.ts';
+import { validateRequest } from '../../protocol/validate.ts';
+import { REPORT } from '../../protocol/reports.ts';
+import type { DeliveryOption } from '../../protocol/limits.ts';
+import { DELIVERY_OPTIONS, LIMITS } from '../../protocol/limits.ts';
+import type { GatewayContext } from '../context.ts';
+import type { RouteRequest, RouteResponse } from '../http.ts';
+import type { Account } from '../accounts.ts';
+import { textContent } from '../content.ts';
+import { expandRecipients, RecipientError, submitMessage } from '../submit.ts';
+import { handleDeprecatedSend, isDeprecatedShape } from './form-deprecated.ts';
+import {
+  invalidLogin,
+  problemsText,
+  readForm,
+  recordsResponse,
+  requestError,
+  responseFormatOf,
+} from './form-common.ts';
+
+/** The permitted ReplyTo values of an account: the service default first, then its own (spec 2.1). */
+export function permittedReplyTo(ctx: GatewayContext, account: Account): string[] {
+  return [ctx.config.defaultReplyTo, ...account.replyTo.filter((v) => v !== ctx.config.defaultReplyTo)];
+}
+
+/**
+ * When to send: SendTimeDelay minutes from now, or SendTimeAbsolute (UTC, no offset); undefined = now.
+ * Both already passed validateRequest, so they are well-formed and in range here.
+ */
+export function sendTimeOf(fields: FormFields, now = Date.now()): Date | undefined {
+  const delay = fields.get('SendTimeDelay')?.trim();
+  if (delay) return new Date(now + Number(delay) * 60_000);
+  const abs = fields.get('SendTimeAbsolute')?.trim();
+  if (abs) {
+    const t = Date.parse(`${abs}Z`);
+    if (Number.isFinite(t)) return new Date(t);
+  }
+  return undefined;
+}
+
+export function deliveryOptionOf(fields: FormFields): DeliveryOption | undefined {
+  const v = fields.get('DeliveryServiceOption')?.trim();
+  return (DELIVERY_OPTIONS as ReadonlyArray<string>).includes(v ?? '') ? (v as DeliveryOption) : undefined;
+}
+
+/**
+ * Checks shared by sendsms and sendmms after validation: ReplyTo permitted, recipients expanded
+ * (SendTo + address books). Returns the recipients or an error response.
+ */
+export function resolveRecipients(
+  ctx: GatewayContext,
+  account: Account,
+  fields: FormFields,
+  lists: { sendTo: string[]; addressBooks: string[] },
+): { recipients: string[] } | { error: RouteResponse } {
+  const replyTo = fields.get('ReplyTo')?.trim();
+  if (replyTo && !permittedReplyTo(ctx, account).includes(replyTo)) {
+    return {
+      error: requestError(
+        fields,
+        REPORT.invalidReplyTo,
+        `ReplyTo ${replyTo} is not permitted for this account`,
+        {
+          username: account.username,
+        },
+      ),
+    };
+  }
+  let recipients: string[] = [];
+  try {
+    for (const name of lists.sendTo) {
+      recipients.push(...expandRecipients(ctx.db, account, { sendTo: fields.get(name) }));
+    }
+    recipients.push(
+      ...expandRecipients(ctx.db, account, { addressBooks: lists.addressBooks.map((n) => fields.get(n)) }),
+    );
+  } catch (err) {
+    if (err instanceof RecipientError) {
+      return { error: requestError(fields, REPORT.syntaxError, err.message, { username: account.username }) };
+    }
+    throw err;
+  }
+  recipients = recipients.filter((r) => r.trim() !== '');
+  if (recipients.length === 0) {
+    return {
+      error: requestError(
+        fields,
+        REPORT.syntaxError,
+        'No recipients: SendTo or SendToAddressBook is required',
+      ),
+    };
+  }
+  if (recipients.length > LIMITS.maxRecipientsPerRequest) {
+    return {
+      error: requestError(
+        fields,
+        REPORT.syntaxError,
+        `Too many recipients: ${recipients.length}, at most ${LIMITS.maxRecipientsPerRequest} per request`,
+      ),
+    };
+  }
+  return { recipients };
+}
+
+export function handleSendSms(req: RouteRequest, ctx: GatewayContext): RouteResponse {
+  const fields = readForm(req);
+  if (isDeprecatedShape(fields)) return handleDeprecatedSend(fields, ctx);
+  const username = fields.get('Username');
+  const account = ctx.authenticate(username, fields.get('PIN'));
+  if (!account) return invalidLogin(fields, username);
+  const problems = validateRequest('sendsms', fields);
+  if (problems.length > 0) {
+    return requestError(fields, REPORT.syntaxError, problemsText(problems), {
+      username,
+      problems: problems.map((p) => `${p.field}:${p.rule}`),
+    });
+  }
+  const resolved = resolveRecipients(ctx, account, fields, {
+    sendTo: ['SendTo'],
+    addressBooks: ['SendToAddressBook'],
+  });
+  if ('error' in resolved) return resolved.error;
+  const flash = fields.get('FlashMessage');
+  const message = fields.get('Message');
+  const content =
+    message !== undefined && message !== '' ? textContent(message) : textContent(flash ?? '', true);
+  const sendAt = sendTimeOf(fields);
+  const deliveryOption = deliveryOptionOf(fields);
+  const replyTo = fields.get('ReplyTo')?.trim();
+  const records = submitMessage(ctx, {
+    account,
+    recipients: resolved.recipients,
+    content,
+    ...(replyTo ? { replyTo } : {}),
+    ...(sendAt ? { sendAt } : {}),
+    ...(deliveryOption ? { deliveryOption } : {}),
+  });
+  return recordsResponse(responseFormatOf(fields), records, { username });
+}

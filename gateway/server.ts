@@ -1,0 +1,234 @@
+// The reference gateway's HTTP server: Node's http module, keep-alive with an idle timeout, a body
+// limit per route, one structured log line per request, and HTTP 200 with a report body for every
+// protocol-level error on the form paths (the routes' onError/onTooLarge make sure of that).
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { SENDSMS5_PROFILE } from '../protocol/soap/namespaces.ts';
+import { openGatewayDb } from './store/db.ts';
+import { authenticate } from './accounts.ts';
+import { createLogger } from './log.ts';
+import type { Logger } from './log.ts';
+import { Router, FORM_BODY_LIMIT } from './http.ts';
+import type { RouteRequest, RouteResponse } from './http.ts';
+import type { GatewayConfig, GatewayContext, NetworkLike, ReleaseInfo } from './context.ts';
+import { BasicNetwork } from './basic-network.ts';
+import { Scheduler } from './scheduler.ts';
+import { registerFormRoutes } from './routes/form-routes.ts';
+
+export interface StartGatewayOptions {
+  dataDir: string;
+  /** 0 = ephemeral. Default 8080. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  sandbox?: boolean;
+  receiptDelayMs?: number;
+  release?: Partial<ReleaseInfo>;
+  /** Instance name for logs and scheduler claims; default "primary". */
+  instance?: string;
+  /** Milliseconds an idle keep-alive connection stays open (spec 8: the server ends idle connections). */
+  keepAliveTimeoutMs?: number;
+  log?: Logger;
+  /** No info-level log lines (tests). */
+  quiet?: boolean;
+  /** Scheduler poll interval, ms (default 1000). */
+  schedulerIntervalMs?: number;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  ctx: GatewayContext;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_RELEASE: ReleaseInfo = {
+  version: '0.1.0',
+  releaseNotice: 'First release of Messenger.',
+  downloadUrl: 'https://example.invalid/messenger/download',
+  releaseDate: '2026-01-01T00:00:00Z',
+};
+
+/** Hook of gateway-rich (gateway/rich.ts): SOAP, sendmms, sandbox routes and the network simulator. */
+interface RichModule {
+  registerRichRoutes(router: Router, ctx: GatewayContext): void;
+  createNetwork?(ctx: GatewayContext): NetworkLike;
+}
+
+async function loadRich(): Promise<RichModule | null> {
+  // Guard while gateway/rich.ts is being written in parallel; real import errors still surface.
+  const url = new URL('./rich.ts', import.meta.url);
+  if (!existsSync(url)) return null;
+  return (await import(url.href)) as RichModule;
+}
+
+export async function startGateway(opts: StartGatewayOptions): Promise<RunningGateway> {
+  const log = opts.log ?? createLogger({ quiet: opts.quiet ?? false });
+  const db = openGatewayDb(opts.dataDir);
+  const config: GatewayConfig = {
+    defaultReplyTo: 'Messenger',
+    receiptDelayMs: opts.receiptDelayMs ?? 2000,
+    release: { ...DEFAULT_RELEASE, ...opts.release },
+    instance: opts.instance ?? 'primary',
+    defaultCountry: 'GB',
+  };
+  const ctx: GatewayContext = {
+    db,
+    dataDir: opts.dataDir,
+    config,
+    log,
+    network: new BasicNetwork(),
+    scheduler: { poke: () => {}, close: () => {} },
+    profile: SENDSMS5_PROFILE,
+    sandbox: opts.sandbox ?? false,
+    authenticate: (username, pin) =>
+      username === undefined || pin === undefined ? null : authenticate(db, username, pin),
+  };
+  const router = new Router();
+  registerFormRoutes(router, ctx);
+  const rich = await loadRich();
+  if (rich?.createNetwork) ctx.network = rich.createNetwork(ctx);
+  rich?.registerRichRoutes(router, ctx);
+  const scheduler = new Scheduler(ctx, { intervalMs: opts.schedulerIntervalMs ?? 1000 });
+  ctx.scheduler = scheduler;
+  scheduler.start();
+
+  const server = createServer(
+    { keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000, requestTimeout: 60_000 },
+    (req, res) => {
+      void handle(router, ctx, req, res);
+    },
+  );
+  server.headersTimeout = 20_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8080, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = opts.host ?? '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log.info('listening', { instance: config.instance, url, dataDir: opts.dataDir, sandbox: ctx.sandbox });
+
+  let closed: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    ctx,
+    close() {
+      closed ??= (async () => {
+        scheduler.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await ctx.network.close();
+        db.close();
+      })();
+      return closed;
+    },
+  };
+}
+
+/** Reads at most `limit` bytes; beyond that the rest is drained and dropped (tooLarge, body = head). */
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Array; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (tooLarge) return;
+      if (size > limit) {
+        // Keep only the head (64 KiB) so an error answer can still honour ResponseFormat.
+        tooLarge = true;
+        const head = Buffer.concat(chunks).subarray(0, 64 * 1024);
+        chunks.length = 0;
+        chunks.push(head);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge }));
+    req.on('error', reject);
+  });
+}
+
+async function handle(
+  router: Router,
+  ctx: GatewayContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const started = performance.now();
+  const method = req.method ?? 'GET';
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const rawQuery = q < 0 ? '' : rawUrl.slice(q + 1);
+  let out: RouteResponse;
+  const route = router.find(path);
+  const request: RouteRequest = {
+    method,
+    path,
+    rawQuery,
+    headers: req.headers,
+    body: new Uint8Array(),
+    remoteAddress: req.socket.remoteAddress ?? '',
+  };
+  try {
+    if (!route) {
+      req.resume();
+      out = { status: 404, body: 'Not found\n' };
+    } else if (!router.allows(route, method)) {
+      req.resume();
+      out = {
+        status: 405,
+        headers: { allow: route.methods === '*' ? '*' : route.methods.join(', ') },
+        body: 'Method not allowed\n',
+      };
+    } else {
+      const { body, tooLarge } = await readBody(req, route.options.maxBodyBytes ?? FORM_BODY_LIMIT);
+      request.body = body;
+      if (tooLarge) {
+        out = route.options.onTooLarge?.(request, ctx) ?? { status: 413, body: 'Request body too large\n' };
+        out.log = { ...out.log, tooLarge: true };
+      } else {
+        try {
+          out = await route.handler(request, ctx);
+        } catch (err) {
+          ctx.log.error('handler failed', {
+            path,
+            error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+          });
+          out = route.options.onError?.(request, ctx, err) ?? { status: 500, body: 'Internal error\n' };
+        }
+      }
+    }
+  } catch (err) {
+    ctx.log.error('request failed', { path, error: String(err) });
+    out = { status: 400, body: 'Bad request\n' };
+  }
+  if (res.destroyed) return;
+  const body = typeof out.body === 'string' ? Buffer.from(out.body, 'utf8') : out.body;
+  res.writeHead(out.status ?? 200, {
+    'content-type': out.contentType ?? 'text/plain; charset=utf-8',
+    'content-length': String(body.byteLength),
+    ...out.headers,
+  });
+  res.end(body);
+  const ms = Math.round((performance.now() - started) * 100) / 100;
+  ctx.log.info('request', {
+    instance: ctx.config.instance,
+    method,
+    path,
+    status: out.status ?? 200,
+    ms,
+    remote: request.remoteAddress,
+    ...out.log,
+  });
+}

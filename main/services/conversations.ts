@@ -1,0 +1,358 @@
+// Conversations and the inbound store: one conversation per peer number, its thread of inbound
+// and outbound messages, unread state, delete and CSV export. Unread counts and last activity
+// are kept by triggers (main/store/migrations/001-initial.sql), so every writer stays consistent.
+import { createHash } from 'node:crypto';
+import type { StatementSync } from 'node:sqlite';
+import Papa from 'papaparse';
+import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import type { AppDb } from '../store/db.ts';
+import { StoreError } from '../store/errors.ts';
+import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from '../store/rows.ts';
+import type { MessageRow } from '../store/rows.ts';
+import type {
+  ConversationCursor,
+  ConversationSummary,
+  HistoryFilter,
+  InboundMessageInput,
+  InboundStoreResult,
+  MessageRecord,
+  Page,
+  ThreadCursor,
+} from '../../preload/api.ts';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+interface ConversationRow {
+  id: number;
+  peer: string;
+  unread_count: number;
+  marked_unread: number;
+  has_unread: number;
+  last_activity_at: number;
+  contact_id: number | null;
+  contact_name: string | null;
+  m_id: number | null;
+  m_direction: string | null;
+  m_kind: string | null;
+  m_text: string | null;
+  m_status: string | null;
+  m_created_at: number | null;
+}
+
+const CONVERSATION_SELECT = `
+  SELECT cv.id, cv.peer, cv.unread_count, cv.marked_unread, cv.has_unread, cv.last_activity_at,
+         ct.id AS contact_id, ct.name AS contact_name,
+         m.id AS m_id, m.direction AS m_direction, m.kind AS m_kind, m.text AS m_text,
+         m.status AS m_status, m.created_at AS m_created_at
+    FROM conversations cv
+    LEFT JOIN contacts ct ON ct.number = cv.peer
+    LEFT JOIN messages m ON m.id = cv.last_message_id`;
+
+function toSummary(row: ConversationRow): ConversationSummary {
+  return {
+    id: row.id,
+    peer: row.peer,
+    contactId: row.contact_id,
+    contactName: row.contact_name,
+    unreadCount: row.unread_count,
+    markedUnread: row.marked_unread === 1,
+    hasUnread: row.has_unread === 1,
+    lastActivityAt: row.last_activity_at,
+    lastMessage:
+      row.m_id === null
+        ? null
+        : {
+            id: row.m_id,
+            direction: row.m_direction as 'in' | 'out',
+            kind: (row.m_kind ?? 'text') as MessageRecord['kind'],
+            text: row.m_text ?? '',
+            status: row.m_status as MessageRecord['status'],
+            createdAt: row.m_created_at ?? row.last_activity_at,
+          },
+  };
+}
+
+export function clampLimit(limit: number | undefined, fallback = DEFAULT_PAGE_SIZE): number {
+  if (limit === undefined || !Number.isFinite(limit)) return fallback;
+  return Math.max(1, Math.min(MAX_PAGE_SIZE, Math.trunc(limit)));
+}
+
+/** A sender or recipient as the conversation key: normalised when it is a number, else as given. */
+export function peerKey(input: string, defaultCountry?: string): string {
+  const n = normalizeMsisdn(input, defaultCountry);
+  return n.ok ? n.msisdn : input.trim();
+}
+
+export class ConversationsRepo {
+  readonly #app: AppDb;
+  readonly #defaultCountry: string | undefined;
+  readonly #upsert: StatementSync;
+  readonly #firstPage: StatementSync;
+  readonly #nextPage: StatementSync;
+  readonly #threadFirst: StatementSync;
+  readonly #threadNext: StatementSync;
+
+  constructor(app: AppDb, options: { defaultCountry?: string } = {}) {
+    this.#app = app;
+    this.#defaultCountry = options.defaultCountry;
+    const db = app.db;
+    this.#upsert = db.prepare(
+      `INSERT INTO conversations (peer, last_activity_at) VALUES (?, ?)
+       ON CONFLICT (peer) DO UPDATE SET peer = excluded.peer RETURNING id`,
+    );
+    const order = 'ORDER BY cv.has_unread DESC, cv.last_activity_at DESC, cv.id DESC LIMIT ?';
+    this.#firstPage = db.prepare(`${CONVERSATION_SELECT} ${order}`);
+    // Keyset pagination: every column of the ORDER BY is descending, so "after the cursor" is
+    // one row-value comparison, served by the conversations_inbox index.
+    this.#nextPage = db.prepare(
+      `${CONVERSATION_SELECT} WHERE (cv.has_unread, cv.last_activity_at, cv.id) < (?, ?, ?) ${order}`,
+    );
+    this.#threadFirst = db.prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ?
+        ORDER BY m.created_at DESC, m.id DESC LIMIT ?`,
+    );
+    this.#threadNext = db.prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? AND (m.created_at, m.id) < (?, ?)
+        ORDER BY m.created_at DESC, m.id DESC LIMIT ?`,
+    );
+  }
+
+  /** The conversation of `peer` (already a conversation key), created if needed. */
+  ensure(peer: string, at: number = Date.now()): number {
+    const row = rowAs<{ id: number }>(this.#upsert.get(peer, at));
+    if (!row) throw new StoreError('invalid-state', `could not create the conversation of ${peer}`);
+    return row.id;
+  }
+
+  /** Conversations, unread first, then by most recent activity (keyset pagination). */
+  list(
+    args: { cursor?: ConversationCursor | null; limit?: number } = {},
+  ): Page<ConversationSummary, ConversationCursor> {
+    const limit = clampLimit(args.limit);
+    const c = args.cursor;
+    const rows = rowsAs<ConversationRow>(
+      c
+        ? this.#nextPage.all(c.hasUnread ? 1 : 0, c.lastActivityAt, c.id, limit + 1)
+        : this.#firstPage.all(limit + 1),
+    );
+    const items = rows.slice(0, limit).map(toSummary);
+    const last = items[items.length - 1];
+    return {
+      items,
+      next:
+        rows.length > limit && last
+          ? { hasUnread: last.hasUnread, lastActivityAt: last.lastActivityAt, id: last.id }
+          : null,
+    };
+  }
+
+  get(id: number): ConversationSummary | null {
+    const row = rowAs<ConversationRow>(
+      this.#app.db.prepare(`${CONVERSATION_SELECT} WHERE cv.id = ?`).get(id),
+    );
+    return row ? toSummary(row) : null;
+  }
+
+  byPeer(peer: string): ConversationSummary | null {
+    const row = rowAs<ConversationRow>(
+      this.#app.db
+        .prepare(`${CONVERSATION_SELECT} WHERE cv.peer = ?`)
+        .get(peerKey(peer, this.#defaultCountry)),
+    );
+    return row ? toSummary(row) : null;
+  }
+
+  /** One page of a thread, newest first (the UI shows it bottom-up). */
+  thread(args: {
+    conversationId: number;
+    cursor?: ThreadCursor | null;
+    limit?: number;
+  }): Page<MessageRecord, ThreadCursor> {
+    const limit = clampLimit(args.limit);
+    const c = args.cursor;
+    const rows = rowsAs<MessageRow>(
+      c
+        ? this.#threadNext.all(args.conversationId, c.createdAt, c.id, limit + 1)
+        : this.#threadFirst.all(args.conversationId, limit + 1),
+    );
+    const items = rows.slice(0, limit).map(toMessage);
+    const last = items[items.length - 1];
+    return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+  }
+
+  message(id: number): MessageRecord | null {
+    const row = rowAs<MessageRow>(
+      this.#app.db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(id),
+    );
+    return row ? toMessage(row) : null;
+  }
+
+  /** Outbound messages, newest first, optionally by status or job (the History view). */
+  history(
+    args: { filter?: HistoryFilter; cursor?: ThreadCursor | null; limit?: number } = {},
+  ): Page<MessageRecord, ThreadCursor> {
+    const limit = clampLimit(args.limit);
+    const where = ["m.direction = 'out'"];
+    const params: Array<string | number> = [];
+    const statuses = args.filter?.status === undefined ? [] : [args.filter.status].flat();
+    if (statuses.length > 0) {
+      where.push(`m.status IN (${statuses.map(() => '?').join(', ')})`);
+      params.push(...statuses);
+    }
+    if (args.filter?.jobId !== undefined) {
+      where.push('m.job_id = ?');
+      params.push(args.filter.jobId);
+    }
+    if (args.cursor) {
+      where.push('(m.created_at, m.id) < (?, ?)');
+      params.push(args.cursor.createdAt, args.cursor.id);
+    }
+    const rows = rowsAs<MessageRow>(
+      this.#app.db
+        .prepare(
+          `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')}
+            ORDER BY m.created_at DESC, m.id DESC LIMIT ?`,
+        )
+        .all(...params, limit + 1),
+    );
+    const items = rows.slice(0, limit).map(toMessage);
+    const last = items[items.length - 1];
+    return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+  }
+
+  /** Mark every inbound message of the conversation read and clear a manual "unread" mark. */
+  markRead(conversationId: number): void {
+    this.#app.transaction(() => {
+      this.#mustExist(conversationId);
+      this.#app.db
+        .prepare("UPDATE messages SET read = 1 WHERE conversation_id = ? AND direction = 'in' AND read = 0")
+        .run(conversationId);
+      this.#app.db.prepare('UPDATE conversations SET marked_unread = 0 WHERE id = ?').run(conversationId);
+    });
+  }
+
+  /** Mark the conversation unread (it moves up with the unread ones) until it is read again. */
+  markUnread(conversationId: number): void {
+    this.#app.transaction(() => {
+      this.#mustExist(conversationId);
+      this.#app.db.prepare('UPDATE conversations SET marked_unread = 1 WHERE id = ?').run(conversationId);
+    });
+  }
+
+  /**
+   * Delete the conversation and all its messages (the outbox journal keeps its jobs and batches).
+   * Refused while a send to this number is still pending or under way: those rows are the
+   * journal's record of what may reach the gateway.
+   */
+  delete(conversationId: number): void {
+    this.#app.transaction(() => {
+      this.#mustExist(conversationId);
+      const busy = this.#app.db
+        .prepare(
+          "SELECT 1 FROM messages WHERE conversation_id = ? AND direction = 'out' AND status IN ('pending', 'sending') LIMIT 1",
+        )
+        .get(conversationId);
+      if (busy) {
+        throw new StoreError(
+          'invalid-state',
+          'a send to this number is still in progress; delete it when it is done',
+        );
+      }
+      this.#app.db.prepare('DELETE FROM conversations WHERE id = ?').run(conversationId);
+    });
+  }
+
+  unreadTotal(): number {
+    const row = rowAs<{ n: number | null }>(
+      this.#app.db.prepare('SELECT sum(unread_count) AS n FROM conversations').get(),
+    );
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Store one collected inbound message, once: a message is keyed by the gateway's id when it
+   * has one, else by (from, to, timestamp, SHA-256 of the text), so a poll that returns the same
+   * message again (or two pollers racing) adds nothing.
+   */
+  storeInbound(input: InboundMessageInput): InboundStoreResult {
+    const from = peerKey(input.from, this.#defaultCountry);
+    const to = peerKey(input.to, this.#defaultCountry);
+    const key =
+      input.gatewayId !== undefined && input.gatewayId !== ''
+        ? `id:${input.gatewayId}`
+        : `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
+    return this.#app.transaction(() => {
+      const existing = rowAs<MessageRow>(
+        this.#app.db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.dedupe_key = ?`).get(key),
+      );
+      if (existing) return { stored: false, message: toMessage(existing) };
+      const receivedAt = input.receivedAt ?? Date.now();
+      const conversationId = this.ensure(from, receivedAt);
+      const row = rowAs<MessageRow>(
+        this.#app.db
+          .prepare(
+            `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status,
+                                   sent_timestamp, gateway_id, dedupe_key, read)
+             VALUES (?, 'in', ?, ?, ?, ?, ?, 'received', ?, ?, ?, 0)
+             RETURNING ${MESSAGE_COLUMNS.replaceAll('m.', '')}`,
+          )
+          .get(
+            conversationId,
+            input.kind ?? 'text',
+            from,
+            to,
+            input.text,
+            receivedAt,
+            input.timestamp,
+            input.gatewayId ?? null,
+            key,
+          ),
+      );
+      if (!row) throw new StoreError('invalid-state', 'the inbound message was not stored');
+      return { stored: true, message: toMessage(row) };
+    });
+  }
+
+  /** The whole conversation as CSV (oldest first), one message a line. */
+  exportCsv(conversationId: number): string {
+    this.#mustExist(conversationId);
+    const rows = rowsAs<MessageRow>(
+      this.#app.db
+        .prepare(
+          `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? ORDER BY m.created_at, m.id`,
+        )
+        .all(conversationId),
+    );
+    const data = rows.map((r) => {
+      const inbound = r.direction === 'in';
+      return [
+        new Date(r.created_at).toISOString(),
+        inbound ? 'received' : 'sent',
+        inbound ? r.peer : (r.local ?? ''),
+        inbound ? (r.local ?? '') : r.peer,
+        r.text,
+        r.status,
+        r.report ?? '',
+        r.message_identifier ?? '',
+      ];
+    });
+    // escapeFormulae: a text starting with = + - @ must not run as a formula in a spreadsheet.
+    const csv = Papa.unparse(
+      {
+        fields: ['Time (UTC)', 'Direction', 'From', 'To', 'Text', 'Status', 'Report', 'MessageIdentifier'],
+        data,
+      },
+      { escapeFormulae: true, newline: '\r\n' },
+    );
+    return `${csv}\r\n`;
+  }
+
+  #mustExist(conversationId: number): { id: number } {
+    const row = rowAs<{ id: number }>(
+      this.#app.db.prepare('SELECT id FROM conversations WHERE id = ?').get(conversationId),
+    );
+    if (!row) throw new StoreError('not-found', `no conversation ${conversationId}`);
+    return row;
+  }
+}

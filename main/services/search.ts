@@ -1,0 +1,74 @@
+// Search across all messages and contacts with SQLite FTS5 (tables and triggers in
+// main/store/migrations/001-initial.sql). What the user types is never passed to MATCH as FTS5
+// syntax: it is split into words, each word becomes a quoted string ("" doubles a quote) with a
+// prefix star, and the words are ANDed. So `"`, `*`, `(`, `AND`, `NEAR`, `col:` and friends are
+// just text, and a half-typed word already matches ("ali" finds "Alice").
+import type { StatementSync } from 'node:sqlite';
+import type { AppDb } from '../store/db.ts';
+import { CONTACT_COLUMNS, MESSAGE_COLUMNS, rowsAs, toContact, toMessage } from '../store/rows.ts';
+import type { ContactRow, MessageRow } from '../store/rows.ts';
+import type { SearchResults } from '../../preload/api.ts';
+
+export const SEARCH_LIMIT_DEFAULT = 50;
+const SEARCH_LIMIT_MAX = 500;
+/** Words beyond this are ignored (a pasted essay must not build a huge query). */
+const MAX_TERMS = 16;
+const SNIPPET_START = '\u0002';
+const SNIPPET_END = '\u0003';
+
+/**
+ * Turn user input into a safe FTS5 query: every word (a run of non-space characters holding at
+ * least one letter or digit) becomes `"word"*`, words are ANDed. Null when nothing searchable.
+ */
+export function buildFtsQuery(input: string): string | null {
+  const terms = input
+    .normalize('NFC')
+    .split(/\s+/u)
+    .filter((t) => /[\p{L}\p{N}]/u.test(t))
+    .slice(0, MAX_TERMS);
+  if (terms.length === 0) return null;
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ');
+}
+
+interface HitRow extends MessageRow {
+  snippet: string;
+  contact_name: string | null;
+}
+
+export class SearchRepo {
+  readonly #messages: StatementSync;
+  readonly #contacts: StatementSync;
+
+  constructor(app: AppDb) {
+    // Newest first by rowid (messages get increasing ids as they are stored), which lets FTS5
+    // walk its index backwards and stop at the limit instead of ranking every match.
+    this.#messages = app.db.prepare(
+      `SELECT ${MESSAGE_COLUMNS},
+              snippet(messages_fts, 0, '${SNIPPET_START}', '${SNIPPET_END}', '…', 16) AS snippet,
+              ct.name AS contact_name
+         FROM messages_fts
+         JOIN messages m ON m.id = messages_fts.rowid
+         LEFT JOIN contacts ct ON ct.number = m.peer
+        WHERE messages_fts MATCH ?
+        ORDER BY messages_fts.rowid DESC
+        LIMIT ?`,
+    );
+    this.#contacts = app.db.prepare(
+      `SELECT ${CONTACT_COLUMNS} FROM contacts_fts JOIN contacts c ON c.id = contacts_fts.rowid
+        WHERE contacts_fts MATCH ? ORDER BY rank LIMIT ?`,
+    );
+  }
+
+  search(query: string, options: { limit?: number } = {}): SearchResults {
+    const match = buildFtsQuery(query);
+    if (match === null) return { query, messages: [], contacts: [] };
+    const limit = Math.max(1, Math.min(SEARCH_LIMIT_MAX, Math.trunc(options.limit ?? SEARCH_LIMIT_DEFAULT)));
+    const messages = rowsAs<HitRow>(this.#messages.all(match, limit)).map((r) => ({
+      message: toMessage(r),
+      snippet: r.snippet,
+      contactName: r.contact_name,
+    }));
+    const contacts = rowsAs<ContactRow>(this.#contacts.all(match, limit)).map(toContact);
+    return { query, messages, contacts };
+  }
+}

@@ -1,0 +1,130 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openAppDb } from '../../../main/store/db.ts';
+import type { AppDb } from '../../../main/store/db.ts';
+import { ContactsRepo } from '../../../main/services/contacts.ts';
+import { ConversationsRepo } from '../../../main/services/conversations.ts';
+import { SearchRepo, buildFtsQuery } from '../../../main/services/search.ts';
+import { tempDbFile } from './helpers.ts';
+
+let app: AppDb;
+let cleanup: () => void;
+let search: SearchRepo;
+let conversations: ConversationsRepo;
+let contacts: ContactsRepo;
+beforeEach(() => {
+  const t = tempDbFile();
+  cleanup = t.cleanup;
+  app = openAppDb(t.file);
+  search = new SearchRepo(app);
+  conversations = new ConversationsRepo(app);
+  contacts = new ContactsRepo(app);
+  const texts = [
+    'Meeting moved to Thursday afternoon',
+    'See you at the café at 5',
+    'Your code is 483920',
+    'AND OR NOT NEAR are just words here',
+    'She said "hello" * twice',
+    'Delivery of parcel 12 tomorrow',
+  ];
+  texts.forEach((text, i) =>
+    conversations.storeInbound({
+      from: `4477009001${String(10 + i)}`,
+      to: '447700900999',
+      text,
+      timestamp: `t${i}`,
+      receivedAt: 1000 + i,
+    }),
+  );
+  contacts.add({ name: 'Alice Thornton', number: '447700900110' });
+  contacts.add({ name: 'Bob Meeting', number: '447700900200', email: 'bob@example.com' });
+});
+afterEach(() => {
+  app.close();
+  cleanup();
+});
+
+const texts = (q: string) => search.search(q).messages.map((h) => h.message.text);
+
+describe('search', () => {
+  it('finds messages by word prefix, case and accent insensitive, newest first', () => {
+    expect(texts('thurs')).toEqual(['Meeting moved to Thursday afternoon']);
+    expect(texts('CAFE')).toEqual(['See you at the café at 5']);
+    expect(texts('meet after')).toEqual(['Meeting moved to Thursday afternoon']);
+    expect(texts('4839')).toEqual(['Your code is 483920']);
+    expect(texts('t')).toEqual([
+      'Delivery of parcel 12 tomorrow',
+      'She said "hello" * twice',
+      'See you at the café at 5',
+      'Meeting moved to Thursday afternoon',
+    ]);
+    const hit = search.search('parcel').messages[0];
+    expect(hit?.snippet).toContain('\u0002parcel\u0003');
+    expect(hit?.message.peer).toBe('447700900115');
+  });
+
+  it('finds contacts by name, number and e-mail, and names the sender of a hit', () => {
+    expect(search.search('thorn').contacts.map((c) => c.name)).toEqual(['Alice Thornton']);
+    expect(search.search('4477009002').contacts.map((c) => c.name)).toEqual(['Bob Meeting']);
+    expect(search.search('bob@example').contacts.map((c) => c.name)).toEqual(['Bob Meeting']);
+    const r = search.search('meeting');
+    expect(r.contacts.map((c) => c.name)).toEqual(['Bob Meeting']);
+    expect(search.search('afternoon').messages[0]?.contactName).toBe('Alice Thornton');
+  });
+
+  it('treats FTS5 syntax in user input as text, never as an error', () => {
+    const hostile = [
+      '"',
+      '""',
+      '"hello',
+      '*',
+      '**',
+      'AND',
+      'OR',
+      'NOT',
+      'NEAR',
+      'NEAR(',
+      'hello AND',
+      'AND hello',
+      '(',
+      ')',
+      'text:hello',
+      '-hello',
+      '+hello',
+      '^hello',
+      "'; DROP TABLE messages; --",
+      'a"b*c',
+      '{text}: x',
+      '\u0000',
+      '   ',
+      '',
+      '😀',
+      'x'.repeat(5000),
+    ];
+    for (const q of hostile) {
+      expect(() => search.search(q), q).not.toThrow();
+    }
+    expect(texts('AND')).toEqual(['AND OR NOT NEAR are just words here']);
+    expect(texts('NEAR are')).toEqual(['AND OR NOT NEAR are just words here']);
+    expect(texts('"hello"')).toEqual(['She said "hello" * twice']);
+    expect(texts('hello AND')).toEqual([]); // both words must match: "and" is not in that message
+    expect(texts("'; DROP TABLE messages; --")).toEqual([]);
+    expect(app.db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 6 });
+  });
+
+  it('builds quoted prefix terms and nothing for input without letters or digits', () => {
+    expect(buildFtsQuery('say "hi" now*')).toBe('"say"* AND """hi"""* AND "now*"*');
+    expect(buildFtsQuery(' * " ( ) ')).toBeNull();
+  });
+
+  it('keeps the index in sync when messages and contacts change or go', () => {
+    const c = contacts.byNumber('447700900110')!;
+    contacts.edit(c.id, { name: 'Alice Zephyr' });
+    expect(search.search('thornton').contacts).toEqual([]);
+    expect(search.search('zephyr').contacts.map((x) => x.id)).toEqual([c.id]);
+    conversations.delete(conversations.byPeer('447700900110')!.id);
+    expect(texts('thursday')).toEqual([]);
+    expect(
+      app.db.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')").run().changes,
+    ).toBeGreaterThanOrEqual(0);
+  });
+});

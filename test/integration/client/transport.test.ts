@@ -156,3 +156,65 @@ describe('classifyTransportError', () => {
     expect(classifyTransportError(new Error('no code'))).toBe('maybe-sent');
   });
 });
+
+describe('HttpTransport over HTTPS', () => {
+  it('a certificate it cannot verify is an error (not sent, no failover); with the CA it works', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createServer } = await import('node:https');
+    const dir = mkdtempSync(join(tmpdir(), 'client-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+    let hits = 0;
+    const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_req, res) => {
+      hits++;
+      res.end('secure');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    const url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const secondary = track(await recordedServer(() => 'plain'));
+
+    const untrusting = track(new HttpTransport({ primaryUrl: url, secondaryUrl: secondary.url }));
+    const refused = await untrusting.post(post);
+    expect(refused.kind).toBe('unsent');
+    if (refused.kind === 'unsent') expect(refused.reason).toMatch(/certificate/i);
+    expect(hits).toBe(0);
+    expect(secondary.count()).toBe(0);
+
+    const trusting = track(new HttpTransport({ primaryUrl: url, ca: cert }));
+    const ok = await trusting.post(post);
+    expect(ok.kind === 'response' && ok.body).toBe('secure');
+    expect(hits).toBe(1);
+  });
+});

@@ -4,7 +4,7 @@
 // code that signals an error is returned as it is (spec 7.3.1), and a request that may have reached a
 // server is never sent again (spec 1, 7.3.2).
 import { decodeForm, encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
-import { LIMITS } from '../../protocol/limits.ts';
+import { formatUtcDateTime, LIMITS } from '../../protocol/limits.ts';
 import type { ChildAccountType, DeliveryOption } from '../../protocol/limits.ts';
 import {
   classifyReport,
@@ -729,7 +729,7 @@ function scheduleFields(s: ScheduleOptions): Fields {
     f.SendTimeAbsolute =
       typeof s.sendTimeAbsolute === 'string'
         ? s.sendTimeAbsolute
-        : s.sendTimeAbsolute.toISOString().slice(0, 19);
+        : formatUtcDateTime(s.sendTimeAbsolute.getTime());
   }
   return f;
 }

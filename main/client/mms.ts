@@ -1,6 +1,6 @@
 // Typed content of a sendmms request (spec 2.4) and its form fields. Files and OTA bitmaps travel
 // hex-encoded; text values (RTTTL, vCard, vCal) are URL-encoded by protocol/form.ts like every value.
-import type { PhoneMake } from '../../protocol/limits.ts';
+import type { PhoneMake, SiAction } from '../../protocol/limits.ts';
 import { bytesToHex } from '../../protocol/smart/bytes.ts';
 
 /** A library number, or the content itself (bytes are sent hex-encoded). */
@@ -12,7 +12,7 @@ export interface FileUpload {
   data: Uint8Array;
 }
 
-export type SiAction = 'signal-none' | 'signal-low' | 'signal-medium' | 'signal-high' | 'delete';
+export type { SiAction };
 
 export type MmsContent =
   | { type: 'pictureMessage'; picture: LibraryOrBytes }

@@ -90,3 +90,49 @@ export async function recordedServer(
     },
   };
 }
+
+/** A counting HTTP proxy in front of `target`: every request is forwarded unchanged and counted by path. */
+export async function countingProxy(target: string): Promise<TestServer & { byPath: Map<string, number> }> {
+  const byPath = new Map<string, number>();
+  const requests: ReceivedRequest[] = [];
+  const { Pool } = await import('undici');
+  const upstream = new Pool(target, { connections: 4 });
+  const server: HttpServer = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const path = req.url ?? '/';
+      byPath.set(path, (byPath.get(path) ?? 0) + 1);
+      requests.push({ method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8') });
+      upstream
+        .request({
+          method: (req.method ?? 'GET') as 'GET',
+          path,
+          headers: { 'content-type': req.headers['content-type'] ?? 'application/octet-stream' },
+          body,
+        })
+        .then(async (up) => {
+          const text = await up.body.text();
+          res.writeHead(up.statusCode, {
+            'content-type': String(up.headers['content-type'] ?? 'text/plain'),
+          });
+          res.end(text);
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    byPath,
+    count: () => requests.length,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await upstream.close();
+    },
+  };
+}

@@ -7,7 +7,7 @@
 // numbers, booleans, arrays, null. Times are milliseconds since the Unix epoch (UTC); phone
 // numbers are normalised MSISDNs (international digits, no '+', spec 2.2) unless said otherwise.
 // The storage repositories in main/services/ return exactly these shapes.
-import type { DELIVERY_OPTIONS } from '../protocol/limits.ts';
+import type { DeliveryOption } from '../protocol/limits.ts';
 import type { ReportGroup } from '../protocol/reports.ts';
 
 export type Millis = number;
@@ -140,7 +140,7 @@ export interface DeliveryReceiptInput {
 // ---------------------------------------------------------------------------------------------
 // Outbox journal and history
 
-export type DeliveryOption = (typeof DELIVERY_OPTIONS)[number];
+export type { DeliveryOption };
 
 /** What one send carries; the gateway fields are built from it by the sending loop. */
 export interface OutboxContent {

@@ -1,0 +1,519 @@
+// The outbox journal: "nothing is lost" (docs/ARCHITECTURE.md). A send is written here, with
+// every recipient, BEFORE its first request; the sending loop then drives each batch through
+// pending → sending → accepted | rejected | unknown. The journal never sends anything itself and
+// never re-sends: after a crash a batch left in 'sending' may or may not have reached the
+// gateway, so recoverAfterCrash() makes it 'unknown' for the user to decide, and only
+// resendToRecipients() (a user's choice) creates a new job.
+//
+// The journal's recipients are the outbound rows of `messages`: one row per recipient, with its
+// batch, position in the SendTo list, report and delivery receipt, so the thread view, the
+// history and the journal read the same truth.
+import { randomUUID } from 'node:crypto';
+import type { StatementSync } from 'node:sqlite';
+import { LIMITS } from '../../protocol/limits.ts';
+import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { REPORT, classifyReport } from '../../protocol/reports.ts';
+import type { AppDb } from '../store/db.ts';
+import { InvalidRecipientsError, StoreError } from '../store/errors.ts';
+import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch, toMessage } from '../store/rows.ts';
+import type { BatchRow, MessageRow } from '../store/rows.ts';
+import { ConversationsRepo } from './conversations.ts';
+import type {
+  DeliveryReceiptInput,
+  MessageRecord,
+  OutboundStatus,
+  OutboxBatch,
+  OutboxContent,
+  OutboxJob,
+  RecipientOutcome,
+  RecipientResult,
+  StatusCounts,
+} from '../../preload/api.ts';
+
+export const CRASH_REASON =
+  'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
+
+/** This process's claim on the batches it sends: the pid alone may be reused (pid 1 in a container). */
+const OWNER = `${process.pid}:${randomUUID()}`;
+
+/** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface RecoverOptions {
+  reason?: string;
+  /** How to tell whether another process that claimed a batch still runs (tests replace it). */
+  isProcessAlive?: (pid: number) => boolean;
+}
+
+interface JobRow {
+  id: number;
+  created_at: number;
+  content: string;
+  resend_of: number | null;
+}
+
+const EMPTY_COUNTS: StatusCounts = {
+  pending: 0,
+  sending: 0,
+  accepted: 0,
+  queued: 0,
+  rejected: 0,
+  unknown: 0,
+  delivered: 0,
+  failed: 0,
+};
+
+/** The recipient status a gateway report gives (spec 7.1): accepted, queued, rejected or unknown. */
+export function statusOfReport(report: string): OutboundStatus {
+  switch (classifyReport(report)) {
+    case 'accepted':
+      return report.trim() === REPORT.queued ? 'queued' : 'accepted';
+    case 'error':
+      return 'rejected';
+    default:
+      // An unknown code (or an account-management code on a send): the gateway answered, but we
+      // cannot tell whether the message was taken. Shown as unknown with the code kept.
+      return 'unknown';
+  }
+}
+
+/** A delivery receipt's effect: an error report means the handset was not reached. */
+export function statusOfReceipt(report: string): OutboundStatus {
+  return classifyReport(report) === 'error' ? 'failed' : 'delivered';
+}
+
+export interface OutboxJournalOptions {
+  defaultCountry?: string;
+  /** Recipients per batch; at most (and by default) LIMITS.maxRecipientsPerRequest. */
+  batchSize?: number;
+  now?: () => number;
+}
+
+export class OutboxJournal {
+  readonly #app: AppDb;
+  readonly #conversations: ConversationsRepo;
+  readonly #defaultCountry: string | undefined;
+  readonly #batchSize: number;
+  readonly #now: () => number;
+  readonly #batchRecipients: StatementSync;
+  readonly #batchRow: StatementSync;
+
+  constructor(app: AppDb, options: OutboxJournalOptions = {}) {
+    this.#app = app;
+    this.#defaultCountry = options.defaultCountry;
+    this.#conversations = new ConversationsRepo(app, { defaultCountry: options.defaultCountry });
+    const size = options.batchSize ?? LIMITS.maxRecipientsPerRequest;
+    if (!Number.isInteger(size) || size < 1 || size > LIMITS.maxRecipientsPerRequest) {
+      throw new StoreError(
+        'invalid-input',
+        `batch size must be 1 to ${LIMITS.maxRecipientsPerRequest}, not ${size}`,
+      );
+    }
+    this.#batchSize = size;
+    this.#now = options.now ?? Date.now;
+    this.#batchRecipients = app.db.prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.batch_id = ? ORDER BY m.position`,
+    );
+    this.#batchRow = app.db.prepare('SELECT * FROM outbox_batches WHERE id = ?');
+  }
+
+  /**
+   * Journal a send: normalise and de-duplicate the recipients (first occurrence kept), split them
+   * into batches and write the job, its batches (all 'pending') and one outbound message per
+   * recipient in one transaction. Throws InvalidRecipientsError, writing nothing, when any
+   * recipient is not a valid number or there is none.
+   */
+  createJob(
+    recipients: readonly string[],
+    content: OutboxContent,
+    options: { resendOf?: number; defaultCountry?: string } = {},
+  ): OutboxJob {
+    const country = options.defaultCountry ?? this.#defaultCountry;
+    const numbers: string[] = [];
+    const seen = new Set<string>();
+    const problems: Array<{ input: string; reason: string }> = [];
+    for (const input of recipients) {
+      const n = normalizeMsisdn(input, country);
+      if (!n.ok) problems.push({ input, reason: n.reason });
+      else if (!seen.has(n.msisdn)) {
+        seen.add(n.msisdn);
+        numbers.push(n.msisdn);
+      }
+    }
+    if (problems.length > 0 || numbers.length === 0) throw new InvalidRecipientsError(problems);
+
+    const now = this.#now();
+    const jobId = this.#app.transaction(() => {
+      const db = this.#app.db;
+      const job = rowAs<{ id: number }>(
+        db
+          .prepare(
+            'INSERT INTO outbox_jobs (created_at, kind, text, content, resend_of) VALUES (?, ?, ?, ?, ?) RETURNING id',
+          )
+          .get(now, content.kind, content.text, JSON.stringify(content), options.resendOf ?? null),
+      );
+      if (!job) throw new StoreError('invalid-state', 'the job was not journaled');
+      const insertBatch = db.prepare(
+        "INSERT INTO outbox_batches (job_id, seq, state, created_at) VALUES (?, ?, 'pending', ?) RETURNING id",
+      );
+      const insertMessage = db.prepare(
+        `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status, job_id, batch_id, position, read)
+         VALUES (?, 'out', ?, ?, ?, ?, ?, 'pending', ?, ?, ?, 1)`,
+      );
+      for (let start = 0, seq = 1; start < numbers.length; start += this.#batchSize, seq++) {
+        const batch = rowAs<{ id: number }>(insertBatch.get(job.id, seq, now));
+        if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
+        numbers.slice(start, start + this.#batchSize).forEach((to, position) => {
+          const conversationId = this.#conversations.ensure(to, now);
+          insertMessage.run(
+            conversationId,
+            content.kind,
+            to,
+            content.replyTo ?? null,
+            content.text,
+            now,
+            job.id,
+            batch.id,
+            position,
+          );
+        });
+      }
+      return job.id;
+    });
+    return this.#mustJob(jobId);
+  }
+
+  /** The oldest batch still 'pending' (null when there is nothing to send). */
+  nextBatch(jobId?: number): OutboxBatch | null {
+    const row = rowAs<BatchRow>(
+      jobId === undefined
+        ? this.#app.db
+            .prepare("SELECT * FROM outbox_batches WHERE state = 'pending' ORDER BY id LIMIT 1")
+            .get()
+        : this.#app.db
+            .prepare(
+              "SELECT * FROM outbox_batches WHERE state = 'pending' AND job_id = ? ORDER BY id LIMIT 1",
+            )
+            .get(jobId),
+    );
+    return row ? this.#toBatch(row) : null;
+  }
+
+  /**
+   * pending → sending, committed before the request goes out. Only a pending batch can be
+   * claimed, so two loops (or a loop after a restart) can never send the same batch twice.
+   */
+  markSending(batchId: number): OutboxBatch {
+    return this.#app.transaction(() => {
+      const now = this.#now();
+      const row = rowAs<BatchRow>(
+        this.#app.db
+          .prepare(
+            "UPDATE outbox_batches SET state = 'sending', started_at = ?, owner = ? WHERE id = ? AND state = 'pending' RETURNING *",
+          )
+          .get(now, OWNER, batchId),
+      );
+      if (!row) throw this.#stateError(batchId, 'pending', 'mark it sending');
+      this.#app.db
+        .prepare("UPDATE messages SET status = 'sending', sent_at = ? WHERE batch_id = ?")
+        .run(now, batchId);
+      return this.#toBatch(row);
+    });
+  }
+
+  /**
+   * The gateway answered for a batch in 'sending': one result per recipient (format 3, spec 4.1),
+   * matched by `to` when given, else by position in the batch's SendTo list. A recipient without
+   * a result stays 'unknown'. The batch becomes 'accepted' when any recipient was accepted,
+   * 'rejected' when every recipient was rejected, else 'unknown'.
+   */
+  recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
+    return this.#app.transaction(() => {
+      this.#mustState(batchId, 'sending', 'record its results');
+      const recipients = rowsAs<MessageRow>(this.#batchRecipients.all(batchId));
+      const byTo = new Map<string, RecipientResult>();
+      const positional = results.some((r) => r.to === undefined);
+      if (!positional) {
+        for (const r of results) if (r.to !== undefined) byTo.set(peerOf(r.to, this.#defaultCountry), r);
+      }
+      const now = this.#now();
+      const update = this.#app.db.prepare(
+        `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
+                answered_at = ? WHERE id = ?`,
+      );
+      recipients.forEach((m, i) => {
+        const r = positional ? results[i] : byTo.get(m.peer);
+        if (!r) {
+          update.run('unknown', null, null, 'the gateway gave no result for this recipient', null, now, m.id);
+          return;
+        }
+        const report = r.report.trim();
+        update.run(
+          statusOfReport(report),
+          r.messageIdentifier ?? null,
+          report,
+          r.text ?? null,
+          classifyReport(report),
+          now,
+          m.id,
+        );
+      });
+      this.#finishBatch(batchId, now, null);
+      return this.recipientsOfBatch(batchId);
+    });
+  }
+
+  /**
+   * The whole request was answered with one error report (invalid login, a format-0 or
+   * deprecated answer): every recipient of the batch gets it.
+   */
+  recordBatchReport(batchId: number, report: string, text?: string): RecipientOutcome[] {
+    const recipients = this.#toBatch(this.#mustState(batchId, 'sending', 'record its report')).recipients;
+    return this.recordResults(
+      batchId,
+      recipients.map((to) => ({ to, report, ...(text === undefined ? {} : { text }) })),
+    );
+  }
+
+  /**
+   * The request may or may not have reached the gateway (connection reset, time-out, unreadable
+   * answer): sending → unknown, with the reason the user will see. Never retried.
+   */
+  markUnknown(batchId: number, reason: string): OutboxBatch {
+    return this.#app.transaction(() => {
+      this.#mustState(batchId, 'sending', 'mark it unknown');
+      const now = this.#now();
+      this.#app.db
+        .prepare(
+          "UPDATE messages SET status = 'unknown', report_text = ?, answered_at = ? WHERE batch_id = ?",
+        )
+        .run(reason, now, batchId);
+      this.#app.db
+        .prepare("UPDATE outbox_batches SET state = 'unknown', finished_at = ?, reason = ? WHERE id = ?")
+        .run(now, reason, batchId);
+      return this.#mustBatch(batchId);
+    });
+  }
+
+  /**
+   * At start-up: every batch left in 'sending' by a crash becomes 'unknown' (with its
+   * recipients) and is returned, so the app can show it. Nothing is re-sent. A batch claimed by
+   * this process, or by another process that still runs (a CLI on the same data folder), is left
+   * alone: it is not lost, it is being sent.
+   */
+  recoverAfterCrash(options: RecoverOptions = {}): OutboxBatch[] {
+    const alive = options.isProcessAlive ?? isProcessAlive;
+    return this.#app.transaction(() => {
+      const rows = rowsAs<{ id: number; owner: string | null }>(
+        this.#app.db
+          .prepare("SELECT id, owner FROM outbox_batches WHERE state = 'sending' ORDER BY id")
+          .all(),
+      );
+      const orphans = rows.filter((r) => {
+        if (r.owner === null) return true;
+        if (r.owner === OWNER) return false;
+        const pid = Number(r.owner.split(':')[0]);
+        // Our own pid with another token: a previous run of this process id, now gone.
+        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return true;
+        return !alive(pid);
+      });
+      for (const r of orphans) this.markUnknown(r.id, options.reason ?? CRASH_REASON);
+      return orphans.map((r) => this.#mustBatch(r.id));
+    });
+  }
+
+  /**
+   * The user chose to send again to some recipients of an earlier job (for example its failed
+   * or unknown ones): a new job with the same content, linked to the old one. Every number must
+   * be a recipient of that job.
+   */
+  resendToRecipients(jobId: number, numbers: readonly string[]): OutboxJob {
+    const job = this.#mustJob(jobId);
+    const recipients = new Set(
+      rowsAs<{ peer: string }>(
+        this.#app.db.prepare("SELECT peer FROM messages WHERE job_id = ? AND direction = 'out'").all(jobId),
+      ).map((r) => r.peer),
+    );
+    const problems = numbers
+      .filter((n) => !recipients.has(peerOf(n, this.#defaultCountry)))
+      .map((input) => ({ input, reason: `not a recipient of job ${jobId}` }));
+    if (problems.length > 0 || numbers.length === 0) throw new InvalidRecipientsError(problems);
+    return this.createJob(numbers, job.content, { resendOf: jobId });
+  }
+
+  /** A delivery receipt (SubmitDeliveryReceipt) for a MessageIdentifier: delivered or failed. */
+  recordReceipt(receipt: DeliveryReceiptInput): MessageRecord | null {
+    return this.#app.transaction(() => {
+      const row = rowAs<MessageRow>(
+        this.#app.db
+          .prepare(
+            `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.message_identifier = ? AND m.direction = 'out'
+              ORDER BY m.id DESC LIMIT 1`,
+          )
+          .get(receipt.messageIdentifier),
+      );
+      if (!row) return null;
+      const report = receipt.report.trim();
+      this.#app.db
+        .prepare('UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE id = ?')
+        .run(statusOfReceipt(report), report, receipt.at ?? this.#now(), row.id);
+      const updated = rowAs<MessageRow>(
+        this.#app.db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(row.id),
+      );
+      return updated ? toMessage(updated) : null;
+    });
+  }
+
+  job(jobId: number): OutboxJob | null {
+    const row = rowAs<JobRow>(this.#app.db.prepare('SELECT * FROM outbox_jobs WHERE id = ?').get(jobId));
+    return row ? this.#toJob(row) : null;
+  }
+
+  /** Jobs, newest first. */
+  jobs(args: { limit?: number; beforeId?: number } = {}): OutboxJob[] {
+    const limit = Math.max(1, Math.min(500, args.limit ?? 50));
+    const rows = rowsAs<JobRow>(
+      this.#app.db
+        .prepare('SELECT * FROM outbox_jobs WHERE id < ? ORDER BY id DESC LIMIT ?')
+        .all(args.beforeId ?? Number.MAX_SAFE_INTEGER, limit),
+    );
+    return rows.map((r) => this.#toJob(r));
+  }
+
+  batch(batchId: number): OutboxBatch | null {
+    const row = rowAs<BatchRow>(this.#batchRow.get(batchId));
+    return row ? this.#toBatch(row) : null;
+  }
+
+  batches(jobId: number): OutboxBatch[] {
+    return rowsAs<BatchRow>(
+      this.#app.db.prepare('SELECT * FROM outbox_batches WHERE job_id = ? ORDER BY seq').all(jobId),
+    ).map((r) => this.#toBatch(r));
+  }
+
+  /** Batches in 'unknown' (after a crash or a lost answer), oldest first. */
+  unknownBatches(): OutboxBatch[] {
+    return rowsAs<BatchRow>(
+      this.#app.db.prepare("SELECT * FROM outbox_batches WHERE state = 'unknown' ORDER BY id").all(),
+    ).map((r) => this.#toBatch(r));
+  }
+
+  /** Every recipient of a job with its outcome, in journal order. */
+  recipients(jobId: number): RecipientOutcome[] {
+    return rowsAs<MessageRow>(
+      this.#app.db
+        .prepare(
+          `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN outbox_batches b ON b.id = m.batch_id
+            WHERE b.job_id = ? ORDER BY b.seq, m.position`,
+        )
+        .all(jobId),
+    ).map(toOutcome);
+  }
+
+  recipientsOfBatch(batchId: number): RecipientOutcome[] {
+    return rowsAs<MessageRow>(this.#batchRecipients.all(batchId)).map(toOutcome);
+  }
+
+  #finishBatch(batchId: number, now: number, reason: string | null): void {
+    const counts = rowsAs<{ status: string; n: number }>(
+      this.#app.db
+        .prepare('SELECT status, count(*) AS n FROM messages WHERE batch_id = ? GROUP BY status')
+        .all(batchId),
+    );
+    const n = (s: string): number => counts.find((c) => c.status === s)?.n ?? 0;
+    const total = counts.reduce((sum, c) => sum + c.n, 0);
+    const state =
+      n('accepted') + n('queued') > 0 ? 'accepted' : n('rejected') === total ? 'rejected' : 'unknown';
+    this.#app.db
+      .prepare('UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ? WHERE id = ?')
+      .run(state, now, reason, batchId);
+  }
+
+  #mustState(batchId: number, state: OutboxBatch['state'], action: string): BatchRow {
+    const row = rowAs<BatchRow>(this.#batchRow.get(batchId));
+    if (!row || row.state !== state) throw this.#stateError(batchId, state, action);
+    return row;
+  }
+
+  #stateError(batchId: number, expected: string, action: string): StoreError {
+    const row = rowAs<BatchRow>(this.#batchRow.get(batchId));
+    if (!row) return new StoreError('not-found', `no outbox batch ${batchId}`);
+    return new StoreError(
+      'invalid-state',
+      `cannot ${action}: outbox batch ${batchId} is '${row.state}', not '${expected}'`,
+    );
+  }
+
+  #mustBatch(batchId: number): OutboxBatch {
+    const b = this.batch(batchId);
+    if (!b) throw new StoreError('not-found', `no outbox batch ${batchId}`);
+    return b;
+  }
+
+  #mustJob(jobId: number): OutboxJob {
+    const j = this.job(jobId);
+    if (!j) throw new StoreError('not-found', `no outbox job ${jobId}`);
+    return j;
+  }
+
+  #toBatch(row: BatchRow): OutboxBatch {
+    return toBatch(
+      row,
+      rowsAs<{ peer: string }>(
+        this.#app.db.prepare('SELECT peer FROM messages WHERE batch_id = ? ORDER BY position').all(row.id),
+      ).map((r) => r.peer),
+    );
+  }
+
+  #toJob(row: JobRow): OutboxJob {
+    const counts: StatusCounts = { ...EMPTY_COUNTS };
+    let recipientCount = 0;
+    for (const c of rowsAs<{ status: string; n: number }>(
+      this.#app.db
+        .prepare('SELECT status, count(*) AS n FROM messages WHERE job_id = ? GROUP BY status')
+        .all(row.id),
+    )) {
+      if (c.status in counts) counts[c.status as OutboundStatus] = c.n;
+      recipientCount += c.n;
+    }
+    const batchCount =
+      rowAs<{ n: number }>(
+        this.#app.db.prepare('SELECT count(*) AS n FROM outbox_batches WHERE job_id = ?').get(row.id),
+      )?.n ?? 0;
+    return {
+      id: row.id,
+      createdAt: row.created_at,
+      content: JSON.parse(row.content) as OutboxContent,
+      resendOf: row.resend_of,
+      recipientCount,
+      batchCount,
+      counts,
+    };
+  }
+}
+
+function peerOf(input: string, defaultCountry: string | undefined): string {
+  const n = normalizeMsisdn(input, defaultCountry);
+  return n.ok ? n.msisdn : input.trim();
+}
+
+function toOutcome(row: MessageRow): RecipientOutcome {
+  const m = toMessage(row);
+  return {
+    to: m.peer,
+    status: m.status as OutboundStatus,
+    messageIdentifier: m.messageIdentifier,
+    report: m.report,
+    reportText: m.reportText,
+    classification: m.classification,
+    receiptReport: m.receiptReport,
+    receiptAt: m.receiptAt,
+  };
+}

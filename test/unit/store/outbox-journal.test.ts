@@ -1,0 +1,192 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../protocol/limits.ts';
+import { openAppDb } from '../../../main/store/db.ts';
+import type { AppDb } from '../../../main/store/db.ts';
+import { InvalidRecipientsError, StoreError } from '../../../main/store/errors.ts';
+import { OutboxJournal } from '../../../main/services/outbox-journal.ts';
+import { ConversationsRepo } from '../../../main/services/conversations.ts';
+import type { OutboxContent } from '../../../preload/api.ts';
+import { tempDbFile } from './helpers.ts';
+
+let app: AppDb;
+let cleanup: () => void;
+let journal: OutboxJournal;
+beforeEach(() => {
+  const t = tempDbFile();
+  cleanup = t.cleanup;
+  app = openAppDb(t.file);
+  journal = new OutboxJournal(app, { defaultCountry: 'GB' });
+});
+afterEach(() => {
+  app.close();
+  cleanup();
+});
+
+const TEXT: OutboxContent = { kind: 'text', text: 'Hello from the office', replyTo: '447700900999' };
+/** n distinct fictional UK numbers (Ofcom 07700 900xxx). */
+const numbers = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => `447700900${String(from + i).padStart(3, '0')}`);
+
+describe('outbox journal', () => {
+  it('journals every recipient before sending: normalised, de-duplicated, in batches of at most 350', () => {
+    const list = [...numbers(800), '+44 7700 900000', '07700 900001'];
+    const job = journal.createJob(list, TEXT);
+    expect(job).toMatchObject({ recipientCount: 800, batchCount: 3, resendOf: null, content: TEXT });
+    expect(job.counts.pending).toBe(800);
+    const batches = journal.batches(job.id);
+    expect(batches.map((b) => b.recipients.length)).toEqual([LIMITS.maxRecipientsPerRequest, 350, 100]);
+    expect(batches.every((b) => b.state === 'pending')).toBe(true);
+    expect(batches.flatMap((b) => b.recipients)).toEqual(numbers(800));
+    // Each recipient's message already shows in its conversation as pending.
+    const conv = new ConversationsRepo(app).byPeer('447700900005');
+    expect(conv?.lastMessage).toMatchObject({ direction: 'out', text: TEXT.text, status: 'pending' });
+  });
+
+  it('writes nothing when any recipient is invalid, and says which', () => {
+    let error: unknown;
+    try {
+      journal.createJob(['447700900001', 'abc', '0'], TEXT);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InvalidRecipientsError);
+    expect((error as InvalidRecipientsError).problems.map((p) => p.input)).toEqual(['abc', '0']);
+    expect(() => journal.createJob([], TEXT)).toThrow(InvalidRecipientsError);
+    expect(
+      app.db
+        .prepare('SELECT (SELECT count(*) FROM outbox_jobs) + (SELECT count(*) FROM messages) AS n')
+        .get(),
+    ).toEqual({ n: 0 });
+  });
+
+  it('claims a batch once: pending → sending, never twice', () => {
+    const job = journal.createJob(numbers(400), TEXT);
+    const first = journal.nextBatch();
+    expect(first?.seq).toBe(1);
+    const sending = journal.markSending(first!.id);
+    expect(sending.state).toBe('sending');
+    expect(() => journal.markSending(first!.id)).toThrow(/is 'sending', not 'pending'/);
+    expect(journal.nextBatch()?.seq).toBe(2);
+    expect(journal.job(job.id)?.counts).toMatchObject({ sending: 350, pending: 50 });
+  });
+
+  it('records format-3 results per recipient by position or by number', () => {
+    const job = journal.createJob(numbers(4), TEXT);
+    const batch = journal.markSending(journal.nextBatch()!.id);
+    const outcomes = journal.recordResults(batch.id, [
+      { messageIdentifier: 'A1', report: '-3', text: 'Accepted' },
+      { messageIdentifier: 'A2', report: '-2' },
+      { messageIdentifier: 'A3', report: '15', text: 'Out of credit' },
+    ]);
+    expect(outcomes.map((o) => [o.to, o.status, o.messageIdentifier, o.report])).toEqual([
+      ['447700900000', 'accepted', 'A1', '-3'],
+      ['447700900001', 'queued', 'A2', '-2'],
+      ['447700900002', 'rejected', 'A3', '15'],
+      ['447700900003', 'unknown', null, null],
+    ]);
+    expect(outcomes[2]?.classification).toBe('error');
+    expect(journal.batch(batch.id)?.state).toBe('accepted');
+    expect(journal.job(job.id)?.counts).toMatchObject({ accepted: 1, queued: 1, rejected: 1, unknown: 1 });
+    expect(() => journal.recordResults(batch.id, [])).toThrow(/is 'accepted', not 'sending'/);
+
+    const job2 = journal.createJob(numbers(2, 10), TEXT);
+    const b2 = journal.markSending(journal.nextBatch(job2.id)!.id);
+    const byNumber = journal.recordResults(b2.id, [
+      { to: '+447700900011', report: '2', text: 'Invalid login' },
+      { to: '447700900010', report: '2', text: 'Invalid login' },
+    ]);
+    expect(byNumber.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(journal.batch(b2.id)?.state).toBe('rejected');
+  });
+
+  it('gives one report to a whole batch, and turns a lost answer into unknown', () => {
+    journal.createJob(numbers(3), TEXT);
+    const b = journal.markSending(journal.nextBatch()!.id);
+    expect(journal.recordBatchReport(b.id, '2', 'Invalid login').map((o) => o.status)).toEqual([
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
+
+    journal.createJob(numbers(2, 20), TEXT);
+    const pending = journal.nextBatch()!;
+    expect(() => journal.markUnknown(pending.id, 'x')).toThrow(StoreError);
+    journal.markSending(pending.id);
+    const unknown = journal.markUnknown(pending.id, 'connection reset after the request was sent');
+    expect(unknown).toMatchObject({
+      state: 'unknown',
+      reason: 'connection reset after the request was sent',
+    });
+    expect(journal.recipientsOfBatch(pending.id).map((o) => o.status)).toEqual(['unknown', 'unknown']);
+    expect(journal.unknownBatches().map((x) => x.id)).toEqual([pending.id]);
+    expect(journal.nextBatch()).toBeNull();
+  });
+
+  it('applies delivery receipts by MessageIdentifier', () => {
+    journal.createJob(numbers(2), TEXT);
+    const b = journal.markSending(journal.nextBatch()!.id);
+    journal.recordResults(b.id, [
+      { messageIdentifier: 'M1', report: '-3' },
+      { messageIdentifier: 'M2', report: '-3' },
+    ]);
+    expect(journal.recordReceipt({ messageIdentifier: 'M1', report: '-3', at: 5000 })).toMatchObject({
+      status: 'delivered',
+      receiptReport: '-3',
+      receiptAt: 5000,
+    });
+    expect(journal.recordReceipt({ messageIdentifier: 'M2', report: '5' })?.status).toBe('failed');
+    expect(journal.recordReceipt({ messageIdentifier: 'nope', report: '-3' })).toBeNull();
+  });
+
+  it('re-sends only when asked, as a new job to recipients of the old one', () => {
+    const job = journal.createJob(numbers(3), TEXT);
+    const b = journal.markSending(journal.nextBatch()!.id);
+    journal.recordResults(b.id, [{ report: '-3' }, { report: '15' }, { report: '15' }]);
+    expect(journal.nextBatch()).toBeNull();
+    const failed = journal
+      .recipients(job.id)
+      .filter((r) => r.status === 'rejected')
+      .map((r) => r.to);
+    const again = journal.resendToRecipients(job.id, failed);
+    expect(again).toMatchObject({ resendOf: job.id, recipientCount: 2, content: TEXT });
+    expect(journal.nextBatch()?.recipients).toEqual(['447700900001', '447700900002']);
+    expect(() => journal.resendToRecipients(job.id, ['447700900555'])).toThrow(/not a recipient of job/);
+    // The old job keeps its outcomes.
+    expect(journal.job(job.id)?.counts).toMatchObject({ accepted: 1, rejected: 2 });
+  });
+
+  it('refuses a batch size above the protocol limit', () => {
+    expect(() => new OutboxJournal(app, { batchSize: LIMITS.maxRecipientsPerRequest + 1 })).toThrow(
+      /batch size/,
+    );
+    const small = new OutboxJournal(app, { batchSize: 2 });
+    expect(small.createJob(numbers(5), TEXT).batchCount).toBe(3);
+  });
+
+  it('keeps a conversation with a send under way from being deleted', () => {
+    journal.createJob(numbers(1), TEXT);
+    const conversations = new ConversationsRepo(app);
+    const id = conversations.byPeer('447700900000')!.id;
+    expect(() => conversations.delete(id)).toThrow(/still in progress/);
+    const b = journal.markSending(journal.nextBatch()!.id);
+    journal.recordResults(b.id, [{ report: '-3' }]);
+    conversations.delete(id);
+    expect(conversations.get(id)).toBeNull();
+  });
+
+  it('recovers only batches whose process is gone, never one still being sent', () => {
+    journal.createJob(numbers(4), TEXT);
+    const small = new OutboxJournal(app, { batchSize: 1 });
+    small.createJob(numbers(3, 100), TEXT);
+    const mine = journal.markSending(journal.nextBatch()!.id);
+    const ids = [1, 2, 3].map(() => small.markSending(small.nextBatch()!.id).id);
+    const setOwner = app.db.prepare('UPDATE outbox_batches SET owner = ? WHERE id = ?');
+    setOwner.run('4242:other-process', ids[0]!); // another process, still running
+    setOwner.run('4343:crashed-process', ids[1]!); // another process, gone
+    setOwner.run(`${process.pid}:a-previous-run`, ids[2]!); // our pid, reused after a restart
+    const recovered = journal.recoverAfterCrash({ isProcessAlive: (pid) => pid === 4242 });
+    expect(recovered.map((b) => b.id)).toEqual([ids[1], ids[2]]);
+    expect(journal.batch(mine.id)?.state).toBe('sending');
+    expect(journal.batch(ids[0]!)?.state).toBe('sending');
+  });
+});

@@ -8,6 +8,7 @@ import { formatUtcDateTime, LIMITS } from '../../protocol/limits.ts';
 import type { ChildAccountType, DeliveryOption } from '../../protocol/limits.ts';
 import {
   classifyReport,
+  describeDeprecated,
   describeReport,
   isAccepted,
   REPORT,
@@ -607,11 +608,7 @@ export function interpretRecords(
     return {
       results: labels.map((number) => ({
         number,
-        status: accepted
-          ? 'accepted'
-          : classifyReport(line.code) === 'error' || line.code === '171'
-            ? 'rejected'
-            : 'unknown',
+        status: accepted ? 'accepted' : classifyReport(line.code) === 'error' ? 'rejected' : 'unknown',
         report: line.code,
         text: message,
       })),
@@ -664,22 +661,22 @@ export function interpretRecords(
 /** The deprecated format's bare code (spec 4.1, 7.2). */
 export function interpretDeprecated(body: string, labels: readonly string[]): BatchInterpretation {
   const { code } = parseDeprecated(body);
+  const text = `${describeDeprecated(code)} (${code})`;
   if (code === DEPRECATED_CODES.accepted) {
     return {
-      results: labels.map((number) => ({ number, status: 'accepted', report: code, text: 'accepted (01)' })),
+      results: labels.map((number) => ({ number, status: 'accepted', report: code, text })),
       stop: false,
     };
   }
   if (code === DEPRECATED_CODES.invalidLogin) {
-    const message = 'invalid Username or PIN (99)';
     return {
-      results: labels.map((number) => ({ number, status: 'rejected', report: code, text: message })),
-      error: { code, message },
+      results: labels.map((number) => ({ number, status: 'rejected', report: code, text })),
+      error: { code, message: text },
       stop: true,
     };
   }
-  // 97: the code of the last failing number; which recipients failed is not said.
-  const message = `syntax error or out of credit for at least one recipient (${code}); the deprecated format does not say which`;
+  // 97 (or an unknown code): the code of the last failing number; which recipients failed is not said.
+  const message = `${text}: at least one recipient failed; the deprecated format does not say which`;
   return {
     results: labels.map((number) => ({ number, status: 'unknown', report: code, text: message })),
     error: { code, message },

@@ -163,6 +163,8 @@ export class ContactsRepo {
     } catch (err) {
       throw new StoreError('invalid-input', `not a readable vCard file: ${(err as Error).message}`);
     }
+    if (cards.length === 0)
+      throw new StoreError('invalid-input', 'no vCard (BEGIN:VCARD … END:VCARD) in this file');
     return this.#importEntries(
       cards.map((c) => ({ name: c.name, number: c.number ?? '', email: c.email, notes: c.notes })),
       options,

@@ -61,7 +61,7 @@ function toEntry(card: ICAL.Component): VcardEntry {
   };
 }
 
-/** Rewrite vCard 2.1 syntax into 3.0 (3.0/4.0 lines pass through unchanged). */
+/** Rewrite vCard 2.1 syntax into 3.0 (3.0/4.0 lines pass through unchanged, other properties dropped). */
 export function rewriteTo30(text: string): string {
   const physical = text.replace(/\r\n?/g, '\n').split('\n');
   // Join QUOTED-PRINTABLE soft line breaks ("=" at the end of a line) before unfolding.
@@ -88,7 +88,7 @@ export function rewriteTo30(text: string): string {
     if (!KEPT.has(name)) continue;
     let value = line.slice(colon + 1);
     if (name === 'VERSION') {
-      out.push('VERSION:3.0');
+      out.push(value.trim() === '2.1' ? 'VERSION:3.0' : `VERSION:${value.trim()}`);
       continue;
     }
     const params: string[] = [];

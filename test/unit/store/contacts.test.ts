@@ -140,6 +140,17 @@ describe('contacts', () => {
     expect(result.invalid.map((i) => i.row)).toEqual([3]);
   });
 
+  it('imports vCard 4.0 tel: URIs and semicolon-separated CSV', () => {
+    const v4 =
+      'BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Four\r\nTEL;VALUE=uri;TYPE=cell:tel:+44-7700-900301\r\nEND:VCARD\r\n';
+    expect(contacts.importVcard(v4).added.map((c) => [c.name, c.number])).toEqual([['Four', '447700900301']]);
+    const semi = 'Name;Phone\r\nSemi Colon;07700 900302\r\n';
+    expect(contacts.importCsv(semi, { name: 'Name', number: 'Phone' }).added.map((c) => c.number)).toEqual([
+      '447700900302',
+    ]);
+    expect(() => contacts.importVcard('this is not a vcard')).toThrow(StoreError);
+  });
+
   it('exports CSV that imports back to the same contacts, and neutralises spreadsheet formulas', () => {
     contacts.add({ name: 'Ann, "the boss"', number: '447700900040', notes: 'line one\nline two' });
     contacts.add({ name: '=HYPERLINK("http://evil")', number: '447700900041' });

@@ -189,4 +189,37 @@ describe('outbox journal', () => {
     expect(journal.batch(mine.id)?.state).toBe('sending');
     expect(journal.batch(ids[0]!)?.state).toBe('sending');
   });
+
+  it('lists the history newest first, filtered by status, beside inbound messages in the thread', () => {
+    const job = journal.createJob(numbers(3), TEXT);
+    const b = journal.markSending(journal.nextBatch()!.id);
+    journal.recordResults(b.id, [
+      { report: '-3', messageIdentifier: 'H1' },
+      { report: '15' },
+      { report: '-3' },
+    ]);
+    journal.recordReceipt({ messageIdentifier: 'H1', report: '5' });
+    const conversations = new ConversationsRepo(app);
+    expect(
+      conversations
+        .history({ filter: { status: ['rejected', 'failed'] } })
+        .items.map((m) => [m.peer, m.status]),
+    ).toEqual([
+      ['447700900001', 'rejected'],
+      ['447700900000', 'failed'],
+    ]);
+    expect(conversations.history({ filter: { jobId: job.id }, limit: 2 }).next).not.toBeNull();
+    conversations.storeInbound({
+      from: '447700900002',
+      to: '447700900999',
+      text: 'Got it',
+      timestamp: 'x',
+      receivedAt: Date.now() + 1000,
+    });
+    const thread = conversations.thread({ conversationId: conversations.byPeer('447700900002')!.id }).items;
+    expect(thread.map((m) => [m.direction, m.text, m.status])).toEqual([
+      ['in', 'Got it', 'received'],
+      ['out', TEXT.text, 'accepted'],
+    ]);
+  });
 });

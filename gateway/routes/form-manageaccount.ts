@@ -42,7 +42,11 @@ export function handleManage(fields: FormFields, ctx: GatewayContext): RouteResp
   const log: Record<string, unknown> = { username };
   if (!account)
     return fail(REPORT.invalidLogin, describeReport(REPORT.invalidLogin), { ...log, auth: 'failed' });
-  if (!account.restricted) {
+  // The permission belongs to the parent account; its children may use it to transfer funds back.
+  const parent = account.parentId !== null ? getAccount(ctx.db, account.parentId) : null;
+  const permitted =
+    account.restricted || (parent?.restricted === true && fields.has('TransferToAccountUsername'));
+  if (!permitted) {
     return fail(REPORT.notPermitted, 'Account management needs the restricted-service permission', log);
   }
   const problems = validateRequest('manageaccount', fields);

@@ -9,7 +9,7 @@ import type { GatewayContext } from '../context.ts';
 import type { RouteResponse } from '../http.ts';
 import { creditOf } from '../accounts.ts';
 import { CURRENCY, availableMessages, formatMoney, loadTariffs } from '../credit.ts';
-import { problemsText, requestError } from './form-common.ts';
+import { problemsText, recordsResponse } from './form-common.ts';
 import { permittedReplyTo } from './form-sendsms.ts';
 
 export function handleQuery(
@@ -28,7 +28,10 @@ export function handleQuery(
       problems.length > 0
         ? problemsText(problems)
         : `Exactly one of ${QUERY_OPERATIONS.join(', ')} is required, got ${ops.length}`;
-    return requestError(fields, REPORT.syntaxError, text, { username });
+    // Queries have no ResponseFormat: errors use the tag=value shape of the invalid-login answer.
+    return recordsResponse('1', [{ messageIdentifier: '-1', report: REPORT.syntaxError, text }], {
+      username,
+    });
   }
   const op = ops[0]!;
   const log = { username, operation: op };

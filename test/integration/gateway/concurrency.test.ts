@@ -1,7 +1,7 @@
 // Credit is reserved atomically: many parallel requests (through both instances on one data dir)
 // can never overdraw an account, and the final balance is exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from 'undici';
+import { Agent, request } from 'undici';
 import { formBody, parseTags, startTestGateway, storedCredit } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
 
@@ -17,15 +17,14 @@ afterAll(async () => {
 });
 
 async function send(base: string, fields: Record<string, string>): Promise<string[]> {
-  const res = await fetch(`${base}/webservices/http/sendsms`, {
+  const res = await request(`${base}/webservices/http/sendsms`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
     body: formBody(fields),
-    // @ts-expect-error undici's dispatcher option is not in the DOM fetch types
     dispatcher: agent,
   });
-  expect(res.status).toBe(200);
-  return parseTags(await res.text()).Report ?? [];
+  expect(res.statusCode).toBe(200);
+  return parseTags(await res.body.text()).Report ?? [];
 }
 
 describe('concurrent credit use', () => {
@@ -56,7 +55,7 @@ describe('concurrent credit use', () => {
         send(i % 2 ? gw.url : gw.secondaryUrl!, {
           Username: acct.username,
           PIN: acct.pin,
-          SendTo: `4477009007${String(i).padStart(2, '0')}1,4477009007${String(i).padStart(2, '0')}2,4477009007${String(i).padStart(2, '0')}3`,
+          SendTo: [0, 1, 2].map((k) => `447700900${700 + i * 3 + k}`).join(','),
           Message: text,
           ResponseFormat: '3',
         }),

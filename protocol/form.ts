@@ -198,6 +198,22 @@ function decodeComponent(body: string, start: number, end: number): string {
   return decoder.decode(new Uint8Array(bytes));
 }
 
+/** Decodes one percent-encoded tag or value ('+' is a space); FormDecodeError.position is relative to it. */
+export function decodeFormComponent(value: string): string {
+  return decodeComponent(value, 0, value.length);
+}
+
+/** Splits a body into raw (still encoded) tag/value pairs without decoding the values. */
+export function splitRawForm(body: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const piece of body.split('&')) {
+    if (piece === '') continue;
+    const eq = piece.indexOf('=');
+    out.push(eq < 0 ? [piece, ''] : [piece.slice(0, eq), piece.slice(eq + 1)]);
+  }
+  return out;
+}
+
 /**
  * Decodes a form body. '+' and %20 are spaces; a bare tag (`AvailableCredit`) has the empty value;
  * empty pieces between '&&' are ignored. Throws FormDecodeError on malformed percent-encoding or

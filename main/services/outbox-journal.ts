@@ -229,6 +229,18 @@ export class OutboxJournal {
   }
 
   /**
+   * nextBatch + markSending in one transaction: the oldest pending batch, now 'sending' and
+   * owned by this process, or null. Several loops or processes may call it at once; each batch
+   * is handed out once.
+   */
+  claimNext(jobId?: number): OutboxBatch | null {
+    return this.#app.transaction(() => {
+      const next = this.nextBatch(jobId);
+      return next ? this.markSending(next.id) : null;
+    });
+  }
+
+  /**
    * The gateway answered for a batch in 'sending': one result per recipient (format 3, spec 4.1),
    * matched by `to` when given, else by position in the batch's SendTo list. A recipient without
    * a result stays 'unknown'. The batch becomes 'accepted' when any recipient was accepted,

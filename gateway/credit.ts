@@ -1,8 +1,9 @@
 // Money and tariffs. Credit is kept as an integer count of ten-thousandths of GBP (the spec's four
 // decimal places, spec 2.1), so sums and comparisons are exact; strings only at the edges.
 import type { DatabaseSync } from 'node:sqlite';
+import { DEFAULT_CURRENCY } from '../protocol/limits.ts';
 
-export const CURRENCY = 'GBP';
+export const CURRENCY = DEFAULT_CURRENCY;
 /** Ten-thousandths per pound. */
 export const MONEY_SCALE = 10_000;
 

@@ -222,6 +222,25 @@ async function handle(
   });
   res.end(body);
   const ms = Math.round((performance.now() - started) * 100) / 100;
+  if (route) {
+    try {
+      ctx.db
+        .prepare(
+          'INSERT INTO request_log (instance, method, path, username, report, status, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          ctx.config.instance,
+          method,
+          path,
+          typeof out.log?.username === 'string' ? out.log.username : null,
+          typeof out.log?.report === 'string' ? out.log.report : null,
+          out.status ?? 200,
+          ms,
+        );
+    } catch (err) {
+      ctx.log.warn('request log not written', { error: String(err) });
+    }
+  }
   ctx.log.info('request', {
     instance: ctx.config.instance,
     method,

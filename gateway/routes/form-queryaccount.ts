@@ -4,7 +4,7 @@ import type { FormFields } from '../../protocol/form.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import { INVALID_LOGIN_BODY, buildQueryResponse } from '../../protocol/responses.ts';
 import { REPORT } from '../../protocol/reports.ts';
-import { QUERY_OPERATIONS } from '../../protocol/limits.ts';
+import { LEGACY_CURRENCY, QUERY_OPERATIONS } from '../../protocol/limits.ts';
 import type { GatewayContext } from '../context.ts';
 import type { RouteResponse } from '../http.ts';
 import { creditOf } from '../accounts.ts';
@@ -41,7 +41,7 @@ export function handleQuery(
       return {
         body: buildQueryResponse(
           opts.legacy
-            ? { operation: 'AvailableCredit', currency: 'UKL', credit, legacy: true }
+            ? { operation: 'AvailableCredit', currency: LEGACY_CURRENCY, credit, legacy: true }
             : { operation: 'AvailableCredit', currency: CURRENCY, credit },
         ),
         log,

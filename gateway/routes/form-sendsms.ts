@@ -4,7 +4,7 @@ import type { FormFields } from '../../protocol/form.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import { REPORT } from '../../protocol/reports.ts';
 import type { DeliveryOption } from '../../protocol/limits.ts';
-import { DELIVERY_OPTIONS, LIMITS } from '../../protocol/limits.ts';
+import { DELIVERY_OPTIONS, LIMITS, parseUtcDateTime } from '../../protocol/limits.ts';
 import type { GatewayContext } from '../context.ts';
 import type { RouteRequest, RouteResponse } from '../http.ts';
 import type { Account } from '../accounts.ts';
@@ -34,8 +34,8 @@ export function sendTimeOf(fields: FormFields, now = Date.now()): Date | undefin
   if (delay) return new Date(now + Number(delay) * 60_000);
   const abs = fields.get('SendTimeAbsolute')?.trim();
   if (abs) {
-    const t = Date.parse(`${abs}Z`);
-    if (Number.isFinite(t)) return new Date(t);
+    const t = parseUtcDateTime(abs);
+    if (t !== undefined) return new Date(t);
   }
   return undefined;
 }
@@ -96,7 +96,7 @@ export function resolveRecipients(
     return {
       error: requestError(
         fields,
-        REPORT.syntaxError,
+        REPORT.tooManyRecipients,
         `Too many recipients: ${recipients.length}, at most ${LIMITS.maxRecipientsPerRequest} per request`,
       ),
     };

@@ -12,6 +12,7 @@ import { buildRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
 import type { MOMessage } from '../../protocol/soap/operations.ts';
 import { bytesToHex } from '../../protocol/smart/bytes.ts';
+import { REPORT } from '../../protocol/reports.ts';
 import type { GatewayContext, MessageRow, NetworkLike } from '../context.ts';
 import type { OutboundContent } from '../content.ts';
 import { getAccount } from '../accounts.ts';
@@ -21,13 +22,16 @@ import { encodeForNetwork, applyWalledGarden } from './encode.ts';
 import type { NetworkPdu } from './encode.ts';
 
 /** Receipt Report values of the simulator (spec 6.1 leaves them open). */
-export const RECEIPT_REPORT = { delivered: 0, failed: 5 } as const;
+export const RECEIPT_REPORT = {
+  delivered: Number(REPORT.success),
+  failed: Number(REPORT.notDelivered),
+} as const;
 
 export type ReceiptOutcome = 'delivered' | 'failed' | 'none';
 
 /**
  * Deterministic outcome by recipient number (documented in docs/GATEWAY.md):
- * ending 0000 → failed receipt (Report 5); ending 0001 → never a receipt; anything else → delivered (0).
+ * ending 0000 → failed receipt (Report 76, not delivered); ending 0001 → never a receipt; anything else → delivered (0).
  */
 export function receiptOutcome(recipient: string): ReceiptOutcome {
   if (recipient.endsWith('0000')) return 'failed';

@@ -51,7 +51,7 @@ export const SENDMMS_PATH = '/webservices/http/sendmms';
 /** A request-level refusal: report code and the text the client sees. */
 class ContentError extends Error {
   readonly report: string;
-  constructor(message: string, report: string = REPORT.syntaxError) {
+  constructor(message: string, report: string = REPORT.invalidContent) {
     super(message);
     this.report = report;
   }
@@ -106,7 +106,7 @@ function hex(value: string, field: string): Uint8Array {
 
 function requirePhoneMake(fields: FormFields, what: string, nokiaOnly = false): void {
   const make = fields.get('PhoneMake')?.trim();
-  if (!make) throw new ContentError(`PhoneMake is required for ${what}`);
+  if (!make) throw new ContentError(`PhoneMake is required for ${what}`, REPORT.syntaxError);
   if (nokiaOnly && make.toLowerCase() !== 'nokia') throw new ContentError(`${what} requires PhoneMake=Nokia`);
 }
 
@@ -121,7 +121,7 @@ function bitmapOf(
   const value = (fields.get(field) ?? '').trim();
   if (/^\d{5}$/.test(value)) {
     const found = getLibraryFile(ctx.db, value, account, kinds);
-    if (!found.ok) throw new ContentError(`${field}: ${found.message}`);
+    if (!found.ok) throw new ContentError(`${field}: ${found.message}`, REPORT.contentNotFound);
     return bytesToHex(found.file.bytes);
   }
   const bytes = hex(value, field);
@@ -145,7 +145,7 @@ function ringtoneOf(ctx: GatewayContext, account: Account, value: string): RichC
   let text = value.trim();
   if (/^\d{5}$/.test(text)) {
     const found = getLibraryFile(ctx.db, text, account, ['ringtone']);
-    if (!found.ok) throw new ContentError(`Ringtone: ${found.message}`);
+    if (!found.ok) throw new ContentError(`Ringtone: ${found.message}`, REPORT.contentNotFound);
     text = new TextDecoder().decode(found.file.bytes);
   } else if (/^([0-9A-Fa-f]{2})+$/.test(text)) {
     const bytes = hexToBytes(text);
@@ -323,7 +323,7 @@ async function resolveContent(
       let upload: ResolvedContent['upload'];
       if (field === 'MMSFileWAP') {
         const lib = getLibraryFile(ctx.db, fields.get('MMSFileWAP') ?? '', account, ['wap', 'mms']);
-        if (!lib.ok) throw new ContentError(`MMSFileWAP: ${lib.message}`);
+        if (!lib.ok) throw new ContentError(`MMSFileWAP: ${lib.message}`, REPORT.contentNotFound);
         file = lib.file;
       } else {
         const up = uploadOf(fields, 'WAPPushFileName1', 'WAPPushFileData1');
@@ -344,7 +344,7 @@ async function resolveContent(
       let upload: ResolvedContent['upload'];
       if (field === 'MMSFileMMS') {
         const lib = getLibraryFile(ctx.db, fields.get('MMSFileMMS') ?? '', account, ['mms']);
-        if (!lib.ok) throw new ContentError(`MMSFileMMS: ${lib.message}`);
+        if (!lib.ok) throw new ContentError(`MMSFileMMS: ${lib.message}`, REPORT.contentNotFound);
         mms = lib.file.bytes;
       } else {
         const up = uploadOf(fields, 'MMSNotificationFileName1', 'MMSNotificationFileData1');

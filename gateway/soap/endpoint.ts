@@ -286,7 +286,7 @@ async function dispatchOperation(
           }
         : {
             op: 'DeliverMessage',
-            response: { MessageIdentifier: '-1', Report: Number(REPORT.syntaxError), Text: result.reason },
+            response: { MessageIdentifier: '-1', Report: Number(REPORT.invalidNumber), Text: result.reason },
             log: { username: account.username },
           };
     }

@@ -9,7 +9,7 @@ import sys, json, base64, datetime
 import gammu
 def conv(o):
     if isinstance(o, (bytes, bytearray)):
-        return {'hex': o.hex().upper()}
+        return o.decode('latin-1')
     if isinstance(o, (datetime.datetime, datetime.date, datetime.time)):
         return o.isoformat()
     return str(o)
@@ -45,4 +45,32 @@ export function gammuDecode(pdusHex: string[]): { messages: GammuJson[]; decoded
     encoding: 'utf8',
   });
   return JSON.parse(out) as { messages: GammuJson[]; decoded: GammuJson[] };
+}
+
+const TEXT_SCRIPT = String.raw`
+import sys, json, datetime
+import gammu
+def conv(o):
+    if isinstance(o, (bytes, bytearray)):
+        return o.decode('latin-1')
+    if isinstance(o, (datetime.datetime, datetime.date, datetime.time)):
+        return o.isoformat()
+    return str(o)
+kind = sys.argv[1]
+text = sys.stdin.read()
+res = gammu.DecodeVCARD(text) if kind == 'vcard' else gammu.DecodeVCS(text)
+print(json.dumps(res, default=conv))
+`;
+
+/** gammu.DecodeVCARD / gammu.DecodeVCS on a vCard or vCalendar text. */
+export function gammuDecodeText(kind: 'vcard' | 'vcs', text: string): GammuJson {
+  const out = execFileSync('/usr/bin/python3', ['-c', TEXT_SCRIPT, kind], { input: text, encoding: 'utf8' });
+  return JSON.parse(out) as GammuJson;
+}
+
+/** XPM rows of a gammu bitmap as '#'/'.' strings (gammu writes '#' for black and ' ' for white). */
+export function gammuBitmapRows(bitmap: GammuJson): string[] {
+  const xpm = (bitmap.XPM as string[]).map((r) => String(r));
+  const [w, h, colors] = xpm[0]!.split(/\s+/).map(Number) as [number, number, number];
+  return xpm.slice(1 + colors, 1 + colors + h).map((r) => r.slice(0, w).replace(/ /g, '.'));
 }

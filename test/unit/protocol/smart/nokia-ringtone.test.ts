@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  NOKIA_TEMPOS,
+  decodeNokiaRingtone,
+  encodeNokiaRingtone,
+  nearestNokiaTempo,
+  nokiaRingtoneSize,
+} from '../../../../protocol/smart/nokia-ringtone.ts';
+import { formatRtttl, parseRtttl } from '../../../../protocol/smart/rtttl.ts';
+import { bytesToHex } from '../../../../protocol/smart/bytes.ts';
+import { encodeContentToPdus } from '../../../../protocol/smart/sms-submit.ts';
+import { gammuAvailable, gammuDecode } from './gammu.ts';
+
+const NOKIA_TUNE = 'Nokia:d=4,o=5,b=180:8e6,8d6,f#,g#,8c#6,8b,d,e,8b,8a,c#,e,2a.,p';
+
+describe('Nokia Smart Messaging ringtone', () => {
+  it('starts with the command part 02 4A 3A and the basic song type + title', () => {
+    const bytes = encodeNokiaRingtone(parseRtttl(NOKIA_TUNE));
+    // 02 | 0x25<<1 | 0x1D<<1 | 001 + title length 5 (0101) + "Nokia" ...
+    expect(bytesToHex(bytes.slice(0, 8))).toBe('024A3A5539BDADA5');
+    expect(bytes[bytes.length - 1]).toBe(0x00); // command end
+    expect(nokiaRingtoneSize(parseRtttl(NOKIA_TUNE))).toBe(bytes.length);
+  });
+
+  it('round-trips notes, sharps, dots, octave changes, pauses, tempo and RTX style/volume/loop', () => {
+    for (const text of [
+      NOKIA_TUNE,
+      'Scale:d=8,o=4,b=125:c,c#,d,d#,e,f,f#,g,g#,a,a#,b,c5,c6,c7,2p,1c7.',
+      'Rtx:d=16,o=6,b=63,l=3,s=s,v=12:c,32d.,4p,e',
+      'Slow:d=1,o=7,b=25:c,2p,32b',
+    ]) {
+      const song = parseRtttl(text);
+      const back = decodeNokiaRingtone(encodeNokiaRingtone(song));
+      expect(formatRtttl(back)).toBe(formatRtttl(song));
+      expect(back.notes).toEqual(song.notes);
+    }
+  });
+
+  it('rounds the tempo to the 32-entry table and cuts titles to 15 characters', () => {
+    expect(NOKIA_TEMPOS).toHaveLength(32);
+    expect(nearestNokiaTempo(120)).toEqual({ index: 14, bpm: 125 });
+    expect(nearestNokiaTempo(110)).toEqual({ index: 13, bpm: 112 });
+    const back = decodeNokiaRingtone(
+      encodeNokiaRingtone(parseRtttl('A very long song title:d=4,o=5,b=130:c')),
+    );
+    expect(back.bpm).toBe(125);
+    expect(back.name).toBe('A very long son');
+  });
+
+  it('refuses bytes that are not a ringtone', () => {
+    expect(() => decodeNokiaRingtone(Uint8Array.of(0x01, 0x4a))).toThrow(/command length/);
+    expect(() => decodeNokiaRingtone(Uint8Array.of(0x02, 0x4a, 0x3a))).toThrow(/end of data/);
+    const song = parseRtttl('x:d=4,o=5,b=63:' + Array(260).fill('c').join(','));
+    expect(() => encodeNokiaRingtone(song)).toThrow(/255/);
+  });
+
+  it.skipIf(!gammuAvailable)('python-gammu decodes the same notes from the port-5505 SMS', () => {
+    const song = parseRtttl(NOKIA_TUNE);
+    const pdus = encodeContentToPdus({ kind: 'ringtone', song: NOKIA_TUNE }, '447700900123');
+    const g = gammuDecode(pdus.map((p) => bytesToHex(p.pdu)));
+    expect(g.messages[0].UDH.Type).toBe('NokiaRingtone');
+    const ringtone = g.decoded[0].Entries[0].Ringtone;
+    expect(ringtone.Name).toBe('Nokia');
+    const gammuNotes = ringtone.Notes as Array<Record<string, unknown>>;
+    expect(gammuNotes).toHaveLength(song.notes.length);
+    const NOTE: Record<string, string> = {
+      c: 'C',
+      'c#': 'Cis',
+      d: 'D',
+      'd#': 'Dis',
+      e: 'E',
+      f: 'F',
+      'f#': 'Fis',
+      g: 'G',
+      'g#': 'Gis',
+      a: 'A',
+      'a#': 'Ais',
+      b: 'H',
+      p: 'Pause',
+    };
+    const SCALE: Record<number, number> = { 4: 440, 5: 880, 6: 1760, 7: 3520 };
+    song.notes.forEach((n, i) => {
+      const g = gammuNotes[i]!;
+      expect(g.Note, `note ${i}`).toBe(NOTE[n.pitch]);
+      expect(g.Duration, `note ${i}`).toBe(n.duration === 1 ? 'Full' : `1_${n.duration}`);
+      expect(g.DurationSpec, `note ${i}`).toBe(n.dotted ? 'DottedNote' : 'NoSpecialDuration');
+      if (n.pitch !== 'p') expect(g.Scale, `note ${i}`).toBe(SCALE[n.octave]);
+      expect(g.Tempo).toBe(180);
+    });
+  });
+});

@@ -271,6 +271,7 @@ export interface Template {
   updatedAt: Millis;
 }
 
+/** A message matching a search; a send to many recipients is one hit (its newest recipient). */
 export interface MessageHit {
   message: MessageRecord;
   /** The matching text with matches between \u0002 and \u0003 (the renderer highlights them). */

@@ -13,6 +13,8 @@ export const SEARCH_LIMIT_DEFAULT = 50;
 const SEARCH_LIMIT_MAX = 500;
 /** Words beyond this are ignored (a pasted essay must not build a huge query). */
 const MAX_TERMS = 16;
+/** Rows read per hit wanted, so that hits folded by job still fill a page. */
+const OVERFETCH = 4;
 const SNIPPET_START = '\u0002';
 const SNIPPET_END = '\u0003';
 
@@ -63,11 +65,18 @@ export class SearchRepo {
     const match = buildFtsQuery(query);
     if (match === null) return { query, messages: [], contacts: [] };
     const limit = Math.max(1, Math.min(SEARCH_LIMIT_MAX, Math.trunc(options.limit ?? SEARCH_LIMIT_DEFAULT)));
-    const messages = rowsAs<HitRow>(this.#messages.all(match, limit)).map((r) => ({
-      message: toMessage(r),
-      snippet: r.snippet,
-      contactName: r.contact_name,
-    }));
+    // A send to 5,000 people is 5,000 outbound rows with the same text: show it once (its newest
+    // recipient), by reading a few more rows than asked and keeping one per outbox job.
+    const seenJobs = new Set<number>();
+    const messages = rowsAs<HitRow>(this.#messages.all(match, limit * OVERFETCH))
+      .filter((r) => {
+        if (r.job_id === null) return true;
+        if (seenJobs.has(r.job_id)) return false;
+        seenJobs.add(r.job_id);
+        return true;
+      })
+      .slice(0, limit)
+      .map((r) => ({ message: toMessage(r), snippet: r.snippet, contactName: r.contact_name }));
     const contacts = rowsAs<ContactRow>(this.#contacts.all(match, limit)).map(toContact);
     return { query, messages, contacts };
   }

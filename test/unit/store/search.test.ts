@@ -4,6 +4,7 @@ import type { AppDb } from '../../../main/store/db.ts';
 import { ContactsRepo } from '../../../main/services/contacts.ts';
 import { ConversationsRepo } from '../../../main/services/conversations.ts';
 import { SearchRepo, buildFtsQuery } from '../../../main/services/search.ts';
+import { OutboxJournal } from '../../../main/services/outbox-journal.ts';
 import { tempDbFile } from './helpers.ts';
 
 let app: AppDb;
@@ -126,5 +127,14 @@ describe('search', () => {
     expect(
       app.db.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')").run().changes,
     ).toBeGreaterThanOrEqual(0);
+  });
+
+  it('shows a send to many recipients once, not once per recipient', () => {
+    const journal = new OutboxJournal(app);
+    const to = Array.from({ length: 120 }, (_, i) => `447700900${String(300 + i).padStart(3, '0')}`);
+    journal.createJob(to, { kind: 'text', text: 'Quarterly newsletter is out' });
+    journal.createJob(to.slice(0, 2), { kind: 'text', text: 'Newsletter correction' });
+    const hits = search.search('newsletter').messages;
+    expect(hits.map((h) => h.message.text)).toEqual(['Newsletter correction', 'Quarterly newsletter is out']);
   });
 });

@@ -52,7 +52,16 @@ export function openAppDb(file: string, options: { migrationsDir?: string } = {}
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA foreign_keys = ON');
     const transaction = <T>(fn: () => T): T => runInTransaction(db, fn);
-    migrate(db, loadMigrations(options.migrationsDir));
+    const migrations = loadMigrations(options.migrationsDir);
+    migrate(db, migrations);
+    const known = migrations.at(-1)?.version ?? 0;
+    const found = currentVersion(db);
+    if (found > known) {
+      // A newer Messenger wrote this file; an older one must not write into a schema it does not know.
+      throw new Error(
+        `${file} has schema version ${found}, newer than this version of Messenger knows (${known}): update Messenger`,
+      );
+    }
     return {
       db,
       file,

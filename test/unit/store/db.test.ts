@@ -78,4 +78,12 @@ describe('openAppDb', () => {
     expect(app.db.prepare('SELECT count(*) AS n FROM templates').get()).toEqual({ n: 0 });
     app.close();
   });
+
+  it('refuses a file written by a newer version', () => {
+    const { file } = temp();
+    const app = openAppDb(file);
+    app.db.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'future', 0)").run();
+    app.close();
+    expect(() => openAppDb(file)).toThrow(/schema version 999, newer than/);
+  });
 });

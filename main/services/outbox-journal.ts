@@ -33,6 +33,9 @@ import type {
 export const CRASH_REASON =
   'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
 
+/** How long a receipt waits for its MessageIdentifier to be recorded. */
+const EARLY_RECEIPT_TTL_MS = 7 * 24 * 3600 * 1000;
+
 /** This process's claim on the batches it sends: the pid alone may be reused (pid 1 in a container). */
 const OWNER = `${process.pid}:${randomUUID()}`;
 
@@ -278,6 +281,7 @@ export class OutboxJournal {
         );
       });
       this.#finishBatch(batchId, now, null);
+      this.#applyEarlyReceipts(batchId);
       return this.recipientsOfBatch(batchId);
     });
   }
@@ -360,7 +364,11 @@ export class OutboxJournal {
     return this.createJob(numbers, job.content, { resendOf: jobId });
   }
 
-  /** A delivery receipt (SubmitDeliveryReceipt) for a MessageIdentifier: delivered or failed. */
+  /**
+   * A delivery receipt (SubmitDeliveryReceipt) for a MessageIdentifier: delivered or failed.
+   * A receipt for an identifier not recorded yet (its send's answer is still being processed) is
+   * kept and applied by recordResults; null is returned then.
+   */
   recordReceipt(receipt: DeliveryReceiptInput): MessageRecord | null {
     return this.#app.transaction(() => {
       const row = rowAs<MessageRow>(
@@ -371,8 +379,20 @@ export class OutboxJournal {
           )
           .get(receipt.messageIdentifier),
       );
-      if (!row) return null;
       const report = receipt.report.trim();
+      if (!row) {
+        // Receipts for identifiers that never show up (sent by another client of the account)
+        // are not kept for ever.
+        this.#app.db
+          .prepare('DELETE FROM early_receipts WHERE received_at < ?')
+          .run(this.#now() - EARLY_RECEIPT_TTL_MS);
+        this.#app.db
+          .prepare(
+            'INSERT INTO early_receipts (message_identifier, report, receipt_at, received_at) VALUES (?, ?, ?, ?)',
+          )
+          .run(receipt.messageIdentifier, report, receipt.at ?? this.#now(), this.#now());
+        return null;
+      }
       this.#app.db
         .prepare('UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE id = ?')
         .run(statusOfReceipt(report), report, receipt.at ?? this.#now(), row.id);
@@ -446,6 +466,27 @@ export class OutboxJournal {
     this.#app.db
       .prepare('UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ? WHERE id = ?')
       .run(state, now, reason, batchId);
+  }
+
+  /** Apply (in arrival order) and drop the receipts that came before this batch's answer. */
+  #applyEarlyReceipts(batchId: number): void {
+    const early = rowsAs<{ id: number; message_identifier: string; report: string; receipt_at: number }>(
+      this.#app.db
+        .prepare(
+          `SELECT e.id, e.message_identifier, e.report, e.receipt_at FROM early_receipts e
+             JOIN messages m ON m.message_identifier = e.message_identifier
+            WHERE m.batch_id = ? ORDER BY e.id`,
+        )
+        .all(batchId),
+    );
+    const apply = this.#app.db.prepare(
+      "UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE batch_id = ? AND message_identifier = ? AND direction = 'out'",
+    );
+    const drop = this.#app.db.prepare('DELETE FROM early_receipts WHERE id = ?');
+    for (const e of early) {
+      apply.run(statusOfReceipt(e.report), e.report, e.receipt_at, batchId, e.message_identifier);
+      drop.run(e.id);
+    }
   }
 
   #mustState(batchId: number, state: OutboxBatch['state'], action: string): BatchRow {

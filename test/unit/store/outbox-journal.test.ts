@@ -135,7 +135,21 @@ describe('outbox journal', () => {
       receiptAt: 5000,
     });
     expect(journal.recordReceipt({ messageIdentifier: 'M2', report: '5' })?.status).toBe('failed');
-    expect(journal.recordReceipt({ messageIdentifier: 'nope', report: '-3' })).toBeNull();
+  });
+
+  it('keeps a receipt that arrives before its send is answered, and applies it then', () => {
+    journal.createJob(numbers(2), TEXT);
+    const b = journal.markSending(journal.nextBatch()!.id);
+    expect(journal.recordReceipt({ messageIdentifier: 'E1', report: '-3', at: 7000 })).toBeNull();
+    const outcomes = journal.recordResults(b.id, [
+      { messageIdentifier: 'E1', report: '-3' },
+      { messageIdentifier: 'E2', report: '-3' },
+    ]);
+    expect(outcomes.map((o) => [o.to, o.status, o.receiptAt])).toEqual([
+      ['447700900000', 'delivered', 7000],
+      ['447700900001', 'accepted', null],
+    ]);
+    expect(app.db.prepare('SELECT count(*) AS n FROM early_receipts').get()).toEqual({ n: 0 });
   });
 
   it('re-sends only when asked, as a new job to recipients of the old one', () => {

@@ -2,6 +2,7 @@
 // of preload/api.ts (next: accounts, send loop, inbox poller, credit, …) builds on this.
 import { openAppDb } from '../store/db.ts';
 import type { AppDb } from '../store/db.ts';
+import { SettingsRepo } from '../store/settings.ts';
 import { ContactsRepo } from './contacts.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { GroupsRepo } from './groups.ts';
@@ -17,6 +18,7 @@ export interface AppStore {
   conversations: ConversationsRepo;
   search: SearchRepo;
   outbox: OutboxJournal;
+  settings: SettingsRepo;
   close(): void;
 }
 
@@ -31,6 +33,7 @@ export function openAppStore(file: string, options: { defaultCountry?: string } 
     conversations: new ConversationsRepo(app, options),
     search: new SearchRepo(app),
     outbox: new OutboxJournal(app, options),
+    settings: new SettingsRepo(app),
     close: () => app.close(),
   };
 }

@@ -424,14 +424,25 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
   const deliveryOption = deliveryOptionOf(fields);
   const replyTo = fields.get('ReplyTo')?.trim();
   const baseUrl = requestBaseUrl(req);
+  const token = randomBytes(12).toString('hex');
+  const outbound = (
+    content.delivered
+      ? { ...content.content, href: `${baseUrl}/content/${token}`, contentToken: token }
+      : content.content
+  ) as OutboundContent & RichContent;
+  try {
+    ctx.network.partsFor(outbound); // the network must be able to encode it before anything is stored
+  } catch (err) {
+    return requestError(fields, REPORT.invalidContent, `Content cannot be sent: ${(err as Error).message}`, {
+      username,
+    });
+  }
   // The upload, the content handsets fetch and the messages are stored together or not at all.
   const { records, libraryNumber } = transaction(ctx.db, () => {
     const number = content.upload
       ? addLibraryFile(ctx.db, { ...content.upload, ownerAccountId: account.id })
       : undefined;
-    let outbound = content.content as OutboundContent & RichContent;
     if (content.delivered) {
-      const token = randomBytes(12).toString('hex');
       ctx.db
         .prepare(
           'INSERT INTO delivered_content (token, message_identifier, content_type, bytes, adapted) VALUES (?, ?, ?, ?, ?)',
@@ -443,7 +454,6 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
           content.delivered.bytes,
           content.delivered.adapted ? 1 : 0,
         );
-      outbound = { ...outbound, href: `${baseUrl}/content/${token}`, contentToken: token } as typeof outbound;
     }
     const out = submitMessage(ctx, {
       account,

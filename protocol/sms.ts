@@ -6,6 +6,8 @@
 // in code that also runs in the renderer; the npm packages for this either bundle their own
 // UI-oriented counters or do not pack septets with UDH fill bits.
 
+import { LIMITS } from './limits.ts';
+
 /** The encoding an SMS text is sent in: the 7-bit default alphabet, or UCS-2 (UTF-16BE). */
 export type TextEncoding = 'GSM-7' | 'UCS-2';
 
@@ -16,9 +18,6 @@ export const SMS_SEGMENT = {
   ucs2Single: 70,
   ucs2Concat: 67,
 } as const;
-
-/** Spec section 8: "Single message in UTF-8 at most 70 characters". Kept equal to LIMITS.utf8SingleMessageMax. */
-const UTF8_SINGLE_MESSAGE_MAX = 70;
 
 /** The escape septet that switches one character to the extension table. */
 export const GSM7_ESCAPE = 0x1b;
@@ -290,7 +289,7 @@ export function analyzeText(text: string, opts?: { flash?: boolean }): TextAnaly
     remaining: perSegment - (partUnits[partUnits.length - 1] ?? 0),
     nonGsm,
     flash: opts?.flash ?? false,
-    fitsSingleUtf8: characters <= UTF8_SINGLE_MESSAGE_MAX,
+    fitsSingleUtf8: characters <= LIMITS.utf8SingleMessageMax,
   };
 }
 

@@ -22,6 +22,7 @@ import {
   parseRecordsResponse,
 } from '../../protocol/responses.ts';
 import type { ResponseRecord } from '../../protocol/responses.ts';
+import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import type { Problem } from '../../protocol/validate.ts';
@@ -48,10 +49,11 @@ import { HttpTransport } from './transport.ts';
 import type { ServerRole, TransportOptions, TransportResult } from './transport.ts';
 
 export const PATHS = {
-  sendsms: '/webservices/http/sendsms',
-  sendmms: '/webservices/http/sendmms',
-  queryaccount: '/webservices/http/queryaccount',
-  manageaccount: '/webservices/http/manageaccount',
+  sendsms: OPERATION_PATHS.sendsms,
+  sendmms: OPERATION_PATHS.sendmms,
+  queryaccount: OPERATION_PATHS.queryaccount,
+  manageaccount: OPERATION_PATHS.manageaccount,
+  /** SOAP interface version 5 (spec 4.5, 9.1). */
   soap: '/sendsms5',
 } as const;
 
@@ -627,10 +629,13 @@ export function interpretRecords(
     const accepted = isAccepted(rec.report);
     const message = describeReport(rec.report, rec.text);
     return {
-      results: labels.map((number) => ({
-        ...recipientFromRecord(number, rec),
-        ...(accepted ? {} : { text: message }),
-      })),
+      // The record's MessageIdentifier is the last recipient's (format 1) or none at all (-1).
+      results: labels.map((number, i) => {
+        const r = recipientFromRecord(number, rec);
+        if (!accepted) r.text = message;
+        if (!accepted || i !== labels.length - 1) delete r.messageIdentifier;
+        return r;
+      }),
       ...(accepted ? {} : { error: { code: rec.report, message } }),
       stop: STOP_CODES.has(rec.report),
       ...withLibrary,
@@ -696,22 +701,14 @@ function readQuery(body: string): ParsedQuery {
   if (report !== undefined) return { kind: 'error', code: report, text: form.get('Text') };
   // protocol/responses.ts reads both AvailableCredit shapes (Currency=…&AvailableCredit=…, and the
   // older single "UKL 12.3400" value).
-  const q = parseQueryResponse(body) as {
-    operation?: string;
-    currency?: string;
-    credit?: string;
-    messages?: number | string;
-    replyTo?: readonly string[];
-  };
+  const q = parseQueryResponse(body);
   switch (q.operation) {
     case 'AvailableCredit':
-      return { kind: 'AvailableCredit', currency: q.currency ?? '', credit: q.credit ?? '' };
+      return { kind: 'AvailableCredit', currency: q.currency, credit: q.credit };
     case 'AvailableMessages':
-      return { kind: 'AvailableMessages', messages: String(q.messages ?? '') };
+      return { kind: 'AvailableMessages', messages: String(q.messages) };
     case 'PermittedReplyTo':
-      return { kind: 'PermittedReplyTo', values: [...(q.replyTo ?? [])] };
-    default:
-      throw new Error(`not a queryaccount answer: ${JSON.stringify(body.slice(0, 200))}`);
+      return { kind: 'PermittedReplyTo', values: q.replyTo };
   }
 }
 

@@ -49,7 +49,10 @@ describe('interpretRecords', () => {
 
   it('format 1: one accepted record for many recipients means all accepted', () => {
     const r = interpretRecords('MessageIdentifier=LAST&Report=-3&Text=ok', two);
-    expect(r.results.map((x) => x.status)).toEqual(['accepted', 'accepted']);
+    expect(r.results.map((x) => [x.status, x.messageIdentifier])).toEqual([
+      ['accepted', undefined],
+      ['accepted', 'LAST'],
+    ]);
   });
 
   it('invalid login: one whole-request error that stops the campaign', () => {

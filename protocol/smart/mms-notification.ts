@@ -71,9 +71,12 @@ export function encodeMmsNotification(n: MmsNotification): Uint8Array {
     out.push(F.from, ...valueLength(v.length), ...v);
   } else out.push(F.from, 1, 0x81);
   if (n.subject !== undefined) {
-    // Encoded-string-value with the UTF-8 charset (106 → short integer 0xEA)
-    const v = [0xea, ...textString(n.subject)];
-    out.push(F.subject, ...valueLength(v.length), ...v);
+    // Encoded-string-value: a plain text string when ASCII, else with the UTF-8 charset (106 → 0xEA)
+    if (/^[\x20-\x7e]*$/.test(n.subject)) out.push(F.subject, ...textString(n.subject));
+    else {
+      const v = [0xea, ...textString(n.subject)];
+      out.push(F.subject, ...valueLength(v.length), ...v);
+    }
   }
   out.push(F.messageClass, 0x80 + MMS_MESSAGE_CLASSES.indexOf(n.messageClass));
   out.push(F.messageSize, ...longInteger(n.messageSize));

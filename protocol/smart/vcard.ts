@@ -70,14 +70,11 @@ export function parseContentLines(text: string): ContentLine[] {
   const logical: string[] = [];
   for (const line of physical) {
     const prev = logical[logical.length - 1];
-    if ((line.startsWith(' ') || line.startsWith('\t')) && prev !== undefined) {
-      logical[logical.length - 1] = prev + line.slice(1);
-    } else if (
-      prev !== undefined &&
-      /QUOTED-PRINTABLE/i.test(prev.split(':')[0] ?? '') &&
-      prev.endsWith('=')
-    ) {
+    if (prev !== undefined && /QUOTED-PRINTABLE/i.test(prev.split(':')[0] ?? '') && prev.endsWith('=')) {
+      // quoted-printable soft line break: the next line continues the value as it is
       logical[logical.length - 1] = prev.slice(0, -1) + line;
+    } else if ((line.startsWith(' ') || line.startsWith('\t')) && prev !== undefined) {
+      logical[logical.length - 1] = prev + line.slice(1);
     } else if (line.trim() !== '') logical.push(line);
   }
   return logical.map((line, i) => {

@@ -397,7 +397,17 @@ async function resolveContent(
 
 /** The sendmms handler (also used by SOAP SubmitMessage for rich content). */
 export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Promise<RouteResponse> {
-  const fields = readForm(req);
+  let fields: FormFields;
+  try {
+    fields = readForm(req);
+  } catch (err) {
+    if (!isDecodeError(err)) throw err;
+    return requestError(
+      readLeniently(req),
+      REPORT.syntaxError,
+      `Malformed form encoding: ${(err as Error).message}`,
+    );
+  }
   const username = fields.get('Username');
   const account = ctx.authenticate(username, fields.get('PIN'));
   if (!account) return invalidLogin(fields, username);

@@ -178,6 +178,8 @@ export interface OutboxJob {
   createdAt: Millis;
   content: OutboxContent;
   resendOf: number | null;
+  /** The account it was sent on (null when that account was removed). */
+  accountId: string | null;
   recipientCount: number;
   batchCount: number;
   counts: StatusCounts;

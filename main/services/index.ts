@@ -3,6 +3,7 @@
 import { openAppDb } from '../store/db.ts';
 import type { AppDb } from '../store/db.ts';
 import { SettingsRepo } from '../store/settings.ts';
+import { AccountsRepo } from '../store/accounts.ts';
 import { ContactsRepo } from './contacts.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { GroupsRepo } from './groups.ts';
@@ -12,6 +13,7 @@ import { TemplatesRepo } from './templates.ts';
 
 export interface AppStore {
   app: AppDb;
+  accounts: AccountsRepo;
   contacts: ContactsRepo;
   groups: GroupsRepo;
   templates: TemplatesRepo;
@@ -27,6 +29,7 @@ export function openAppStore(file: string, options: { defaultCountry?: string } 
   const app = openAppDb(file);
   return {
     app,
+    accounts: new AccountsRepo(app),
     contacts: new ContactsRepo(app, options),
     groups: new GroupsRepo(app),
     templates: new TemplatesRepo(app),

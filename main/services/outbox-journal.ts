@@ -60,6 +60,7 @@ interface JobRow {
   created_at: number;
   content: string;
   resend_of: number | null;
+  account_id: string | null;
 }
 
 const EMPTY_COUNTS: StatusCounts = {
@@ -136,7 +137,7 @@ export class OutboxJournal {
   createJob(
     recipients: readonly string[],
     content: OutboxContent,
-    options: { resendOf?: number; defaultCountry?: string } = {},
+    options: { resendOf?: number; defaultCountry?: string; accountId?: string } = {},
   ): OutboxJob {
     const country = options.defaultCountry ?? this.#defaultCountry;
     const numbers: string[] = [];
@@ -158,9 +159,16 @@ export class OutboxJournal {
       const job = rowAs<{ id: number }>(
         db
           .prepare(
-            'INSERT INTO outbox_jobs (created_at, kind, text, content, resend_of) VALUES (?, ?, ?, ?, ?) RETURNING id',
+            'INSERT INTO outbox_jobs (created_at, kind, text, content, resend_of, account_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
           )
-          .get(now, content.kind, content.text, JSON.stringify(content), options.resendOf ?? null),
+          .get(
+            now,
+            content.kind,
+            content.text,
+            JSON.stringify(content),
+            options.resendOf ?? null,
+            options.accountId ?? null,
+          ),
       );
       if (!job) throw new StoreError('invalid-state', 'the job was not journaled');
       const insertBatch = db.prepare(
@@ -348,7 +356,7 @@ export class OutboxJournal {
   /**
    * The user chose to send again to some recipients of an earlier job (for example its failed
    * or unknown ones): a new job with the same content, linked to the old one. Every number must
-   * be a recipient of that job.
+   * be a recipient of that job. It goes out on the same account.
    */
   resendToRecipients(jobId: number, numbers: readonly string[]): OutboxJob {
     const job = this.#mustJob(jobId);
@@ -361,7 +369,10 @@ export class OutboxJournal {
       .filter((n) => !recipients.has(peerOf(n, this.#defaultCountry)))
       .map((input) => ({ input, reason: `not a recipient of job ${jobId}` }));
     if (problems.length > 0 || numbers.length === 0) throw new InvalidRecipientsError(problems);
-    return this.createJob(numbers, job.content, { resendOf: jobId });
+    return this.createJob(numbers, job.content, {
+      resendOf: jobId,
+      ...(job.accountId === null ? {} : { accountId: job.accountId }),
+    });
   }
 
   /**
@@ -545,6 +556,7 @@ export class OutboxJournal {
       createdAt: row.created_at,
       content: JSON.parse(row.content) as OutboxContent,
       resendOf: row.resend_of,
+      accountId: row.account_id,
       recipientCount,
       batchCount,
       counts,

@@ -1,0 +1,141 @@
+// Gateway accounts: what the app needs to reach one (username, primary and secondary URL, the
+// local sandbox flag) and which one is current. The PIN is never stored in clear: `pin_secret`
+// only holds bytes the Electron shell encrypted with safeStorage; outside Electron the PIN comes
+// from the environment or a prompt and nothing is stored (DESIGN.md, Storage).
+import { randomUUID } from 'node:crypto';
+import { LIMITS } from '../../protocol/limits.ts';
+import type { AppDb } from './db.ts';
+import { StoreError } from './errors.ts';
+import { rowAs, rowsAs } from './rows.ts';
+import type { AccountSummary } from '../../preload/api.ts';
+
+export interface AccountInput {
+  label?: string;
+  username: string;
+  primaryUrl: string;
+  secondaryUrl?: string | null;
+  sandbox?: boolean;
+}
+
+interface AccountRow {
+  id: string;
+  label: string;
+  username: string;
+  primary_url: string;
+  secondary_url: string | null;
+  sandbox: number;
+  has_secret: number;
+}
+
+const SELECT =
+  'SELECT id, label, username, primary_url, secondary_url, sandbox, pin_secret IS NOT NULL AS has_secret FROM accounts';
+
+function toSummary(r: AccountRow): AccountSummary {
+  return {
+    id: r.id,
+    label: r.label,
+    username: r.username,
+    primaryUrl: r.primary_url,
+    secondaryUrl: r.secondary_url,
+    sandbox: r.sandbox === 1,
+    pinStored: r.has_secret === 1,
+  };
+}
+
+function gatewayUrl(value: string, field: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new StoreError('invalid-input', `${field} "${value}" is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new StoreError('invalid-input', `${field} must be an http or https URL, not ${url.protocol}`);
+  }
+  return url.href.replace(/\/$/, '');
+}
+
+export class AccountsRepo {
+  readonly #app: AppDb;
+
+  constructor(app: AppDb) {
+    this.#app = app;
+  }
+
+  list(): AccountSummary[] {
+    return rowsAs<AccountRow>(this.#app.db.prepare(`${SELECT} ORDER BY label COLLATE NOCASE, id`).all()).map(
+      toSummary,
+    );
+  }
+
+  get(id: string): AccountSummary | null {
+    const r = rowAs<AccountRow>(this.#app.db.prepare(`${SELECT} WHERE id = ?`).get(id));
+    return r ? toSummary(r) : null;
+  }
+
+  current(): AccountSummary | null {
+    const r = rowAs<AccountRow>(this.#app.db.prepare(`${SELECT} WHERE is_current = 1`).get());
+    return r ? toSummary(r) : null;
+  }
+
+  /** Add an account, or update the one with the same primary URL and username. */
+  save(input: AccountInput): AccountSummary {
+    const username = input.username.trim();
+    if (username === '' || username.length > LIMITS.usernameMax) {
+      throw new StoreError('invalid-input', `the username must be 1 to ${LIMITS.usernameMax} characters`);
+    }
+    const primary = gatewayUrl(input.primaryUrl, 'the primary URL');
+    const secondary =
+      input.secondaryUrl === undefined || input.secondaryUrl === null || input.secondaryUrl.trim() === ''
+        ? null
+        : gatewayUrl(input.secondaryUrl, 'the secondary URL');
+    const label = (input.label ?? '').trim() || `${username} @ ${new URL(primary).host}`;
+    return this.#app.transaction(() => {
+      const now = Date.now();
+      const row = rowAs<{ id: string }>(
+        this.#app.db
+          .prepare(
+            `INSERT INTO accounts (id, label, username, primary_url, secondary_url, sandbox, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (primary_url, username) DO UPDATE SET label = excluded.label,
+               secondary_url = excluded.secondary_url, sandbox = excluded.sandbox, updated_at = excluded.updated_at
+             RETURNING id`,
+          )
+          .get(randomUUID(), label, username, primary, secondary, input.sandbox ? 1 : 0, now, now),
+      );
+      const saved = row ? this.get(row.id) : null;
+      if (!saved) throw new StoreError('invalid-state', 'the account was not stored');
+      return saved;
+    });
+  }
+
+  /** Make `id` the current account (null: signed out). */
+  setCurrent(id: string | null): void {
+    this.#app.transaction(() => {
+      if (id !== null && !this.get(id)) throw new StoreError('not-found', `no account ${id}`);
+      this.#app.db.prepare('UPDATE accounts SET is_current = 0 WHERE is_current = 1').run();
+      if (id !== null) this.#app.db.prepare('UPDATE accounts SET is_current = 1 WHERE id = ?').run(id);
+    });
+  }
+
+  /** Store the PIN as encrypted by safeStorage (never the PIN itself), or forget it (null). */
+  storeEncryptedPin(id: string, encrypted: Uint8Array | null): void {
+    const r = this.#app.db
+      .prepare('UPDATE accounts SET pin_secret = ?, updated_at = ? WHERE id = ?')
+      .run(encrypted, Date.now(), id);
+    if (r.changes === 0) throw new StoreError('not-found', `no account ${id}`);
+  }
+
+  encryptedPin(id: string): Uint8Array | null {
+    const r = rowAs<{ pin_secret: Uint8Array | null }>(
+      this.#app.db.prepare('SELECT pin_secret FROM accounts WHERE id = ?').get(id),
+    );
+    return r?.pin_secret ?? null;
+  }
+
+  /** Forget an account (its past sends stay in the history, without the account). */
+  remove(id: string): void {
+    const r = this.#app.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
+    if (r.changes === 0) throw new StoreError('not-found', `no account ${id}`);
+  }
+}

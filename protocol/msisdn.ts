@@ -9,6 +9,7 @@
 // fixed line, ...) for ~75 kB more in the renderer bundle, and we cannot use the type anyway:
 // many regions report FIXED_LINE_OR_MOBILE and some networks deliver SMS to landlines.
 import {
+  Metadata,
   ParseError,
   getCountryCallingCode,
   isSupportedCountry,
@@ -16,6 +17,8 @@ import {
   validatePhoneNumberLength,
 } from 'libphonenumber-js/min';
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/min';
+// The same metadata object 'libphonenumber-js/min' uses (no second copy in the bundle).
+import metadata from 'libphonenumber-js/metadata.min';
 
 /** Why a number was refused; `reason` is the human sentence, `code` is for programs. */
 export type MsisdnProblem =
@@ -52,10 +55,42 @@ function fail(input: string, code: MsisdnProblem, reason: string): MsisdnResult 
   return { ok: false, input, reason, code };
 }
 
-/** '+44 (GB)': the calling code and its main region (the first one libphonenumber lists). */
-function regionLabel(callingCode: string, countries: readonly string[]): string {
-  const main = countries[0];
-  return main === undefined ? `+${callingCode}` : `+${callingCode} (${main})`;
+/** The main region of a calling code ('44' → 'GB', '1' → 'US'), as libphonenumber lists it first. */
+function mainRegion(callingCode: string): CountryCode | undefined {
+  return metadata.country_calling_codes[callingCode]?.[0];
+}
+
+/** '+44 (GB)': the calling code and its main region. */
+function regionLabel(callingCode: string, region = mainRegion(callingCode)): string {
+  return region === undefined ? `+${callingCode}` : `+${callingCode} (${region})`;
+}
+
+/** 'expected 10', 'expected 7, 9 or 10', 'expected 4 to 15': national number lengths of a region. */
+function expectedLengths(region: CountryCode | undefined): string {
+  if (region === undefined) return '';
+  const plan = new Metadata();
+  plan.selectNumberingPlan(region);
+  const lengths = plan.numberingPlan?.possibleLengths() ?? [];
+  const first = lengths[0];
+  const last = lengths[lengths.length - 1];
+  if (first === undefined || last === undefined) return '';
+  if (lengths.length === 1) return `, expected ${first}`;
+  if (lengths.length > 3 && last - first === lengths.length - 1) return `, expected ${first} to ${last}`;
+  return `, expected ${lengths.slice(0, -1).join(', ')} or ${last}`;
+}
+
+/** A length problem of a parsed number, with the digit count and what the region expects. */
+function lengthProblem(code: 'TOO_SHORT' | 'TOO_LONG' | 'INVALID_LENGTH', phone: PhoneNumber): Attempt {
+  const region = phone.country ?? mainRegion(phone.countryCallingCode);
+  const where = regionLabel(phone.countryCallingCode, region);
+  const what =
+    code === 'TOO_SHORT' ? 'too short' : code === 'TOO_LONG' ? 'too long' : 'wrong number of digits';
+  const count = phone.nationalNumber.length;
+  return {
+    ok: false,
+    code,
+    reason: `${what} for ${where}: national number of ${count} digit${count === 1 ? '' : 's'}${expectedLengths(region)}`,
+  };
 }
 
 type Attempt =
@@ -78,7 +113,7 @@ function attempt(text: string, country: CountryCode | undefined): Attempt {
   const nationalForm = /\D/.test(formatted) ? formatted.replace(/\D/g, '') : '';
   const accepted: Attempt = { ok: true, msisdn: digits, nationalForm };
   if (FICTIONAL_RANGES.some((range) => range.test(digits))) return accepted;
-  const where = regionLabel(phone.countryCallingCode, phone.getPossibleCountries());
+  const where = regionLabel(phone.countryCallingCode, phone.country);
   if (digits.length > E164_MAX_DIGITS) {
     return {
       ok: false,
@@ -88,10 +123,7 @@ function attempt(text: string, country: CountryCode | undefined): Attempt {
   }
   if (!phone.isPossible()) {
     const length = validatePhoneNumberLength(text, country);
-    if (length === 'TOO_SHORT' || length === 'TOO_LONG' || length === 'INVALID_LENGTH') {
-      return fromLibraryCode(length, text, country, where);
-    }
-    return { ok: false, code: 'INVALID_LENGTH', reason: `wrong number of digits for ${where}` };
+    return lengthProblem(length === 'TOO_SHORT' || length === 'TOO_LONG' ? length : 'INVALID_LENGTH', phone);
   }
   if (!phone.isValid()) {
     return { ok: false, code: 'NOT_VALID', reason: `not a valid number for ${where}` };
@@ -99,17 +131,11 @@ function attempt(text: string, country: CountryCode | undefined): Attempt {
   return accepted;
 }
 
-function fromLibraryCode(
-  code: string,
-  text: string,
-  country: CountryCode | undefined,
-  where?: string,
-): Attempt {
+function fromLibraryCode(code: string, text: string, country: CountryCode | undefined): Attempt {
   const place =
-    where ??
-    (!text.startsWith('+') && country
-      ? regionLabel(getCountryCallingCode(country), [country])
-      : 'its country code');
+    !text.startsWith('+') && country
+      ? regionLabel(getCountryCallingCode(country), country)
+      : 'an international number';
   switch (code) {
     case 'INVALID_COUNTRY': {
       const cc = /^\+(\d{1,3})/.exec(text)?.[1];

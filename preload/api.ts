@@ -190,8 +190,11 @@ export interface RecipientResult {
   /** The recipient; when absent, results are matched to the batch's SendTo list by position. */
   to?: string;
   messageIdentifier?: string;
-  report: string;
+  /** The report code; absent when the gateway's answer gave none for this recipient (then unknown). */
+  report?: string;
   text?: string;
+  /** The client knows this recipient's request never left (refused before sending): rejected, not unknown. */
+  notSent?: boolean;
 }
 
 export interface RecipientOutcome {

@@ -254,7 +254,7 @@ export class OutboxJournal {
   /**
    * The gateway answered for a batch in 'sending': one result per recipient (format 3, spec 4.1),
    * matched by `to` when given, else by position in the batch's SendTo list. A recipient without
-   * a result stays 'unknown'. The batch becomes 'accepted' when any recipient was accepted,
+   * a result or report is 'unknown'; one the client never sent (`notSent`) is 'rejected'. The batch becomes 'accepted' when any recipient was accepted,
    * 'rejected' when every recipient was rejected, else 'unknown'.
    */
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
@@ -273,8 +273,13 @@ export class OutboxJournal {
       );
       recipients.forEach((m, i) => {
         const r = positional ? results[i] : byTo.get(m.peer);
-        if (!r) {
-          update.run('unknown', null, null, 'the gateway gave no result for this recipient', null, now, m.id);
+        if (!r || (r.report === undefined && !r.notSent)) {
+          const reason = r?.text ?? 'the gateway gave no result for this recipient';
+          update.run('unknown', r?.messageIdentifier ?? null, null, reason, null, now, m.id);
+          return;
+        }
+        if (r.report === undefined) {
+          update.run('rejected', null, null, r.text ?? 'not sent', null, now, m.id);
           return;
         }
         const report = r.report.trim();

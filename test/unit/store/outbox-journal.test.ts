@@ -99,6 +99,21 @@ describe('outbox journal', () => {
     expect(journal.batch(b2.id)?.state).toBe('rejected');
   });
 
+  it('tells a recipient never sent (rejected) from one without a report (unknown)', () => {
+    journal.createJob(numbers(3), TEXT);
+    const b = journal.claimNext()!;
+    const outcomes = journal.recordResults(b.id, [
+      { to: '447700900000', notSent: true, text: 'not sent: out of credit on an earlier request' },
+      { to: '447700900001', text: 'connection reset' },
+      { to: '447700900002', report: '-3', messageIdentifier: 'N3' },
+    ]);
+    expect(outcomes.map((o) => [o.status, o.reportText])).toEqual([
+      ['rejected', 'not sent: out of credit on an earlier request'],
+      ['unknown', 'connection reset'],
+      ['accepted', null],
+    ]);
+  });
+
   it('gives one report to a whole batch, and turns a lost answer into unknown', () => {
     journal.createJob(numbers(3), TEXT);
     const b = journal.markSending(journal.nextBatch()!.id);

@@ -12,7 +12,8 @@
 //                   volume 101 | volume (4)
 //   then octet alignment and command-end 0x00.
 // Hand-written: no maintained JavaScript library implements this format.
-import { BitReader, BitWriter, SmartCodecError } from './bytes.ts';
+import { BitReader, BitWriter, SmartCodecError, hexToBytes } from './bytes.ts';
+import { parseRtttl } from './rtttl.ts';
 import type { RtttlDuration, RtttlNote, RtttlPitch, RtttlSong, RtxStyle } from './rtttl.ts';
 
 /** The 32 tempos (beats per minute) a Nokia ringtone can carry, by 5-bit index. */
@@ -238,4 +239,25 @@ function mostCommon<T>(values: readonly T[]): T | undefined {
     }
   }
   return best;
+}
+
+export type RingtoneField =
+  | { kind: 'library'; libraryNumber: number }
+  | { kind: 'song'; song: RtttlSong; from: 'rtttl' | 'hex-rtttl' | 'hex-nokia' };
+
+/**
+ * Reads the gateway's Ringtone field (spec 2.4): a monophonic library number, hex-encoded RTTTL/RTX
+ * or Nokia binary, or RTTTL/RTX text (already URL-decoded by the form decoder). Throws RtttlError /
+ * SmartCodecError with the reason when it is none of them.
+ */
+export function parseRingtoneField(value: string): RingtoneField {
+  const v = value.trim();
+  if (/^\d{1,5}$/.test(v)) return { kind: 'library', libraryNumber: Number(v) };
+  if (/^(?:[0-9A-Fa-f]{2})+$/.test(v) && !v.includes(':')) {
+    const bytes = hexToBytes(v);
+    if (bytes[0] === 0x02 && bytes[1] === 0x4a)
+      return { kind: 'song', song: decodeNokiaRingtone(bytes), from: 'hex-nokia' };
+    return { kind: 'song', song: parseRtttl(new TextDecoder('latin1').decode(bytes)), from: 'hex-rtttl' };
+  }
+  return { kind: 'song', song: parseRtttl(v), from: 'rtttl' };
 }

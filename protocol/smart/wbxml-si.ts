@@ -11,6 +11,13 @@ import { SmartCodecError } from './bytes.ts';
 export const SI_ACTIONS = ['signal-none', 'signal-low', 'signal-medium', 'signal-high', 'delete'] as const;
 export type SiAction = (typeof SI_ACTIONS)[number];
 
+/** The gateway's si-action field; the SOAP enumeration spells delete as signal-delete. */
+export function parseSiAction(value: string): SiAction | undefined {
+  const v = value.trim().toLowerCase();
+  if (v === 'signal-delete') return 'delete';
+  return (SI_ACTIONS as readonly string[]).includes(v) ? (v as SiAction) : undefined;
+}
+
 export interface ServiceIndication {
   href: string;
   siId?: string;

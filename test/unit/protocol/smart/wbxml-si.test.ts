@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from '../../../../protocol/smart/bytes.ts';
-import { decodeSi, decodeSiDate, encodeSi, encodeSiDate } from '../../../../protocol/smart/wbxml-si.ts';
+import {
+  decodeSi,
+  decodeSiDate,
+  encodeSi,
+  encodeSiDate,
+  parseSiAction,
+} from '../../../../protocol/smart/wbxml-si.ts';
 import type { ServiceIndication } from '../../../../protocol/smart/wbxml-si.ts';
 import { decodeWspPush, encodeWspPush } from '../../../../protocol/smart/wsp-push.ts';
 
@@ -142,5 +148,14 @@ describe('WSP push PDU', () => {
     const pdu = encodeWspPush({ transactionId: 0, contentType: 'text/x-vcard', body: new Uint8Array(0) });
     expect(decodeWspPush(pdu).contentType).toBe('text/x-vcard');
     expect(() => decodeWspPush(Uint8Array.of(1, 7, 0))).toThrow(/not Push/);
+  });
+});
+
+describe('si-action field', () => {
+  it('accepts the form names and the SOAP spelling signal-delete', () => {
+    expect(parseSiAction('signal-high')).toBe('signal-high');
+    expect(parseSiAction('signal-delete')).toBe('delete');
+    expect(parseSiAction('DELETE')).toBe('delete');
+    expect(parseSiAction('loud')).toBeUndefined();
   });
 });

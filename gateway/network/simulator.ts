@@ -8,7 +8,7 @@
 // Inbound (mobile-originated) messages are queued for the account whose number they are sent to and
 // handed out once by CollectMessages.
 import type { DatabaseSync } from 'node:sqlite';
-import { buildRequestEnvelope } from '../../protocol/soap/envelope.ts';
+import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
 import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
 import type { MOMessage } from '../../protocol/soap/operations.ts';
 import { bytesToHex } from '../../protocol/smart/bytes.ts';
@@ -229,19 +229,7 @@ export class NetworkSimulator implements NetworkLike {
       },
       this.ctx.profile,
     );
-    let error: string | null = null;
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': SOAP_CONTENT_TYPE, soapaction: '""' },
-        body: envelope,
-        signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-      });
-      await res.arrayBuffer();
-      if (!res.ok) error = `HTTP ${res.status}`;
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    }
+    const error = await postSoap(url, 'SubmitDeliveryReceipt', envelope);
     if (this.closed) return;
     try {
       this.db
@@ -320,7 +308,55 @@ export class NetworkSimulator implements NetworkLike {
       )
       .run(id, row.id, sendTo, input.replyTo.trim(), input.message, timestamp, input.source);
     this.ctx.log.info('inbound queued', { messageIdentifier: id, accountId: row.id, source: input.source });
+    const account = getAccount(this.db, row.id);
+    if (account?.pushUrl) {
+      this.track(
+        this.pushInbound(account.pushUrl, account.username, id, {
+          sendTo,
+          replyTo: input.replyTo.trim(),
+          message: input.message,
+          timestamp,
+        }),
+      );
+    }
     return { ok: true, messageIdentifier: id, accountId: row.id };
+  }
+
+  /**
+   * Pushes an inbound message as DeliverMessage to the account's push URL. When the receiver takes it,
+   * it counts as collected (CollectMessages will not return it again); otherwise it stays queued.
+   */
+  private async pushInbound(
+    url: string,
+    username: string,
+    id: string,
+    m: { sendTo: string; replyTo: string; message: string; timestamp: string },
+  ): Promise<void> {
+    const envelope = buildRequestEnvelope(
+      'DeliverMessage',
+      {
+        Username: username,
+        Recipient: { SendTo: m.sendTo },
+        Message: { TextMessage: m.message },
+        ReplyTo: m.replyTo,
+        Timestamp1: m.timestamp,
+      },
+      this.ctx.profile,
+    );
+    const error = await postSoap(url, 'DeliverMessage', envelope);
+    if (this.closed) return;
+    if (error === null) {
+      try {
+        this.db
+          .prepare(
+            'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE message_identifier = ? AND collected = 0',
+          )
+          .run(new Date().toISOString(), id);
+      } catch {
+        /* the store closed meanwhile */
+      }
+    }
+    this.ctx.log.info('inbound pushed', { messageIdentifier: id, url, error: error ?? undefined });
   }
 
   /** The account's uncollected inbound messages, marked collected in the same transaction (each once). */
@@ -402,5 +438,35 @@ export class NetworkSimulator implements NetworkLike {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await Promise.allSettled([...this.pushes]);
+  }
+}
+
+/**
+ * POSTs a SOAP request to a push URL. Returns null when the receiver took it (HTTP 2xx and, when the
+ * answer is a response envelope, Report 0), else the reason.
+ */
+async function postSoap(
+  url: string,
+  op: 'SubmitDeliveryReceipt' | 'DeliverMessage',
+  envelope: string,
+): Promise<string | null> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': SOAP_CONTENT_TYPE, soapaction: '""' },
+      body: envelope,
+      signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+    });
+    const body = await res.text();
+    if (!res.ok) return `HTTP ${res.status}`;
+    let report: number | undefined;
+    try {
+      report = parseResponseEnvelope(op, body).Report;
+    } catch {
+      return null; // a 2xx answer that is not our response envelope still means "received"
+    }
+    return report === 0 ? null : `Report ${report}`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
   }
 }

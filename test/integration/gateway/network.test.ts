@@ -7,7 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRequestEnvelope } from '../../../protocol/soap/envelope.ts';
+import {
+  buildRequestEnvelope,
+  buildResponseEnvelope,
+  parseRequestEnvelope,
+  parseResponseEnvelope,
+} from '../../../protocol/soap/envelope.ts';
 import { decodeSubmitPdu } from '../../../protocol/smart/sms-submit.ts';
 import { postForm, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
@@ -201,5 +206,69 @@ describe('delivery receipts', () => {
       (x) => x[0]?.status === 'delivered',
     );
     expect(r).toEqual([expect.objectContaining({ part: 1, report: 0, status: 'delivered' })]);
+  });
+});
+
+describe('inbound push', () => {
+  it('pushes an inbound message as DeliverMessage; taken pushes are not collected again, refused ones are', async () => {
+    let answer = 0;
+    const got: Array<Record<string, unknown>> = [];
+    const listener = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const parsed = parseRequestEnvelope(Buffer.concat(chunks));
+        got.push({ op: parsed.operation, ...(parsed.request as Record<string, unknown>) });
+        res
+          .writeHead(200, { 'content-type': 'text/xml; charset=utf-8' })
+          .end(buildResponseEnvelope('DeliverMessage', { MessageIdentifier: 'R1', Report: answer }));
+      });
+    });
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise<void>((r) => listener.close(() => r())));
+    const gw = await gateway();
+    const pushUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/push`;
+    const acct = gw.addAccount({ number: '447700900950', pushUrl });
+    const inject = (Message: string) =>
+      postForm(gw.url, '/sandbox/inbound', { SendTo: '447700900950', ReplyTo: '447700900951', Message });
+    const collect = async () => {
+      const res = await fetch(`${gw.url}/sendsms5`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8' },
+        body: buildRequestEnvelope('CollectMessages', { Username: acct.username, PIN: acct.pin }),
+      });
+      return parseResponseEnvelope('CollectMessages', await res.text()).MessageList.item.map(
+        (m) => m.Message.TextMessage,
+      );
+    };
+    expect((await inject('taken')).status).toBe(200);
+    await until(
+      () => got.length,
+      (n) => n >= 1,
+    );
+    expect(got[0]).toMatchObject({
+      op: 'DeliverMessage',
+      Username: acct.username,
+      Recipient: { SendTo: '447700900950' },
+      ReplyTo: '447700900951',
+      Message: { TextMessage: 'taken' },
+    });
+    expect(JSON.stringify(got)).not.toContain(acct.pin);
+    await until(
+      () =>
+        gw.ctx.db.prepare("SELECT collected FROM inbound_messages WHERE message = 'taken'").get() as {
+          collected: number;
+        },
+      (r) => r.collected === 1,
+    );
+    answer = 2; // the receiver refuses: the message stays queued for CollectMessages
+    await inject('refused');
+    await until(
+      () => got.length,
+      (n) => n >= 2,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await collect()).toEqual(['refused']);
+    expect(await collect()).toEqual([]);
   });
 });

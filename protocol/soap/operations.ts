@@ -6,6 +6,8 @@
 // Repeated elements (CollectedMessagesList.item, info, info.item) are always arrays after parsing.
 // The schema table that drives the builder, the parser and the XSD is in schema.ts.
 
+import { DELIVERY_OPTIONS } from '../limits.ts';
+
 export const SOAP_OPERATIONS = [
   'SubmitMessage',
   'SubmitDeliveryReceipt',
@@ -37,7 +39,8 @@ export const SOAP_SI_ACTIONS = [
 ] as const;
 export type SiAction = (typeof SOAP_SI_ACTIONS)[number];
 
-export const SOAP_DELIVERY_OPTIONS = ['Default', 'Premier', 'LeastCost', 'Economy'] as const;
+/** The SOAP DeliveryOption enumeration is the list the form field DeliveryServiceOption takes (spec 2.2). */
+export const SOAP_DELIVERY_OPTIONS = DELIVERY_OPTIONS;
 export type DeliveryOption = (typeof SOAP_DELIVERY_OPTIONS)[number];
 
 // ---- complex types (spec 2.6) ----

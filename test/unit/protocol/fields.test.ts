@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { FIELDS, OPERATIONS, fieldSpec } from '../../../protocol/fields.ts';
+import { LIBRARY_RANGES, LIMITS, PHONE_MAKES, SI_ACTIONS } from '../../../protocol/limits.ts';
+
+// Field names as the spec lists them (2.2, 2.3, 2.4, 4.3, 4.4).
+const SPEC_FIELDS = {
+  sendsms: [
+    'Username',
+    'PIN',
+    'SendTo',
+    'SendToAddressBook',
+    'ReplyTo',
+    'Message',
+    'FlashMessage',
+    'SendTimeDelay',
+    'SendTimeAbsolute',
+    'ResponseFormat',
+    'DeliveryServiceOption',
+  ],
+  'sendsms-deprecated': ['UN', 'PIN', 'M', 'N'],
+  sendmms: [
+    'Username',
+    'PIN',
+    'ReplyTo',
+    'SendTo',
+    'SendToAddressBook',
+    'SendCc',
+    'SendBcc',
+    'SendCcAddressBook',
+    'SendBccAddressBook',
+    'SendTimeDelay',
+    'SendTimeAbsolute',
+    'ResponseFormat',
+    'PhoneMake',
+    'PhoneModel',
+    'Message',
+    'ContentType',
+    'DisableRepurposing',
+    'DisableWalledGardenRule',
+    'AddSMIL',
+    'PictureMessage',
+    'GroupGraphic',
+    'OperatorLogo',
+    'MCC',
+    'MNC',
+    'Ringtone',
+    'vCard',
+    'vCal',
+    'MMSFileMMS',
+    'MMSNotificationFileName1',
+    'MMSNotificationFileData1',
+    'MMSFileWAP',
+    'WAPPushFileName1',
+    'WAPPushFileData1',
+    'si-href',
+    'si-id',
+    'si-created',
+    'si-expires',
+    'si-action',
+    'si-content',
+    'si-info-pcdata',
+    'si-info-class',
+    'SmsSubmitPduDataCodingScheme',
+    'SmsSubmitPduProtocolIdentifier',
+    'SmsSubmitPduUserDataHeader',
+    'SmsSubmitPduUserData',
+  ],
+  queryaccount: ['Username', 'PIN', 'AvailableCredit', 'AvailableMessages', 'PermittedReplyTo'],
+  manageaccount: [
+    'Username',
+    'PIN',
+    'CreateChildAccountType',
+    'CreateChildAccountEmail',
+    'CreateChildAccountTelephoneCountryCode',
+    'CreateChildAccountMobileNumber',
+    'CreateChildAccountGivenName',
+    'CreateChildAccountFamilyName',
+    'CreateChildAccountCompanyName',
+    'DeleteChildAccountUsername',
+    'TransferToAccountUsername',
+    'TransferCurrencyAmount',
+    'TransferMessagesAmount',
+  ],
+} as const;
+
+describe('field catalogue', () => {
+  it('has exactly the fields of the spec for every operation', () => {
+    expect([...OPERATIONS].sort()).toEqual(Object.keys(SPEC_FIELDS).sort());
+    for (const op of OPERATIONS) {
+      expect(FIELDS[op].map((f) => f.name).sort(), op).toEqual([...SPEC_FIELDS[op]].sort());
+    }
+  });
+
+  it('names each field once per operation, with a spec section and description', () => {
+    for (const op of OPERATIONS) {
+      const names = FIELDS[op].map((f) => f.name);
+      expect(new Set(names).size, op).toBe(names.length);
+      for (const f of FIELDS[op]) {
+        expect(f.section, `${op} ${f.name}`).toMatch(/^[24]\.\d$/);
+        expect(f.description.length, `${op} ${f.name}`).toBeGreaterThan(3);
+      }
+    }
+  });
+
+  it('carries the limits of spec 8', () => {
+    expect(fieldSpec('sendsms', 'Username')?.maxLength).toBe(20);
+    expect(fieldSpec('sendsms', 'PIN')?.maxLength).toBe(20);
+    expect(fieldSpec('sendsms', 'SendTimeDelay')).toMatchObject({ min: 1, max: 10080 });
+    expect(fieldSpec('sendmms', 'MMSNotificationFileName1')).toMatchObject({
+      maxLength: 50,
+      extensions: ['.mms', '.zip'],
+    });
+    expect(fieldSpec('sendmms', 'WAPPushFileName1')?.maxLength).toBe(LIMITS.fileNameMax);
+    expect(fieldSpec('sendmms', 'Message')?.maxLength).toBe(50);
+    expect(fieldSpec('sendmms', 'PictureMessage')?.library).toBe('pictureMessage');
+    expect(LIBRARY_RANGES.pictureMessage).toEqual([20000, 29999]);
+    expect(LIBRARY_RANGES.groupGraphic).toEqual([10000, 19999]);
+    expect(LIBRARY_RANGES.mmsFile).toEqual([80000, 89999]);
+  });
+
+  it('marks the either groups of the spec', () => {
+    expect(fieldSpec('sendsms', 'Message')).toMatchObject({ required: 'either', group: 'text' });
+    expect(fieldSpec('sendsms', 'FlashMessage')).toMatchObject({ required: 'either', group: 'text' });
+    expect(fieldSpec('sendmms', 'MMSFileMMS')).toMatchObject({ required: 'either', group: 'mmsFile' });
+    expect(fieldSpec('sendmms', 'MMSNotificationFileName1')).toMatchObject({
+      required: 'either',
+      group: 'mmsFile',
+    });
+    expect(fieldSpec('sendmms', 'SmsSubmitPduUserData')).toMatchObject({ required: 'either' });
+    expect(fieldSpec('manageaccount', 'TransferCurrencyAmount')).toMatchObject({ group: 'amount' });
+    expect(fieldSpec('manageaccount', 'TransferMessagesAmount')).toMatchObject({ group: 'amount' });
+  });
+
+  it('uses the enumerations of limits.ts', () => {
+    expect(fieldSpec('sendmms', 'PhoneMake')?.values).toEqual(PHONE_MAKES);
+    expect(fieldSpec('sendmms', 'si-action')?.values).toEqual(SI_ACTIONS);
+    expect(SI_ACTIONS).toContain('delete');
+    expect(SI_ACTIONS).toContain('signal-delete');
+    expect(fieldSpec('sendsms', 'DeliveryServiceOption')?.values).toEqual([
+      'Default',
+      'Premier',
+      'LeastCost',
+      'Economy',
+    ]);
+    expect(fieldSpec('manageaccount', 'CreateChildAccountType')?.values).toEqual(['TRANSFER', 'SHARED']);
+  });
+
+  it('returns undefined for a tag the operation does not define', () => {
+    expect(fieldSpec('sendsms', 'Ringtone')).toBeUndefined();
+  });
+});

@@ -379,6 +379,8 @@ export interface MessengerApi {
     recipients(jobId: number): Promise<RecipientOutcome[]>;
     /** Batches found in 'sending' at start-up, now 'unknown': the user decides what to do. */
     unknownBatches(): Promise<OutboxBatch[]>;
+    /** Cancel the batches of a job not requested yet (a large send, or one left pending by a restart). */
+    cancel(jobId: number): Promise<OutboxBatch[]>;
     /** A new job to the given recipients of an earlier job (never automatic). */
     resend(args: { jobId: number; numbers: string[] }): Promise<OutboxJob>;
   };
@@ -490,6 +492,7 @@ export const API_CHANNELS = [
   'outbox.batches',
   'outbox.recipients',
   'outbox.unknownBatches',
+  'outbox.cancel',
   'outbox.resend',
   'inbox.conversations',
   'inbox.thread',

@@ -254,8 +254,9 @@ export class OutboxJournal {
   /**
    * The gateway answered for a batch in 'sending': one result per recipient (format 3, spec 4.1),
    * matched by `to` when given, else by position in the batch's SendTo list. A recipient without
-   * a result or report is 'unknown'; one the client never sent (`notSent`) is 'rejected'. The batch becomes 'accepted' when any recipient was accepted,
-   * 'rejected' when every recipient was rejected, else 'unknown'.
+   * a result or report is 'unknown'; one the client never sent (`notSent`) is 'rejected'. The
+   * batch becomes 'accepted' when any recipient was accepted, 'rejected' when every recipient
+   * was rejected, else 'unknown'.
    */
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
     return this.#app.transaction(() => {
@@ -355,6 +356,30 @@ export class OutboxJournal {
       });
       for (const r of orphans) this.markUnknown(r.id, options.reason ?? CRASH_REASON);
       return orphans.map((r) => this.#mustBatch(r.id));
+    });
+  }
+
+  /**
+   * The user cancels what is left of a job (during a large send, or after a restart instead of
+   * continuing it): its batches still 'pending' (never requested) become 'rejected' with the
+   * reason, their recipients too. Batches already sent or sending are not touched.
+   */
+  cancelPending(jobId: number, reason = 'cancelled before it was sent'): OutboxBatch[] {
+    return this.#app.transaction(() => {
+      this.#mustJob(jobId);
+      const now = this.#now();
+      const ids = rowsAs<{ id: number }>(
+        this.#app.db
+          .prepare(
+            "UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE job_id = ? AND state = 'pending' RETURNING id",
+          )
+          .all(now, reason, jobId),
+      ).map((r) => r.id);
+      const update = this.#app.db.prepare(
+        "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
+      );
+      for (const id of ids) update.run(reason, now, id);
+      return ids.sort((a, b) => a - b).map((id) => this.#mustBatch(id));
     });
   }
 

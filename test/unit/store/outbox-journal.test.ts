@@ -114,6 +114,19 @@ describe('outbox journal', () => {
     ]);
   });
 
+  it('cancels only the batches never requested', () => {
+    const job = journal.createJob(numbers(800), TEXT);
+    const first = journal.claimNext(job.id)!;
+    const cancelled = journal.cancelPending(job.id);
+    expect(cancelled.map((b) => [b.seq, b.state, b.reason])).toEqual([
+      [2, 'rejected', 'cancelled before it was sent'],
+      [3, 'rejected', 'cancelled before it was sent'],
+    ]);
+    expect(journal.batch(first.id)?.state).toBe('sending');
+    expect(journal.job(job.id)?.counts).toMatchObject({ sending: 350, rejected: 450, pending: 0 });
+    expect(journal.claimNext(job.id)).toBeNull();
+  });
+
   it('gives one report to a whole batch, and turns a lost answer into unknown', () => {
     journal.createJob(numbers(3), TEXT);
     const b = journal.markSending(journal.nextBatch()!.id);

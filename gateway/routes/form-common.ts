@@ -124,6 +124,17 @@ export function invalidLogin(fields: FormFields, username: string | undefined): 
   });
 }
 
+const RECIPIENT_LIST_FIELDS = new Set(['SendTo', 'SendCc', 'SendBcc', 'N']);
+
+/**
+ * The problems that reject a whole request. A malformed number in a recipient list is not one of
+ * them: spec 7.3 says every number is processed, so such a number gets its own error report from
+ * the submit pipeline while the others are sent.
+ */
+export function requestProblems(problems: Problem[]): Problem[] {
+  return problems.filter((p) => !(p.rule === 'msisdn' && RECIPIENT_LIST_FIELDS.has(p.field)));
+}
+
 /** One readable sentence listing every problem (Text is at most 255 characters). */
 export function problemsText(problems: Problem[]): string {
   const text = problems.map((p) => p.message).join('; ');

@@ -11,6 +11,7 @@ import type { GatewayContext } from '../context.ts';
 import type { RouteResponse } from '../http.ts';
 import { textContent } from '../content.ts';
 import { submitMessage } from '../submit.ts';
+import { requestProblems } from './form-common.ts';
 
 export function isDeprecatedShape(fields: FormFields): boolean {
   return !fields.has('Username') && (fields.has('UN') || fields.has('N') || fields.has('M'));
@@ -25,7 +26,7 @@ export function handleDeprecatedSend(fields: FormFields, ctx: GatewayContext): R
       log: { username, format: 'deprecated', report: '99' },
     };
   }
-  const problems = validateRequest('sendsms-deprecated', fields);
+  const problems = requestProblems(validateRequest('sendsms-deprecated', fields));
   const recipients = splitNumberList(fields.get('N') ?? '').filter((n) => n.trim() !== '');
   if (problems.length > 0 || recipients.length === 0 || recipients.length > LIMITS.maxRecipientsPerRequest) {
     return {

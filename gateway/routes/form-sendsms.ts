@@ -14,6 +14,7 @@ import { handleDeprecatedSend, isDeprecatedShape } from './form-deprecated.ts';
 import {
   invalidLogin,
   problemsText,
+  requestProblems,
   readForm,
   recordsResponse,
   requestError,
@@ -110,7 +111,7 @@ export function handleSendSms(req: RouteRequest, ctx: GatewayContext): RouteResp
   const username = fields.get('Username');
   const account = ctx.authenticate(username, fields.get('PIN'));
   if (!account) return invalidLogin(fields, username);
-  const problems = validateRequest('sendsms', fields);
+  const problems = requestProblems(validateRequest('sendsms', fields));
   if (problems.length > 0) {
     return requestError(fields, REPORT.syntaxError, problemsText(problems), {
       username,

@@ -276,6 +276,8 @@ export class ConversationsRepo {
    * message again (or two pollers racing) adds nothing.
    */
   storeInbound(input: InboundMessageInput): InboundStoreResult {
+    if (input.from.trim() === '')
+      throw new StoreError('invalid-input', 'an inbound message without a sender');
     const from = peerKey(input.from, this.#defaultCountry);
     const to = peerKey(input.to, this.#defaultCountry);
     const key =

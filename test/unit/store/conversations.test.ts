@@ -77,6 +77,9 @@ describe('inbound store', () => {
     expect(a.stored).toBe(true);
     expect(b.stored).toBe(false);
     expect(a.message.peer).toBe('ACME');
+    expect(() =>
+      conversations.storeInbound({ from: ' ', to: OUR_NUMBER, text: 'x', timestamp: 't' }),
+    ).toThrow(/without a sender/);
   });
 });
 

@@ -23,6 +23,7 @@ export {
   describeDcs,
   encodeContentToPdus,
   parseUdh,
+  withEmptySmsc,
 } from './sms-submit.ts';
 export type {
   Alphabet,

@@ -277,6 +277,11 @@ function assemble(opts: CommonOptions, pid: number, part: RawPart): SubmitPduPar
   return { dcs: part.dcs, pid: pid & 0xff, udh: part.udh, userData, pdu };
 }
 
+/** The PDU as AT+CMGS and gammu expect it: an empty SMSC address octet (00) before the TPDU. */
+export function withEmptySmsc(pdu: Uint8Array): Uint8Array {
+  return concatBytes([0x00], pdu);
+}
+
 /** Builds the SMS-SUBMIT PDUs of one message, concatenated when it does not fit one SMS. */
 export function buildSubmitPdus(msg: SubmitMessage): SubmitPduPart[] {
   const pid = msg.pid ?? 0;
@@ -360,8 +365,19 @@ export interface DecodedSubmitPdu {
 }
 
 /** Decodes a bare SMS-SUBMIT TPDU (accepts a hex string too). */
-export function decodeSubmitPdu(input: Uint8Array | string): DecodedSubmitPdu {
-  const pdu = typeof input === 'string' ? hexToBytes(input) : input;
+export function decodeSubmitPdu(
+  input: Uint8Array | string,
+  opts: { withSmsc?: boolean } = {},
+): DecodedSubmitPdu {
+  let pdu = typeof input === 'string' ? hexToBytes(input) : input;
+  if (opts.withSmsc) {
+    // AT+CMGS style: SMSC address length octet (0 = use the phone's default) and the address first
+    const smscLength = pdu[0];
+    if (smscLength === undefined || smscLength + 1 > pdu.length) {
+      throw new SmartCodecError('SMSC address is truncated', 0);
+    }
+    pdu = pdu.slice(smscLength + 1);
+  }
   if (pdu.length < 7) throw new SmartCodecError('PDU too short for an SMS-SUBMIT', 0);
   const first = pdu[0]!;
   if ((first & 3) !== 1) throw new SmartCodecError(`TP-MTI ${first & 3} is not SMS-SUBMIT (1)`, 0);

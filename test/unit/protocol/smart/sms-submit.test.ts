@@ -7,6 +7,7 @@ import {
   decodeSubmitPdu,
   describeDcs,
   parseUdh,
+  withEmptySmsc,
 } from '../../../../protocol/smart/sms-submit.ts';
 import { gammuAvailable, gammuDecode } from './gammu.ts';
 
@@ -136,6 +137,15 @@ describe('SMS-SUBMIT PDU', () => {
         userData: new Uint8Array(1),
       }),
     ).toThrow(/UDH length octet/);
+  });
+
+  it('reads PDUs with an SMSC prefix as AT+CMGS uses them', () => {
+    const [part] = buildSubmitPdus({ kind: 'text', to: TO, text: 'hellohello' });
+    const prefixed = withEmptySmsc(part!.pdu);
+    expect(bytesToHex(prefixed).startsWith('0001000C91')).toBe(true);
+    expect(decodeSubmitPdu(prefixed, { withSmsc: true }).text).toBe('hellohello');
+    const withAddress = '07914477000000F0' + bytesToHex(part!.pdu);
+    expect(decodeSubmitPdu(withAddress, { withSmsc: true }).to).toBe(TO);
   });
 
   it('refuses malformed PDUs with a clear error', () => {

@@ -79,6 +79,16 @@ describe('WBXML Service Indication', () => {
     for (const si of cases) expect(decodeSi(encodeSi(si))).toEqual(si);
   });
 
+  it('reads strings from the string table (STR_T) as other encoders write them', () => {
+    const bytes = hexToBytes(
+      '02056A0B' + ascii('xyz.com') + '00' + ascii('hi') + '00' + '45C60C830011830801' + '830801' + '01',
+    );
+    expect(decodeSi(bytes)).toEqual({ href: 'http://xyz.com', siId: 'hi', text: 'hi' });
+    expect(() => decodeSi(hexToBytes('02056A0100' + '45860C830901' + '01'))).toThrow(
+      /string table reference 9/,
+    );
+  });
+
   it('refuses malformed WBXML with the position of the problem', () => {
     expect(() => decodeSi(hexToBytes('02056A0045C60D03787978'))).toThrow(/unterminated|end of WBXML/);
     expect(() => decodeSi(hexToBytes('020F6A0045'))).toThrow(/public id/);

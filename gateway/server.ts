@@ -4,7 +4,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
 import { SENDSMS5_PROFILE } from '../protocol/soap/namespaces.ts';
 import { openGatewayDb } from './store/db.ts';
 import { authenticate } from './accounts.ts';
@@ -13,7 +12,7 @@ import type { Logger } from './log.ts';
 import { Router, FORM_BODY_LIMIT } from './http.ts';
 import type { RouteRequest, RouteResponse } from './http.ts';
 import type { GatewayConfig, GatewayContext, NetworkLike, ReleaseInfo } from './context.ts';
-import { BasicNetwork } from './basic-network.ts';
+import { createNetwork, registerRichRoutes } from './rich.ts';
 import { Scheduler } from './scheduler.ts';
 import { registerFormRoutes } from './routes/form-routes.ts';
 
@@ -51,18 +50,16 @@ export const DEFAULT_RELEASE: ReleaseInfo = {
   releaseDate: '2026-01-01T00:00:00Z',
 };
 
-/** Hook of gateway-rich (gateway/rich.ts): SOAP, sendmms, sandbox routes and the network simulator. */
-interface RichModule {
-  registerRichRoutes(router: Router, ctx: GatewayContext): void;
-  createNetwork?(ctx: GatewayContext): NetworkLike;
-}
-
-async function loadRich(): Promise<RichModule | null> {
-  // Guard while gateway/rich.ts is being written in parallel; real import errors still surface.
-  const url = new URL('./rich.ts', import.meta.url);
-  if (!existsSync(url)) return null;
-  return (await import(url.href)) as RichModule;
-}
+/** Stands in for the network until gateway-rich's simulator (which needs the context) is created. */
+const NETWORK_NOT_READY: NetworkLike = {
+  partsFor() {
+    throw new Error('network not ready');
+  },
+  dispatch() {
+    throw new Error('network not ready');
+  },
+  close() {},
+};
 
 export async function startGateway(opts: StartGatewayOptions): Promise<RunningGateway> {
   const log = opts.log ?? createLogger({ quiet: opts.quiet ?? false });
@@ -79,7 +76,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     dataDir: opts.dataDir,
     config,
     log,
-    network: new BasicNetwork(),
+    network: NETWORK_NOT_READY,
     scheduler: { poke: () => {}, close: () => {} },
     profile: SENDSMS5_PROFILE,
     sandbox: opts.sandbox ?? false,
@@ -88,9 +85,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   };
   const router = new Router();
   registerFormRoutes(router, ctx);
-  const rich = await loadRich();
-  if (rich?.createNetwork) ctx.network = rich.createNetwork(ctx);
-  rich?.registerRichRoutes(router, ctx);
+  ctx.network = createNetwork(ctx);
+  registerRichRoutes(router, ctx);
   const scheduler = new Scheduler(ctx, { intervalMs: opts.schedulerIntervalMs ?? 1000 });
   ctx.scheduler = scheduler;
   scheduler.start();

@@ -83,9 +83,17 @@ export interface ScheduleOptions {
   sendTimeAbsolute?: Date | string;
 }
 
-export interface SmsRequest extends ScheduleOptions {
+export interface RecipientOptions {
   /** Numbers as typed: international or national (with defaultCountry). */
   to?: readonly string[];
+  /**
+   * The numbers of `to` were already normalised by protocol/msisdn.ts (e.g. taken from the contact
+   * store): only their form is checked, they are not parsed again.
+   */
+  recipientsNormalized?: boolean;
+}
+
+export interface SmsRequest extends ScheduleOptions, RecipientOptions {
   /** Address book name, optionally name::group. */
   toAddressBook?: string;
   text: string;
@@ -94,8 +102,7 @@ export interface SmsRequest extends ScheduleOptions {
   deliveryOption?: DeliveryOption;
 }
 
-export interface MmsRequest extends ScheduleOptions, MmsOptions {
-  to?: readonly string[];
+export interface MmsRequest extends ScheduleOptions, MmsOptions, RecipientOptions {
   toAddressBook?: string;
   replyTo?: string;
   content: MmsContent;
@@ -170,7 +177,7 @@ export class GatewayClient {
     Object.assign(base, scheduleFields(req));
     const first: Fields = {};
     if (req.toAddressBook !== undefined) first.SendToAddressBook = req.toAddressBook;
-    return this.#campaign('sendsms', PATHS.sendsms, base, req.to ?? [], first, [], options);
+    return this.#campaign('sendsms', PATHS.sendsms, base, req, first, [], options);
   }
 
   /** The deprecated format one (UN, PIN, M, N) for old accounts: plain text, a bare code per request. */
@@ -209,7 +216,7 @@ export class GatewayClient {
       extraLabels.push(...prepared.numbers);
     }
     if (req.toAddressBook !== undefined) first.SendToAddressBook = req.toAddressBook;
-    return this.#campaign('sendmms', PATHS.sendmms, base, req.to ?? [], first, extraLabels, options);
+    return this.#campaign('sendmms', PATHS.sendmms, base, req, first, extraLabels, options);
   }
 
   // ------------------------------------------------------------------ queryaccount (spec 4.3)
@@ -349,12 +356,17 @@ export class GatewayClient {
     op: 'sendsms' | 'sendmms',
     path: string,
     base: Fields,
-    to: readonly string[],
+    recipients: RecipientOptions,
     first: Fields,
     extraLabels: readonly string[],
     options: CampaignOptions,
   ): Promise<SendResult> {
-    const prepared = prepareRecipients(to, this.#defaultCountry);
+    const prepared = prepareRecipients(
+      recipients.to ?? [],
+      this.#defaultCountry,
+      'SendTo',
+      recipients.recipientsNormalized === true,
+    );
     const groups = batches(prepared.numbers, this.#batchSize);
     const hasFirstExtras = Object.keys(first).length > 0;
     if (groups.length === 0 && hasFirstExtras) groups.push([]);

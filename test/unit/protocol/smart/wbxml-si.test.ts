@@ -120,6 +120,31 @@ describe('WBXML Service Indication', () => {
     });
     expect(doc.si.info.item).toEqual({ class: 'topic', '#text': 'world' });
   });
+  it.skipIf(!existsSync('/usr/bin/wbxml2xml'))(
+    'libwbxml agrees on https prefixes, .org/.net/.edu tokens, actions and empty items',
+    () => {
+      const cases: ServiceIndication[] = [
+        { href: 'https://www.example.org/a.org/b', siId: 'id-1', action: 'delete' },
+        { href: 'https://shop.example.net/', action: 'signal-none', text: 'Sale — 50%' },
+        { href: 'ftp://files.example.edu/x', info: [{ class: 'note', text: 'more' }, { class: 'empty' }] },
+        { href: 'http://a.com/', action: 'signal-low', created: '2026-01-01T00:00:00Z' },
+      ];
+      for (const si of cases) {
+        const doc = parser.parse(wbxml2xml(encodeSi(si))) as {
+          si: { indication: Record<string, string> | string; info?: { item: unknown } };
+        };
+        const ind = typeof doc.si.indication === 'string' ? {} : doc.si.indication;
+        const expected: Record<string, string> = { href: si.href };
+        if (si.siId) expected['si-id'] = si.siId;
+        if (si.created) expected.created = si.created;
+        if (si.action) expected.action = si.action;
+        if (si.text) expected['#text'] = si.text;
+        expect(ind, si.href).toEqual(expected);
+        if (si.info)
+          expect(doc.si.info?.item).toEqual([{ class: 'note', '#text': 'more' }, { class: 'empty' }]);
+      }
+    },
+  );
 });
 
 describe('WSP push PDU', () => {

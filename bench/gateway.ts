@@ -51,7 +51,7 @@ export async function run(opts: { durationMs?: number; bulkRuns?: number } = {})
       form({
         Username: 'bench',
         PIN: 'bench1',
-        SendTo: `4477009${String(i++ % 100000).padStart(5, '0')}`,
+        SendTo: `447700900${String(i++ % 1000).padStart(3, '0')}`,
         Message: 'Benchmark message',
         ResponseFormat: '1',
       });
@@ -77,7 +77,7 @@ export async function run(opts: { durationMs?: number; bulkRuns?: number } = {})
     const bulk = form({
       Username: 'bench',
       PIN: 'bench1',
-      SendTo: Array.from({ length: 350 }, (_, k) => `4477009${String(10000 + k).padStart(5, '0')}`).join(','),
+      SendTo: Array.from({ length: 350 }, (_, k) => `447700900${String(k).padStart(3, '0')}`).join(','),
       Message: 'Bulk benchmark message',
       ResponseFormat: '3',
     });

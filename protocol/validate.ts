@@ -400,11 +400,10 @@ function contentRules(c: Collector, f: FormFields, kind: ContentKind): void {
 }
 
 function fileRules(c: Collector, f: FormFields, library: string, fileName: string, fileData: string): void {
-  const present = [library, fileName].filter((n) => f.has(n));
-  if (present.length === 0) {
+  // "Either" in the spec means at least one (2.2); with both, the library number is the file sent
+  // and the upload is still stored, so both are allowed.
+  if (!f.has(library) && !f.has(fileName)) {
     c.add(library, 'either', undefined, `${library} or ${fileName} is required`);
-  } else if (present.length > 1) {
-    c.add(fileName, 'oneOf', present.join(','), `Give either ${library} or ${fileName}, not both`);
   }
   if (f.has(fileName)) checkRequired(c, f, fileData, ` with ${fileName}`);
   if (f.has(fileData) && !f.has(fileName)) {

@@ -7,6 +7,7 @@ import {
   decodeFormComponent,
   encodeForm,
   encodeFormComponent,
+  encodeFormComponentSlow,
 } from '../../../protocol/form.ts';
 
 function decodeError(body: string): FormDecodeError {
@@ -34,6 +35,27 @@ describe('encodeForm', () => {
 
   it('encodes a character outside the BMP as its four octets', () => {
     expect(encodeFormComponent('😀')).toBe('%F0%9F%98%80');
+  });
+
+  it('writes a lone surrogate as U+FFFD instead of throwing', () => {
+    expect(encodeFormComponent('a\uD800b')).toBe('a%EF%BF%BDb');
+  });
+
+  it('fast and octet-by-octet encoders agree on every BMP character and a few astral ones', () => {
+    let all = '';
+    for (let cp = 0; cp < 0xd800; cp++) all += String.fromCharCode(cp);
+    for (let cp = 0xe000; cp <= 0xffff; cp++) all += String.fromCharCode(cp);
+    all += '😀𝄞\u{10FFFF}';
+    expect(encodeFormComponent(all)).toBe(encodeFormComponentSlow(all));
+    expect(decodeFormComponent(encodeFormComponent(all))).toBe(all);
+  });
+
+  it('handles a multi-megabyte hex upload quickly', () => {
+    const hex = 'AB'.repeat(1_000_000);
+    const started = performance.now();
+    const f = decodeForm(encodeForm({ MMSNotificationFileData1: hex, Message: 'Grüße € '.repeat(50_000) }));
+    expect(f.get('MMSNotificationFileData1')).toBe(hex);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('keeps pair order and repeated tags, one continuous string', () => {

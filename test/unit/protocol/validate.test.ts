@@ -234,7 +234,7 @@ describe('sendmms', () => {
     expect(rules('sendmms', { ...base, vCal: 'BEGIN:VCARD\nEND:VCARD' })).toEqual([['vCal', 'pattern']]);
   });
 
-  it('MMS notification: library number or file name (.mms/.zip, ≤ 50) with hex data', () => {
+  it('MMS notification: library number and/or file name (.mms/.zip, ≤ 50) with hex data', () => {
     expect(rules('sendmms', { ...base, MMSFileMMS: '80001' })).toEqual([]);
     expect(rules('sendmms', { ...base, MMSFileMMS: '79999' })).toEqual([['MMSFileMMS', 'libraryRange']]);
     expect(
@@ -261,7 +261,7 @@ describe('sendmms', () => {
         MMSNotificationFileName1: 'a.mms',
         MMSNotificationFileData1: '00',
       }),
-    ).toEqual([['MMSNotificationFileName1', 'oneOf']]);
+    ).toEqual([]);
     expect(rules('sendmms', { ...base, MMSNotificationFileData1: '00' })).toEqual([
       ['MMSFileMMS', 'either'],
       ['MMSNotificationFileData1', 'requires'],

@@ -189,3 +189,66 @@ describe('numbersFromFile', () => {
     expect(numbersFromFile('a;b\nx;447700900123', 'b')).toEqual(['447700900123']);
   });
 });
+
+describe('messenger CLI against the reference gateway', () => {
+  it('send-mms, credit (form and SOAP), messages, reply-to, inbox, version, child create/transfer/delete', async () => {
+    const { startTestGateway } = await import('../../support/gateway.ts');
+    const gw = await startTestGateway({ credit: '20.00' });
+    cleanups.push(() => gw.close());
+    const env = { MESSENGER_URL: gw.url, MESSENGER_USERNAME: gw.username, MESSENGER_PIN: gw.pin };
+
+    const mms = await cli(
+      [
+        'send-mms',
+        '--type',
+        'ringtone',
+        '--phone-make',
+        'Nokia',
+        '--ringtone',
+        'Beep:d=4,o=5,b=120:c,e,g',
+        '--to',
+        '447700900123',
+      ],
+      env,
+    );
+    expect(mms.code).toBe(0);
+    expect(mms.out).toMatch(/447700900123\s+accepted/);
+
+    const credit = await cli(['credit'], env);
+    expect(credit.code).toBe(0);
+    expect(credit.out).toMatch(/^\d+\.\d{4} GBP$/m);
+    const soapCredit = await cli(['credit', '--soap', '--json'], env);
+    expect(JSON.parse(soapCredit.out)).toMatchObject({ outcome: 'ok', value: { Currency: 'GBP' } });
+    expect((await cli(['messages'], env)).out).toMatch(/^\d+$/m);
+    expect((await cli(['reply-to'], env)).out).toMatch(/DemoShop/);
+    expect((await cli(['inbox'], env)).code).toBe(0);
+    const version = await cli(['version', '--url', gw.url], {});
+    expect(version.code).toBe(0);
+    expect(version.out).toMatch(/^\d+\.\d+\.\d+ /);
+
+    const created = await cli(
+      [
+        'child',
+        'create',
+        '--type',
+        'TRANSFER',
+        '--email',
+        'kid@example.com',
+        '--country-code',
+        '44',
+        '--mobile',
+        '447700900555',
+        '--json',
+      ],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const child = (JSON.parse(created.out) as { value: { username: string } }).value.username;
+    expect((await cli(['child', 'transfer', child, '--messages', '3'], env)).code).toBe(0);
+    expect((await cli(['child', 'transfer', child], env)).code).toBe(2);
+    expect((await cli(['child', 'delete', child], env)).code).toBe(0);
+    const again = await cli(['child', 'delete', child], env);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/rejected by the gateway/);
+  });
+});

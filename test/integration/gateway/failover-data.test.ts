@@ -83,6 +83,10 @@ describe('primary and secondary on one data directory', () => {
         .get(id) as { status: string; claimed_by: string | null };
       expect(row.status).not.toBe('scheduled');
       expect(['primary', 'secondary']).toContain(row.claimed_by);
+      const pdus = gw.ctx.db
+        .prepare('SELECT count(*) AS n FROM outbound_pdus WHERE message_identifier = ?')
+        .get(id) as { n: number };
+      expect(pdus.n).toBe(1); // handed to the network once, not once per instance
     }
   });
 });

@@ -4,7 +4,7 @@
  */
 
 import { decodeForm, decodeFormComponent, encodeForm, encodeFormComponent, splitRawForm } from './form.ts';
-import { DEFAULT_CURRENCY, QUERY_OPERATIONS } from './limits.ts';
+import { DEFAULT_CURRENCY, LIMITS, QUERY_OPERATIONS } from './limits.ts';
 import type { QueryOperation } from './limits.ts';
 import { FORMAT0_INVALID_LOGIN, REPORT, isAccepted } from './reports.ts';
 import type { DeprecatedCode } from './reports.ts';
@@ -51,12 +51,18 @@ export function parseFormat0(body: string): { code: string; text: string } {
 
 // ------------------------------------------------------------------ formats 1 and 3
 
+/** Text is at most 255 characters (spec 2.5, 8); longer text is cut with an ellipsis. */
+export function clampText(text: string): string {
+  const chars = [...text];
+  return chars.length <= LIMITS.textMax ? text : `${chars.slice(0, LIMITS.textMax - 1).join('')}…`;
+}
+
 function recordPairs(r: ResponseRecord): Array<[string, string]> {
   const pairs: Array<[string, string]> = [
     ['MessageIdentifier', r.messageIdentifier],
     ['Report', r.report],
   ];
-  if (r.text !== undefined) pairs.push(['Text', r.text]);
+  if (r.text !== undefined) pairs.push(['Text', clampText(r.text)]);
   if (r.libraryNumber !== undefined) pairs.push(['LibraryNumber', r.libraryNumber]);
   return pairs;
 }
@@ -87,7 +93,9 @@ export function buildFormat3(records: ResponseRecord[]): string {
     `MessageIdentifier=${column((r) => r.messageIdentifier)}`,
     `Report=${column((r) => r.report)}`,
   ];
-  if (records.some((r) => r.text !== undefined)) parts.push(`Text=${column((r) => r.text)}`);
+  if (records.some((r) => r.text !== undefined)) {
+    parts.push(`Text=${column((r) => (r.text === undefined ? undefined : clampText(r.text)))}`);
+  }
   if (records.some((r) => r.libraryNumber !== undefined))
     parts.push(`LibraryNumber=${column((r) => r.libraryNumber)}`);
   return parts.join('&');
@@ -117,15 +125,22 @@ export function parseRecordsResponse(
   }
   const reportRaw = columns.get('Report');
   if (reportRaw === undefined) throw new ResponseParseError('no Report in the response', body);
-  const split = (v: string): string[] => v.split(',').map((item) => decodeFormComponent(item).trim());
-  const reports = split(reportRaw);
+  // Values are split on the literal commas of the raw body (a comma inside a value is %2C). A
+  // server that encoded the separators too (Report=-3%2C5) is read by splitting after decoding.
+  const separatorsEncoded = !reportRaw.includes(',') && decodeFormComponent(reportRaw).includes(',');
+  const itemsOf = (v: string): string[] =>
+    separatorsEncoded
+      ? decodeFormComponent(v).split(',')
+      : v.split(',').map((item) => decodeFormComponent(item));
+  const reports = itemsOf(reportRaw).map((s) => s.trim());
   const idsRaw = columns.get('MessageIdentifier');
-  const ids = idsRaw === undefined ? [] : split(idsRaw);
+  const ids = idsRaw === undefined ? [] : itemsOf(idsRaw).map((s) => s.trim());
   const count = Math.max(reports.length, ids.length);
   const column = (tag: string, trim: boolean): Array<string | undefined> | undefined => {
     const v = columns.get(tag);
     if (v === undefined) return undefined;
-    const items = v.split(',').map((item) => decodeFormComponent(item));
+    const items = itemsOf(v);
+    // One record (format 1) but a Text with unencoded commas: the whole value is the text.
     if (items.length !== count && count === 1) return [decodeFormComponent(v)];
     return trim ? items.map((s) => s.trim()) : items;
   };
@@ -260,7 +275,8 @@ export function buildManageResponse(r: {
   pin?: string | undefined;
   text?: string | undefined;
 }): string {
-  return encodeForm({ Report: r.report, Username: r.username, PIN: r.pin, Text: r.text });
+  const text = r.text === undefined ? undefined : clampText(r.text);
+  return encodeForm({ Report: r.report, Username: r.username, PIN: r.pin, Text: text });
 }
 
 export function parseManageResponse(body: string): ManageResponse {

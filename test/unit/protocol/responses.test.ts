@@ -89,6 +89,28 @@ describe('format 3', () => {
     expect(extra).toEqual({ Future: 'x y' });
   });
 
+  it('reads a body whose comma separators were percent-encoded too', () => {
+    expect(parseRecordsResponse('MessageIdentifier=a%2Cb&Report=-3%2C15&Text=ok%2Cno').records).toEqual([
+      { messageIdentifier: 'a', report: '-3', text: 'ok' },
+      { messageIdentifier: 'b', report: '15', text: 'no' },
+    ]);
+  });
+
+  it('cuts Text to 255 characters', () => {
+    const body = buildFormat3([
+      { messageIdentifier: 'm1', report: '3', text: 'é'.repeat(300) },
+      { messageIdentifier: 'm2', report: '3', text: 'short' },
+    ]);
+    const [first, second] = parseRecordsResponse(body).records;
+    expect([...(first?.text ?? '')]).toHaveLength(255);
+    expect(first?.text?.endsWith('…')).toBe(true);
+    expect(second?.text).toBe('short');
+    const one = parseRecordsResponse(
+      buildFormat1([{ messageIdentifier: 'm', report: '3', text: 'x'.repeat(256) }]),
+    );
+    expect(one.records[0]?.text).toHaveLength(255);
+  });
+
   it('refuses a body without Report, and a record count that fits neither 1 nor the expected count', () => {
     expect(() => parseRecordsResponse('171 - Invalid login')).toThrow(ResponseParseError);
     expect(() => parseRecordsResponse('MessageIdentifier=a,b&Report=-3,-3', 3)).toThrow(/expected 3/);

@@ -1,15 +1,27 @@
-// What the simulated SMSC receives for each kind of content: the SMS-SUBMIT PDUs built by protocol/smart
-// (text: GSM-7/UCS-2 with concatenation UDH; flash: class 0; smart messages: 8-bit with the port UDH
-// 5505 ringtone, 5506 operator logo, 5507 group graphic, 5514 picture message, 9204 vCard, 9205
-// vCalendar; WAP push and MMS notification: WSP push with WBXML SI or m-notification-ind to port 2948).
-// Nothing here encodes bytes itself: it only chooses the protocol/smart codec for a content kind.
-import { hexToBytes } from '../../protocol/smart/bytes.ts';
-import { buildSubmitPdus, decodeSubmitPdu, DCS, SMART_PORTS } from '../../protocol/smart/sms-submit.ts';
-import type { SubmitPduPart } from '../../protocol/smart/sms-submit.ts';
-import { describeDcs } from '../../protocol/smart/sms-submit.ts';
+// What the simulated SMSC receives for each kind of content: the SMS-SUBMIT PDUs of protocol/smart's
+// encodeContentToPdus (text: GSM-7/UCS-2 with concatenation UDH; flash: class 0; smart messages: 8-bit
+// with the port UDH 5505 ringtone, 5506 operator logo, 5507 group graphic, 5514 picture message, 9204
+// vCard, 9205 vCalendar; WAP push and MMS notification: WSP push with WBXML SI or m-notification-ind to
+// port 2948), the very function the app's virtual phone previews with. Nothing here encodes bytes: it
+// maps the stored content (JSON, bytes as hex) to protocol/smart's SmartContent and back for summaries.
+import { bytesToHex, hexToBytes } from '../../protocol/smart/bytes.ts';
+import {
+  decodePdusToContent,
+  decodeSubmitPdu,
+  describeDcs,
+  encodeContentToPdus,
+} from '../../protocol/smart/sms-submit.ts';
+import type { DecodedContent, SmartContent, SubmitPduPart } from '../../protocol/smart/sms-submit.ts';
+import { decodeOtaBitmap } from '../../protocol/smart/ota-bitmap.ts';
+import { formatRtttl } from '../../protocol/smart/rtttl.ts';
+import { decodeNokiaRingtone } from '../../protocol/smart/nokia-ringtone.ts';
+import { SI_ACTIONS } from '../../protocol/smart/wbxml-si.ts';
+import type { SiAction } from '../../protocol/smart/wbxml-si.ts';
 import { unpackSeptets } from '../../protocol/sms.ts';
 import type { OutboundContent } from '../content.ts';
-import { smartPayload } from './payloads.ts';
+
+/** MMS notifications expire after a week (X-Mms-Expiry, relative). */
+const MMS_EXPIRY_SECONDS = 7 * 24 * 3600;
 
 /** The content kinds the gateway sends (stored as JSON in messages.content; bytes as hex). */
 export type RichContent =
@@ -78,61 +90,124 @@ export function applyWalledGarden(content: OutboundContent, recipient: string): 
   return si as unknown as OutboundContent;
 }
 
-function summarize(part: SubmitPduPart, kind: string): Record<string, unknown> {
-  const d = decodeSubmitPdu(part.pdu);
-  return {
-    kind,
-    to: d.to,
-    alphabet: d.alphabet,
-    ...(d.messageClass !== undefined ? { messageClass: d.messageClass } : {}),
-    ...(d.udh.ports ? { ports: d.udh.ports } : {}),
-    ...(d.udh.concat ? { concat: d.udh.concat } : {}),
-    ...(d.text !== undefined ? { text: d.text } : {}),
-  };
+/** JSON-friendly view of what a handset decodes (bitmaps as size + rows count, bytes as hex). */
+function describeContent(c: DecodedContent): Record<string, unknown> {
+  switch (c.kind) {
+    case 'ringtone':
+      return { kind: c.kind, rtttl: formatRtttl(c.song) };
+    case 'operatorLogo':
+      return { kind: c.kind, mcc: c.mcc, mnc: c.mnc, width: c.bitmap.width, height: c.bitmap.height };
+    case 'groupGraphic':
+      return { kind: c.kind, width: c.bitmap.width, height: c.bitmap.height };
+    case 'pictureMessage':
+      return {
+        kind: c.kind,
+        width: c.bitmap.width,
+        height: c.bitmap.height,
+        ...(c.text !== undefined ? { text: c.text } : {}),
+      };
+    case 'binary':
+      return { ...c, data: bytesToHex(c.data) };
+    default:
+      return { ...c };
+  }
 }
 
-function toNetwork(parts: SubmitPduPart[], kind: string): NetworkPdu[] {
-  return parts.map((p) => ({ ...p, summary: summarize(p, kind) }));
-}
-
-/** The SMS-SUBMIT PDUs of a content for one recipient. Throws for content that cannot be encoded. */
-export function encodeForNetwork(content: OutboundContent, recipient: string): NetworkPdu[] {
+/** Maps stored content to protocol/smart's SmartContent. Throws for content it cannot encode. */
+export function toSmartContent(content: OutboundContent): SmartContent {
   const c = content as unknown as RichContent;
-  const to = /^\d{1,20}$/.test(recipient) ? recipient : '0';
   switch (c.kind) {
     case 'text':
     case 'flash':
-      return toNetwork(
-        buildSubmitPdus({ kind: 'text', to, text: c.text, flash: c.kind === 'flash' }),
-        c.kind,
-      );
+      return { kind: c.kind, text: c.text };
+    case 'ringtone':
+      // a Smart Messaging ringtone uploaded as hex is decoded and re-encoded: same song, checked bytes
+      return {
+        kind: 'ringtone',
+        song: c.data !== undefined ? decodeNokiaRingtone(hexToBytes(c.data)) : (c.rtttl ?? ''),
+      };
+    case 'operator-logo':
+      return { kind: 'operatorLogo', mcc: c.mcc, mnc: c.mnc, bitmap: decodeOtaBitmap(hexToBytes(c.bitmap)) };
+    case 'group-graphic':
+      return { kind: 'groupGraphic', bitmap: decodeOtaBitmap(hexToBytes(c.bitmap)) };
+    case 'picture':
+      return {
+        kind: 'pictureMessage',
+        bitmap: decodeOtaBitmap(hexToBytes(c.bitmap)),
+        ...(c.text !== undefined ? { text: c.text } : {}),
+      };
+    case 'vcard':
+      return { kind: 'vcard', vcard: c.data };
+    case 'vcalendar':
+      return { kind: 'vcalendar', vcalendar: c.data };
+    case 'wap-push-si': {
+      const action = (SI_ACTIONS as ReadonlyArray<string>).includes(c.action ?? '')
+        ? (c.action as SiAction)
+        : undefined;
+      return {
+        kind: 'wapPushSi',
+        si: {
+          href: c.href,
+          ...(c.siId !== undefined ? { siId: c.siId } : {}),
+          ...(c.created !== undefined ? { created: c.created } : {}),
+          ...(c.expires !== undefined ? { expires: c.expires } : {}),
+          ...(action !== undefined ? { action } : {}),
+          ...(c.text !== undefined ? { text: c.text } : {}),
+          ...(c.info ? { info: [{ class: c.info.class, text: c.info.pcdata }] } : {}),
+        },
+      };
+    }
+    case 'mms-notification':
+      return {
+        kind: 'mmsNotification',
+        notification: {
+          transactionId: c.contentToken ?? 'T' + Date.now().toString(36),
+          messageClass: 'personal',
+          messageSize: c.size,
+          expirySeconds: MMS_EXPIRY_SECONDS,
+          contentLocation: c.href,
+          ...(c.subject !== undefined ? { subject: c.subject } : {}),
+        },
+      };
     case 'pdu': {
       const udh = c.udh ? hexToBytes(c.udh) : new Uint8Array(0);
-      if (c.userData !== undefined) {
-        let userData = hexToBytes(c.userData);
-        // the form carries GSM-7 user data packed, protocol/smart takes septet values
-        if (describeDcs(c.dcs).alphabet === 'GSM-7')
-          userData = Uint8Array.from(unpackSeptets(userData, Math.floor((userData.length * 8) / 7)));
-        return toNetwork(buildSubmitPdus({ kind: 'raw', to, dcs: c.dcs, pid: c.pid, udh, userData }), 'pdu');
-      }
-      return toNetwork(
-        buildSubmitPdus({ kind: 'raw', to, dcs: c.dcs, pid: c.pid, udh, text: c.text ?? '' }),
-        'pdu',
-      );
+      if (c.userData === undefined) return { kind: 'raw', dcs: c.dcs, pid: c.pid, udh, text: c.text ?? '' };
+      let userData = hexToBytes(c.userData);
+      // the form carries GSM-7 user data packed; protocol/smart takes septet values
+      if (describeDcs(c.dcs).alphabet === 'GSM-7')
+        userData = Uint8Array.from(unpackSeptets(userData, Math.floor((userData.length * 8) / 7)));
+      return { kind: 'raw', dcs: c.dcs, pid: c.pid, udh, userData };
     }
-    default: {
-      const { data, port, srcPort } = smartPayload(c);
-      return toNetwork(
-        buildSubmitPdus({
-          kind: 'binary',
-          to,
-          data,
-          destPort: port,
-          srcPort: srcPort ?? 0,
-          dcs: port === SMART_PORTS.wapPush ? DCS.data8 : DCS.data8Class1,
-        }),
-        c.kind,
-      );
-    }
+    default:
+      throw new Error(`unknown content kind ${(c as { kind: string }).kind}`);
   }
+}
+
+/** The SMS-SUBMIT PDUs of a content for one recipient, each with a decoded summary. */
+export function encodeForNetwork(content: OutboundContent, recipient: string): NetworkPdu[] {
+  const kind = (content as unknown as RichContent).kind;
+  const to = /^\d{1,20}$/.test(recipient) ? recipient : '0';
+  const parts: SubmitPduPart[] = encodeContentToPdus(toSmartContent(content), to);
+  let decoded: Record<string, unknown>;
+  try {
+    const [message] = decodePdusToContent(parts.map((p) => p.pdu));
+    decoded = message ? describeContent(message.content) : {};
+  } catch (err) {
+    decoded = { error: (err as Error).message };
+  }
+  return parts.map((p, i) => {
+    const d = decodeSubmitPdu(p.pdu);
+    return {
+      ...p,
+      summary: {
+        kind,
+        alphabet: d.alphabet,
+        ...(d.messageClass !== undefined ? { messageClass: d.messageClass } : {}),
+        ...(d.udh.ports ? { ports: d.udh.ports } : {}),
+        ...(d.udh.concat ? { concat: d.udh.concat } : {}),
+        ...(d.text !== undefined ? { text: d.text } : {}),
+        ...(i === 0 ? { content: decoded } : {}),
+      },
+    };
+  });
 }

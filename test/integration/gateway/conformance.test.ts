@@ -48,7 +48,7 @@ function rng(seed: number): () => number {
   };
 }
 
-function hostileBodies(): Array<[string, string | Uint8Array]> {
+function hostileBodies(): Array<[string, string | Uint8Array<ArrayBuffer>]> {
   const rand = rng(42);
   const bytes = (n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
   const creds = `Username=${gw.username}&PIN=${gw.pin}`;

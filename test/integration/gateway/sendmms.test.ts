@@ -341,6 +341,12 @@ describe('WAP push and MMS', () => {
     const normal = await pdusOf(r.ids[1]!);
     expect(garden[0]!.summary['kind']).toBe('wap-push-si');
     expect(normal[0]!.summary['kind']).toBe('mms-notification');
+    // the summary carries what a handset decodes from the PDUs
+    expect(garden[0]!.summary['content']).toMatchObject({ kind: 'wapPushSi', si: { text: 'Hi' } });
+    expect(normal[0]!.summary['content']).toMatchObject({
+      kind: 'mmsNotification',
+      notification: { subject: 'Hi' },
+    });
     const off = await sendmms({ SendTo: '447999000001', MMSFileMMS: '80000', DisableWalledGardenRule: '1' });
     expect((await pdusOf(off.ids[0]!))[0]!.summary['kind']).toBe('mms-notification');
   });

@@ -346,6 +346,11 @@ export function soapToFormFields(r: SubmitMessageRequest): {
     m.WAPPush !== undefined ||
     m.MMSNotification !== undefined;
   if (isText && !isRich) {
+    // the text form has one number list: Cc and Bcc numbers are recipients like SendTo
+    const lists = [rc.SendTo, rc.SendCc, rc.SendBcc].filter(
+      (l): l is string => l !== undefined && l.trim() !== '',
+    );
+    f['SendTo'] = lists.length > 0 ? lists.join(',') : rc.SendTo;
     f['Message'] = m.TextMessage;
     f['FlashMessage'] = m.FlashMessage;
     return { fields: f, path: 'sendsms' };

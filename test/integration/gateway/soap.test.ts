@@ -106,7 +106,11 @@ describe('operations', () => {
     const before = credit();
     const res = await call('SubmitMessage', {
       ...auth(),
-      Recipient: { SendTo: '447700900201,447700900202', SendOptions: { DeliveryOption: 'Economy' } },
+      Recipient: {
+        SendTo: '447700900201',
+        SendBcc: '447700900202',
+        SendOptions: { DeliveryOption: 'Economy' },
+      },
       Message: { TextMessage: 'Hello over SOAP' },
       ReplyTo: 'DemoShop',
     });

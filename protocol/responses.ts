@@ -57,7 +57,28 @@ export function clampText(text: string): string {
   return chars.length <= LIMITS.textMax ? text : `${chars.slice(0, LIMITS.textMax - 1).join('')}…`;
 }
 
+/** Sizes of spec 2.5 that a builder must never exceed (a gateway bug, not a user error). */
+function checkRecord(r: ResponseRecord): void {
+  if (r.messageIdentifier.length > LIMITS.messageIdentifierMax) {
+    throw new RangeError(
+      `MessageIdentifier longer than ${LIMITS.messageIdentifierMax}: ${r.messageIdentifier}`,
+    );
+  }
+  if (!/^-?\d+$/.test(r.report) || r.report.replace('-', '').length > LIMITS.reportDigits) {
+    throw new RangeError(`Report must be at most ${LIMITS.reportDigits} digits: ${r.report}`);
+  }
+  if (
+    r.libraryNumber !== undefined &&
+    !new RegExp(`^\\d{1,${LIMITS.libraryNumberDigits}}$`).test(r.libraryNumber)
+  ) {
+    throw new RangeError(
+      `LibraryNumber must be at most ${LIMITS.libraryNumberDigits} digits: ${r.libraryNumber}`,
+    );
+  }
+}
+
 function recordPairs(r: ResponseRecord): Array<[string, string]> {
+  checkRecord(r);
   const pairs: Array<[string, string]> = [
     ['MessageIdentifier', r.messageIdentifier],
     ['Report', r.report],
@@ -87,6 +108,7 @@ export function buildFormat1(records: ResponseRecord[]): string {
  */
 export function buildFormat3(records: ResponseRecord[]): string {
   if (records.length === 0) throw new RangeError('buildFormat3 needs at least one record');
+  records.forEach(checkRecord);
   const column = (pick: (r: ResponseRecord) => string | undefined): string =>
     records.map((r) => encodeFormComponent(pick(r) ?? '')).join(',');
   const parts = [

@@ -149,3 +149,24 @@ describe('field catalogue', () => {
     expect(fieldSpec('sendsms', 'Ringtone')).toBeUndefined();
   });
 });
+
+describe('protocol/index.ts', () => {
+  it('is one import point for every protocol module', async () => {
+    const protocol = await import('../../../protocol/index.ts');
+    for (const name of [
+      'LIMITS',
+      'encodeForm',
+      'decodeForm',
+      'REPORT_CODES',
+      'describeReport',
+      'parseAnyResponse',
+      'FIELDS',
+      'validateRequest',
+      'normalizeMsisdn',
+      'analyzeText',
+      'buildWsdl',
+    ]) {
+      expect(protocol, name).toHaveProperty(name);
+    }
+  });
+});

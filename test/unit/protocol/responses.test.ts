@@ -141,6 +141,15 @@ describe('format 1', () => {
     ]);
   });
 
+  it('never writes a record beyond the sizes of spec 2.5', () => {
+    expect(() => buildFormat1([{ messageIdentifier: 'x'.repeat(16), report: '-3' }])).toThrow(RangeError);
+    expect(() => buildFormat3([{ messageIdentifier: 'm', report: '1000' }])).toThrow(RangeError);
+    expect(() => buildFormat3([{ messageIdentifier: 'm', report: '-3', libraryNumber: '800001' }])).toThrow(
+      RangeError,
+    );
+    expect(buildFormat1([{ messageIdentifier: 'x'.repeat(15), report: '171' }])).toContain('Report=171');
+  });
+
   it('refuses an empty record list', () => {
     expect(() => buildFormat1([])).toThrow(RangeError);
     expect(() => buildFormat3([])).toThrow(RangeError);

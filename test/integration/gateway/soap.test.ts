@@ -4,7 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRequestEnvelope, parseFault, parseResponseEnvelope } from '../../../protocol/soap/envelope.ts';
 import { SENDSMS2_PROFILE, SOAP_NAMESPACE, SOAP_TYPES_NAMESPACE } from '../../../protocol/soap/namespaces.ts';
-import type { SoapOperation, SoapRequests, SoapResponses } from '../../../protocol/soap/operations.ts';
+import type {
+  Message,
+  Recipient,
+  SoapOperation,
+  SoapRequests,
+  SoapResponses,
+} from '../../../protocol/soap/operations.ts';
 import type { SoapProfile } from '../../../protocol/soap/namespaces.ts';
 import { startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
@@ -230,6 +236,113 @@ describe('operations', () => {
       '/sendsms5',
     );
   });
+});
+
+describe('SubmitMessage with every Message choice', () => {
+  const ota = (w: number, h: number) => {
+    const bytes = [0x00, w, h, 0x01, ...new Array<number>(Math.ceil((w * h) / 8)).fill(0xaa)];
+    return Buffer.from(bytes).toString('hex');
+  };
+  const cases: Array<[string, Recipient, Message, string]> = [
+    [
+      'Ringtone (RTTTL as hex)',
+      { PhoneMake: 'Nokia' },
+      { Ringtone: { Data: Buffer.from('Soap:d=4,o=5,b=120:c,d,e').toString('hex'), Format: 'RTTTL' } },
+      'ringtone',
+    ],
+    ['Ringtone (library)', { PhoneMake: 'Nokia' }, { Ringtone: { LibraryNumber: 30001 } }, 'ringtone'],
+    [
+      'OperatorLogo (hex OTA)',
+      { PhoneMake: 'Nokia', MCC: 262, MNC: 1 },
+      { OperatorLogo: { Data: ota(72, 14), Format: 'OTA' } },
+      'operatorLogo',
+    ],
+    [
+      'PictureMessage (library) with text',
+      { PhoneMake: 'Nokia' },
+      { PictureMessage: { LibraryNumber: 20000 }, TextMessage: 'Look' },
+      'pictureMessage',
+    ],
+    [
+      'GroupGraphic (hex OTA)',
+      { PhoneMake: 'Nokia' },
+      { GroupGraphic: { Data: ota(72, 14) } },
+      'groupGraphic',
+    ],
+    [
+      'SmsSubmitPdu',
+      {},
+      {
+        SmsSubmitPdu: {
+          DataCodingScheme: 'f5',
+          ProtocolIdentifier: '00',
+          UserDataHeader: '060504158a0000',
+          UserData: '0102',
+        },
+      },
+      'binary',
+    ],
+    [
+      'WAPPush SimplePush',
+      {},
+      { WAPPush: { SimplePush: { LibraryNumber: 80001, TextMessage: 'Picture' } } },
+      'wapPushSi',
+    ],
+    [
+      'WAPPush si',
+      {},
+      {
+        WAPPush: {
+          si: {
+            indication: {
+              href: 'http://wap.example/x',
+              'si-id': 'a1',
+              action: 'signal-delete',
+              content: 'Gone',
+            },
+            info: [],
+          },
+        },
+      },
+      'wapPushSi',
+    ],
+    [
+      'MMSNotification library',
+      {},
+      { MMSNotification: { LibraryNumber: { LibraryNumber: 80000, TextMessage: 'Hello' } } },
+      'mmsNotification',
+    ],
+    [
+      'MMSNotification upload (.mms)',
+      {},
+      { MMSNotification: { FileUpload: { FileName1: 'again.mms', FileData1: '' } } },
+      'mmsNotification',
+    ],
+  ];
+  for (const [name, recipient, message, kind] of cases) {
+    it(name, async () => {
+      if (message.MMSNotification?.FileUpload) {
+        const seed = gw.ctx.db.prepare('SELECT bytes FROM library_files WHERE number = 80000').get() as {
+          bytes: Uint8Array;
+        };
+        message.MMSNotification.FileUpload.FileData1 = Buffer.from(seed.bytes).toString('hex');
+      }
+      const res = await call('SubmitMessage', {
+        ...auth(),
+        Recipient: { SendTo: '447700900250', ...recipient },
+        Message: message,
+      });
+      expect(res.Report, res.Text).toBe('-3');
+      const pdus = (await (
+        await fetch(`${gw.url}/sandbox/outbound?messageIdentifier=${res.MessageIdentifier}`)
+      ).json()) as Array<{
+        summary: { content: { kind: string; si?: { action?: string } } };
+      }>;
+      expect(pdus[0]!.summary.content.kind).toBe(kind);
+      if (name === 'WAPPush si') expect(pdus[0]!.summary.content.si?.action).toBe('delete');
+      if (message.MMSNotification?.FileUpload) expect(res.LibraryNumber).toBeGreaterThanOrEqual(80000);
+    });
+  }
 });
 
 describe('WSDL', () => {

@@ -1,7 +1,7 @@
 // Accounts: Username + PIN (scrypt hash, constant-time check), credit, ReplyTo list, children.
 import { createHmac, randomBytes, scryptSync, timingSafeEqual, randomInt } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { transaction } from './store/db.ts';
+import { stmt, transaction } from './store/db.ts';
 
 export interface Account {
   id: number;
@@ -85,7 +85,7 @@ function cacheKey(username: string, pin: string): string {
 
 function toAccount(db: DatabaseSync, row: AccountRow): Account {
   const replyTo = (
-    db.prepare('SELECT value FROM reply_to WHERE account_id = ? ORDER BY value').all(row.id) as Array<{
+    stmt(db, 'SELECT value FROM reply_to WHERE account_id = ? ORDER BY value').all(row.id) as Array<{
       value: string;
     }>
   ).map((r) => r.value);
@@ -103,7 +103,7 @@ function toAccount(db: DatabaseSync, row: AccountRow): Account {
 
 /** The account for Username+PIN, or null. Username and PIN are case-sensitive (spec 5.2). */
 export function authenticate(db: DatabaseSync, username: string, pin: string): Account | null {
-  const row = db.prepare('SELECT * FROM accounts WHERE username = ?').get(username) as AccountRow | undefined;
+  const row = stmt(db, 'SELECT * FROM accounts WHERE username = ?').get(username) as AccountRow | undefined;
   const stored = row?.pin_hash ?? DUMMY_HASH;
   const cached = verifiedCache.get(username);
   let ok: boolean;
@@ -123,14 +123,14 @@ export function authenticate(db: DatabaseSync, username: string, pin: string): A
 export function getAccount(db: DatabaseSync, idOrUsername: number | string): Account | null {
   const row = (
     typeof idOrUsername === 'number'
-      ? db.prepare('SELECT * FROM accounts WHERE id = ?').get(idOrUsername)
-      : db.prepare('SELECT * FROM accounts WHERE username = ?').get(idOrUsername)
+      ? stmt(db, 'SELECT * FROM accounts WHERE id = ?').get(idOrUsername)
+      : stmt(db, 'SELECT * FROM accounts WHERE username = ?').get(idOrUsername)
   ) as AccountRow | undefined;
   return row ? toAccount(db, row) : null;
 }
 
 export function listAccounts(db: DatabaseSync): Array<Account & { credit: number }> {
-  const rows = db.prepare('SELECT * FROM accounts ORDER BY id').all() as unknown as Array<
+  const rows = stmt(db, 'SELECT * FROM accounts ORDER BY id').all() as unknown as Array<
     AccountRow & { credit: number }
   >;
   return rows.map((r) => ({ ...toAccount(db, r), credit: r.credit }));
@@ -138,33 +138,32 @@ export function listAccounts(db: DatabaseSync): Array<Account & { credit: number
 
 export function createAccount(db: DatabaseSync, input: NewAccount): Account {
   return transaction(db, () => {
-    if (db.prepare('SELECT 1 FROM accounts WHERE username = ?').get(input.username)) {
+    if (stmt(db, 'SELECT 1 FROM accounts WHERE username = ?').get(input.username)) {
       throw new AccountError(`username ${input.username} is taken`);
     }
-    const res = db
-      .prepare(
-        `INSERT INTO accounts (username, pin_hash, parent_id, child_type, restricted, number, push_url, credit,
+    const res = stmt(
+      db,
+      `INSERT INTO accounts (username, pin_hash, parent_id, child_type, restricted, number, push_url, credit,
            email, telephone_country_code, mobile_number, given_name, family_name, company_name)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        input.username,
-        hashPin(input.pin),
-        input.parentId ?? null,
-        input.childType ?? null,
-        input.restricted ? 1 : 0,
-        input.number ?? null,
-        input.pushUrl ?? null,
-        input.credit ?? 0,
-        input.email ?? null,
-        input.telephoneCountryCode ?? null,
-        input.mobileNumber ?? null,
-        input.givenName ?? null,
-        input.familyName ?? null,
-        input.companyName ?? null,
-      );
+    ).run(
+      input.username,
+      hashPin(input.pin),
+      input.parentId ?? null,
+      input.childType ?? null,
+      input.restricted ? 1 : 0,
+      input.number ?? null,
+      input.pushUrl ?? null,
+      input.credit ?? 0,
+      input.email ?? null,
+      input.telephoneCountryCode ?? null,
+      input.mobileNumber ?? null,
+      input.givenName ?? null,
+      input.familyName ?? null,
+      input.companyName ?? null,
+    );
     const id = Number(res.lastInsertRowid);
-    const add = db.prepare('INSERT OR IGNORE INTO reply_to (account_id, value) VALUES (?, ?)');
+    const add = stmt(db, 'INSERT OR IGNORE INTO reply_to (account_id, value) VALUES (?, ?)');
     for (const v of input.replyTo ?? []) add.run(id, v);
     if (input.number) add.run(id, input.number);
     const account = getAccount(db, id);
@@ -174,7 +173,7 @@ export function createAccount(db: DatabaseSync, input: NewAccount): Account {
 }
 
 export function deleteAccount(db: DatabaseSync, id: number): void {
-  db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
+  stmt(db, 'DELETE FROM accounts WHERE id = ?').run(id);
 }
 
 /** The account whose credit this account spends: the parent for SHARED children (spec 4.4). */
@@ -184,7 +183,7 @@ export function creditAccountId(account: Account): number {
 
 /** Available credit in ten-thousandths of GBP (a SHARED child sees its parent's credit). */
 export function creditOf(db: DatabaseSync, account: Account): number {
-  const row = db.prepare('SELECT credit FROM accounts WHERE id = ?').get(creditAccountId(account)) as
+  const row = stmt(db, 'SELECT credit FROM accounts WHERE id = ?').get(creditAccountId(account)) as
     { credit: number } | undefined;
   return row?.credit ?? 0;
 }
@@ -192,12 +191,13 @@ export function creditOf(db: DatabaseSync, account: Account): number {
 /** Adds (or with a negative amount removes) credit; throws when it would go below zero. */
 export function adjustCredit(db: DatabaseSync, accountId: number, delta: number): number {
   return transaction(db, () => {
-    const res = db
-      .prepare('UPDATE accounts SET credit = credit + ? WHERE id = ? AND credit + ? >= 0')
-      .run(delta, accountId, delta);
+    const res = stmt(db, 'UPDATE accounts SET credit = credit + ? WHERE id = ? AND credit + ? >= 0').run(
+      delta,
+      accountId,
+      delta,
+    );
     if (res.changes !== 1) throw new AccountError('insufficient credit or unknown account');
-    return (db.prepare('SELECT credit FROM accounts WHERE id = ?').get(accountId) as { credit: number })
-      .credit;
+    return (stmt(db, 'SELECT credit FROM accounts WHERE id = ?').get(accountId) as { credit: number }).credit;
   });
 }
 

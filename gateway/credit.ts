@@ -1,6 +1,7 @@
 // Money and tariffs. Credit is kept as an integer count of ten-thousandths of GBP (the spec's four
 // decimal places, spec 2.1), so sums and comparisons are exact; strings only at the edges.
 import type { DatabaseSync } from 'node:sqlite';
+import { stmt } from './store/db.ts';
 import { DEFAULT_CURRENCY } from '../protocol/limits.ts';
 
 export const CURRENCY = DEFAULT_CURRENCY;
@@ -26,7 +27,7 @@ export function formatMoney(units: number): string {
 export type Tariffs = Record<'Default' | 'Premier' | 'LeastCost' | 'Economy', number>;
 
 export function loadTariffs(db: DatabaseSync): Tariffs {
-  const rows = db.prepare('SELECT delivery_option, price FROM tariffs').all() as Array<{
+  const rows = stmt(db, 'SELECT delivery_option, price FROM tariffs').all() as Array<{
     delivery_option: string;
     price: number;
   }>;

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SENDSMS5_PROFILE } from '../protocol/soap/namespaces.ts';
-import { openGatewayDb } from './store/db.ts';
+import { openGatewayDb, stmt } from './store/db.ts';
 import { authenticate } from './accounts.ts';
 import { createLogger } from './log.ts';
 import type { Logger } from './log.ts';
@@ -220,19 +220,18 @@ async function handle(
   const ms = Math.round((performance.now() - started) * 100) / 100;
   if (route) {
     try {
-      ctx.db
-        .prepare(
-          'INSERT INTO request_log (instance, method, path, username, report, status, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(
-          ctx.config.instance,
-          method,
-          path,
-          typeof out.log?.username === 'string' ? out.log.username : null,
-          typeof out.log?.report === 'string' ? out.log.report : null,
-          out.status ?? 200,
-          ms,
-        );
+      stmt(
+        ctx.db,
+        'INSERT INTO request_log (instance, method, path, username, report, status, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        ctx.config.instance,
+        method,
+        path,
+        typeof out.log?.username === 'string' ? out.log.username : null,
+        typeof out.log?.report === 'string' ? out.log.report : null,
+        out.status ?? 200,
+        ms,
+      );
     } catch (err) {
       ctx.log.warn('request log not written', { error: String(err) });
     }

@@ -16,7 +16,7 @@ import { creditAccountId } from './accounts.ts';
 import type { GatewayContext, MessageRow } from './context.ts';
 import type { OutboundContent } from './content.ts';
 import { loadTariffs, priceOf } from './credit.ts';
-import { transaction } from './store/db.ts';
+import { stmt, transaction } from './store/db.ts';
 import { toMessageRow } from './messages.ts';
 
 export interface SubmitInput {
@@ -66,15 +66,16 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
 
   const dispatchNow: MessageRow[] = [];
   const records = transaction(db, () => {
-    const bal = db.prepare('SELECT credit FROM accounts WHERE id = ?').get(chargedId) as
+    const bal = stmt(db, 'SELECT credit FROM accounts WHERE id = ?').get(chargedId) as
       { credit: number } | undefined;
     let balance = bal?.credit ?? 0;
-    const insert = db.prepare(
+    const insert = stmt(
+      db,
       `INSERT INTO messages (message_identifier, account_id, charged_account_id, request_id, recipient, reply_to,
          delivery_option, content, parts, cost, report, status, library_number, scheduled_at, dispatched_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     );
-    const job = db.prepare('INSERT INTO scheduled_jobs (message_id, due_at) VALUES (?, ?)');
+    const job = stmt(db, 'INSERT INTO scheduled_jobs (message_id, due_at) VALUES (?, ?)');
     const out: ResponseRecord[] = [];
     const nowIso = new Date(now).toISOString();
     for (const raw of input.recipients) {
@@ -120,7 +121,7 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
       if (status === 'dispatched') dispatchNow.push(toMessageRow(row));
       out.push(record(id, report, text, input.libraryNumber));
     }
-    db.prepare('UPDATE accounts SET credit = ? WHERE id = ?').run(balance, chargedId);
+    stmt(db, 'UPDATE accounts SET credit = ? WHERE id = ?').run(balance, chargedId);
     return out;
   });
 
@@ -152,26 +153,27 @@ export function expandRecipients(
     const sep = ref.indexOf('::');
     const bookName = sep < 0 ? ref : ref.slice(0, sep);
     const groupName = sep < 0 ? null : ref.slice(sep + 2);
-    const book = db
-      .prepare('SELECT id FROM address_books WHERE account_id = ? AND name = ?')
-      .get(account.id, bookName) as { id: number } | undefined;
+    const book = stmt(db, 'SELECT id FROM address_books WHERE account_id = ? AND name = ?').get(
+      account.id,
+      bookName,
+    ) as { id: number } | undefined;
     if (!book) throw new RecipientError(`Unknown address book ${bookName}`);
     let rows: Array<{ number: string }>;
     if (groupName === null) {
-      rows = db
-        .prepare('SELECT number FROM address_book_members WHERE book_id = ? ORDER BY id')
-        .all(book.id) as Array<{ number: string }>;
+      rows = stmt(db, 'SELECT number FROM address_book_members WHERE book_id = ? ORDER BY id').all(
+        book.id,
+      ) as Array<{ number: string }>;
     } else {
-      const group = db
-        .prepare('SELECT id FROM address_book_groups WHERE book_id = ? AND name = ?')
-        .get(book.id, groupName) as { id: number } | undefined;
+      const group = stmt(db, 'SELECT id FROM address_book_groups WHERE book_id = ? AND name = ?').get(
+        book.id,
+        groupName,
+      ) as { id: number } | undefined;
       if (!group) throw new RecipientError(`Unknown group ${groupName} in address book ${bookName}`);
-      rows = db
-        .prepare(
-          `SELECT m.number FROM address_book_members m JOIN address_book_group_members g ON g.member_id = m.id
+      rows = stmt(
+        db,
+        `SELECT m.number FROM address_book_members m JOIN address_book_group_members g ON g.member_id = m.id
            WHERE g.group_id = ? ORDER BY m.id`,
-        )
-        .all(group.id) as Array<{ number: string }>;
+      ).all(group.id) as Array<{ number: string }>;
     }
     out.push(...rows.map((r) => r.number));
   }

@@ -3,6 +3,7 @@
 // side by side, busy_timeout makes a writer wait for the other instead of failing, and migrations
 // run under BEGIN IMMEDIATE so two instances starting together apply each version exactly once.
 import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,4 +71,21 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw err;
   }
+}
+
+const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/** A prepared statement for `sql`, compiled once per connection (hot paths: auth, submit, request log). */
+export function stmt(db: DatabaseSync, sql: string): StatementSync {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let s = cache.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    cache.set(sql, s);
+  }
+  return s;
 }

@@ -47,6 +47,8 @@ export interface InboundInput {
   message: string;
   timestamp?: Date;
   source: 'sandbox' | 'soap';
+  /** When set, only this account's number is accepted (a caller without the operator permission). */
+  onlyAccountId?: number;
 }
 
 export type InboundResult =
@@ -298,7 +300,8 @@ export class NetworkSimulator implements NetworkLike {
     const sendTo = input.sendTo.trim().replace(/^\+/, '');
     const row = this.db.prepare('SELECT id FROM accounts WHERE number = ?').get(sendTo) as
       { id: number } | undefined;
-    if (!row) return { ok: false, reason: `no account has the number ${sendTo}` };
+    if (!row || (input.onlyAccountId !== undefined && row.id !== input.onlyAccountId))
+      return { ok: false, reason: `no account has the number ${sendTo}` };
     if (input.message === '') return { ok: false, reason: 'Message is empty' };
     const id = newMessageIdentifier();
     const timestamp = (input.timestamp ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -272,6 +272,8 @@ async function dispatchOperation(
         replyTo: r.ReplyTo,
         message: text,
         source: 'soap',
+        // network side = an account with the restricted (operator) permission; others only to themselves
+        ...(account.restricted ? {} : { onlyAccountId: account.id }),
         ...(r.Timestamp1 ? { timestamp: new Date(r.Timestamp1) } : {}),
       });
       return result.ok

@@ -177,6 +177,24 @@ describe('operations', () => {
       Timestamp1: '2026-03-04T05:06:07Z',
     });
     expect(d.Report).toBe(0);
+    // an account without the operator permission cannot inject into another account's queue
+    const plain = gw.addAccount({ credit: '1.00', number: '447700900998' });
+    const intrude = await call('DeliverMessage', {
+      Username: plain.username,
+      PIN: plain.pin,
+      Recipient: { SendTo: DEMO_NUMBER },
+      Message: { TextMessage: 'spoof' },
+      ReplyTo: '447700900999',
+    });
+    expect(intrude.Report).not.toBe(0);
+    const own = await call('DeliverMessage', {
+      Username: plain.username,
+      PIN: plain.pin,
+      Recipient: { SendTo: '447700900998' },
+      Message: { TextMessage: 'to myself' },
+      ReplyTo: '447700900999',
+    });
+    expect(own.Report).toBe(0);
     const unknown = await call('DeliverMessage', {
       ...auth(),
       Recipient: { SendTo: '449999999999' },

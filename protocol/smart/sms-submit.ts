@@ -221,6 +221,16 @@ function encodeAddress(to: string): Uint8Array {
   return Uint8Array.from(out);
 }
 
+/** protocol/sms.ts throws RangeError on bad input; here it becomes a SmartCodecError with a position. */
+function codecGuard<T>(position: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RangeError || e instanceof TypeError) throw new SmartCodecError(e.message, position);
+    throw e;
+  }
+}
+
 function decodeAddress(pdu: Uint8Array, at: number): { address: string; toa: number; length: number } {
   const digits = pdu[at];
   const toa = pdu[at + 1];
@@ -231,7 +241,9 @@ function decodeAddress(pdu: Uint8Array, at: number): { address: string; toa: num
   let address = '';
   if ((toa & 0x70) === 0x50) {
     // alphanumeric (GSM-7 packed); only for completeness, SMS-SUBMIT normally has digits
-    address = decodeGsm7(unpackSeptets(pdu.slice(at + 2, at + 2 + octets), Math.floor((digits * 4) / 7)));
+    address = codecGuard(at, () =>
+      decodeGsm7(unpackSeptets(pdu.slice(at + 2, at + 2 + octets), Math.floor((digits * 4) / 7))),
+    );
   } else {
     for (let i = 0; i < digits; i++) {
       const b = pdu[at + 2 + (i >> 1)]!;
@@ -428,14 +440,17 @@ export function decodeSubmitPdu(
         at - 1,
       );
     }
-    const septets = unpackSeptets(ud.slice(udhBytes.length), count, fill);
+    const septets = codecGuard(at, () => unpackSeptets(ud.slice(udhBytes.length), count, fill));
     result.userData = Uint8Array.from(septets);
-    result.text = decodeGsm7(septets);
+    result.text = codecGuard(at, () => decodeGsm7(septets));
   } else {
     if (udl > ud.length)
       throw new SmartCodecError(`TP-UDL ${udl} octets exceeds ${ud.length} octets present`, at - 1);
     result.userData = ud.slice(udhBytes.length, udl);
-    if (info.alphabet === 'UCS-2') result.text = decodeUcs2(result.userData);
+    if (info.alphabet === 'UCS-2') {
+      const ucs2 = result.userData;
+      result.text = codecGuard(at, () => decodeUcs2(ucs2));
+    }
   }
   return result;
 }

@@ -81,7 +81,16 @@ export function parseVCalendar(text: string): VCalendar {
   } catch (e) {
     throw new SmartCodecError(`vCalendar: ${(e as Error).message}`);
   }
-  const root = new ICAL.Component(parsed as unknown[]);
+  try {
+    return readCalendar(new ICAL.Component(parsed as unknown[]));
+  } catch (e) {
+    // ical.js reads values lazily: a bad date surfaces here as a plain Error
+    if (e instanceof SmartCodecError) throw e;
+    throw new SmartCodecError(`vCalendar: ${(e as Error).message}`);
+  }
+}
+
+function readCalendar(root: ICAL.Component): VCalendar {
   if (root.name !== 'vcalendar') throw new SmartCodecError(`root is ${root.name}, not VCALENDAR`);
   const events: VCalendarEvent[] = root.getAllSubcomponents('vevent').map((c) => {
     const text = (name: string): string | undefined => {

@@ -185,7 +185,11 @@ class Reader {
     const end = this.bytes.indexOf(0, start);
     if (end < 0) throw new SmartCodecError('unterminated inline string', start);
     this.at = end + 1;
-    return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(start, end));
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(start, end));
+    } catch {
+      throw new SmartCodecError('inline string is not valid UTF-8', start);
+    }
   }
   tableString(offset: number): string {
     const end = this.stringTable.indexOf(0, offset);

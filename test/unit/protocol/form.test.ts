@@ -158,6 +158,37 @@ describe('decodeForm', () => {
     expect(decodeError('Message=Gr%FC%DFe').message).toMatch(/UTF-8/);
   });
 
+  it('agrees with the platform UTF-8 decoder on random octet sequences', () => {
+    // Deterministic xorshift so a failure can be reproduced.
+    let seed = 0x2545f491;
+    const next = (): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) / 0x100000000;
+    };
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    // Octets weighted towards the interesting UTF-8 boundaries.
+    const pool = [
+      0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xa0, 0xed, 0x9f, 0xef, 0xf0, 0x90, 0xf4, 0x8f, 0xf5,
+      0xff,
+    ];
+    for (let round = 0; round < 3000; round++) {
+      const bytes = Array.from({ length: 1 + Math.floor(next() * 6) }, () =>
+        next() < 0.7 ? pool[Math.floor(next() * pool.length)]! : Math.floor(next() * 256),
+      );
+      const body = `m=${bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}`;
+      let expected: string | undefined;
+      try {
+        expected = strict.decode(new Uint8Array(bytes));
+      } catch {
+        expected = undefined;
+      }
+      if (expected === undefined) expect(() => decodeForm(body), body).toThrow(FormDecodeError);
+      else expect(decodeForm(body).get('m'), body).toBe(expected);
+    }
+  });
+
   it('is a real Error subclass', () => {
     const err = decodeError('a=%ZZ');
     expect(err).toBeInstanceOf(Error);

@@ -68,6 +68,23 @@ describe('format 3', () => {
     expect(parseRecordsResponse(body).records).toEqual(records);
   });
 
+  it('round-trips records whatever characters their values hold', () => {
+    const alphabet = ['a', ',', '&', '=', '%', '+', ' ', 'é', '€', '😀', '%2C', '\n'];
+    let seed = 7;
+    const pick = (): string => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return alphabet[seed % alphabet.length]!;
+    };
+    for (let round = 0; round < 200; round++) {
+      const records: ResponseRecord[] = Array.from({ length: 1 + (round % 5) }, (_, i) => ({
+        messageIdentifier: `m${round}-${i}`,
+        report: i % 2 === 0 ? '-3' : '15',
+        text: Array.from({ length: round % 9 }, pick).join(''),
+      }));
+      expect(parseRecordsResponse(buildFormat3(records), records.length).records).toEqual(records);
+    }
+  });
+
   it('writes one value per recipient in SendTo order, LibraryNumber when any record has one', () => {
     const body = buildFormat3([
       { messageIdentifier: 'm1', report: '-3', libraryNumber: '80001' },

@@ -334,6 +334,31 @@ describe('WAP push and MMS', () => {
     );
   });
 
+  it('images inside an MMS are adapted for the handset; the library keeps the original', async () => {
+    const big = new Uint8Array(
+      await new Jimp({ width: 640, height: 480, color: 0x123456ff }).getBuffer('image/png'),
+    );
+    const zip = zipSync({ 'photo.png': big, 'caption.txt': new TextEncoder().encode('Holiday') });
+    const r = await sendmms({
+      SendTo: '447700900517',
+      PhoneMake: 'Ericsson',
+      MMSNotificationFileName1: 'holiday.zip',
+      MMSNotificationFileData1: bytesToHex(zip),
+    });
+    expect(r.reports).toEqual(['-3']);
+    const push = decodeWspPush((await payloadOf(r.ids[0]!)).data);
+    const ind = decodeMmsNotification(push.body);
+    const delivered = decodeMms(new Uint8Array(await (await fetch(ind.contentLocation)).arrayBuffer()));
+    const photo = delivered.parts.find((x) => x.name === 'photo.png')!;
+    const image = await Jimp.fromBuffer(Buffer.from(photo.bytes));
+    expect([image.width, image.height]).toEqual([101, 76]); // Ericsson profile 101x80, aspect kept
+    const stored = gw.ctx.db
+      .prepare('SELECT bytes FROM library_files WHERE number = ?')
+      .get(Number(r.libraryNumber)) as { bytes: Uint8Array };
+    const original = decodeMms(new Uint8Array(stored.bytes)).parts.find((x) => x.name === 'photo.png')!;
+    expect(original.bytes.length).toBe(big.length);
+  });
+
   it('walled-garden numbers get a WAP push SI instead of an MMS notification unless the rule is disabled', async () => {
     const r = await sendmms({ SendTo: '447999000001,447700900516', MMSFileMMS: '80000', Message: 'Hi' });
     expect(r.reports).toEqual(['-3', '-3']);

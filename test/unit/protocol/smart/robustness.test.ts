@@ -34,7 +34,7 @@ function expectOnlyCodecErrors(name: string, inputs: Uint8Array[], decode: (b: U
       decode(input);
     } catch (e) {
       if (!(e instanceof smart.SmartCodecError)) {
-        throw new Error(`${name}(${smart.bytesToHex(input)}) threw ${String(e)}`);
+        throw new Error(`${name}(${smart.bytesToHex(input)}) threw ${String(e)}`, { cause: e });
       }
     }
   }

@@ -165,6 +165,7 @@ describe('protocol/index.ts', () => {
       'normalizeMsisdn',
       'analyzeText',
       'buildWsdl',
+      'buildSubmitPdus',
     ]) {
       expect(protocol, name).toHaveProperty(name);
     }

@@ -12,7 +12,7 @@ import {
 import { bitmapFromRows, bitmapToRows, encodeOtaBitmap } from '../../../../protocol/smart/ota-bitmap.ts';
 import { decodePictureMessage, encodePictureMessage } from '../../../../protocol/smart/picture-message.ts';
 import { decodePdusToContent, encodeContentToPdus } from '../../../../protocol/smart/sms-submit.ts';
-import { gammuAvailable, gammuBitmapRows, gammuDecode } from './gammu.ts';
+import { gammuAvailable, gammuBitmapRows, gammuDecode, gammuEncodeBitmap } from './gammu.ts';
 
 function pattern(height: number, seed: number): string[] {
   return Array.from({ length: height }, (_, y) =>
@@ -126,5 +126,38 @@ describe('picture message', () => {
     expect(entry.ID).toBe('NokiaPictureImageLong');
     expect(entry.Bitmap[0].Text).toBe('Picture text');
     expect(gammuBitmapRows(entry.Bitmap[0])).toEqual(pattern(28, 10));
+  });
+});
+
+// gammu's own encoder as a second reference: for the same picture it must produce our bytes.
+describe.skipIf(!gammuAvailable)('byte for byte the same as gammu.EncodeSMS', () => {
+  const parts = (pdus: ReturnType<typeof encodeContentToPdus>): Array<{ udh: string; data: string }> =>
+    pdus.map((p) => ({ udh: bytesToHex(p.udh), data: bytesToHex(p.userData) }));
+
+  it('operator logo', () => {
+    const rows = pattern(14, 7);
+    const ours = encodeContentToPdus(
+      { kind: 'operatorLogo', mcc: 234, mnc: 15, bitmap: bitmapFromRows(rows) },
+      TO,
+    );
+    expect(parts(ours)).toEqual(
+      gammuEncodeBitmap({ id: 'NokiaOperatorLogo', type: 'OperatorLogo', rows, networkCode: '234 15' }),
+    );
+  });
+
+  it('group graphic', () => {
+    const rows = pattern(14, 4);
+    const ours = encodeContentToPdus({ kind: 'groupGraphic', bitmap: bitmapFromRows(rows) }, TO);
+    expect(parts(ours)).toEqual(gammuEncodeBitmap({ id: 'NokiaCallerLogo', type: 'CallerGroupLogo', rows }));
+  });
+
+  it('picture message without text (3 parts, concatenation reference aside)', () => {
+    const rows = pattern(28, 3);
+    const theirs = gammuEncodeBitmap({ id: 'NokiaPictureImageLong', type: 'PictureImage', rows });
+    const ref = parseInt(theirs[0]!.udh.slice(18, 20), 16);
+    const ours = encodeContentToPdus({ kind: 'pictureMessage', bitmap: bitmapFromRows(rows) }, TO, {
+      concatRef: ref,
+    });
+    expect(parts(ours)).toEqual(theirs);
   });
 });

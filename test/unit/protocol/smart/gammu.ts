@@ -74,3 +74,30 @@ export function gammuBitmapRows(bitmap: GammuJson): string[] {
   const [w, h, colors] = xpm[0]!.split(/\s+/).map(Number) as [number, number, number];
   return xpm.slice(1 + colors, 1 + colors + h).map((r) => r.slice(0, w).replace(/ /g, '.'));
 }
+
+const ENCODE_BITMAP_SCRIPT = String.raw`
+import sys, json
+import gammu
+req = json.load(sys.stdin)
+rows = req['rows']
+xpm = [('%d %d 2 1' % (len(rows[0]), len(rows))).encode(), b'# c Black', b'. c None'] + [r.encode() for r in rows]
+bitmap = {'Type': req['type'], 'Width': len(rows[0]), 'Height': len(rows), 'XPM': xpm}
+if 'networkCode' in req:
+    bitmap['NetworkCode'] = req['networkCode']
+sms = gammu.EncodeSMS({'Class': 1, 'Entries': [{'ID': req['id'], 'Bitmap': [bitmap]}]})
+print(json.dumps([{'udh': s['UDH']['Text'].hex().upper(), 'data': s['Text'].hex().upper()} for s in sms]))
+`;
+
+/** gammu.EncodeSMS of a bitmap message: UDH and user data (hex) of every part. */
+export function gammuEncodeBitmap(req: {
+  id: 'NokiaOperatorLogo' | 'NokiaCallerLogo' | 'NokiaPictureImageLong';
+  type: 'OperatorLogo' | 'CallerGroupLogo' | 'PictureImage';
+  rows: string[];
+  networkCode?: string;
+}): Array<{ udh: string; data: string }> {
+  const out = execFileSync('/usr/bin/python3', ['-c', ENCODE_BITMAP_SCRIPT], {
+    input: JSON.stringify(req),
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as Array<{ udh: string; data: string }>;
+}

@@ -54,6 +54,8 @@ function show(v: string): string {
 class Collector {
   readonly problems: Problem[] = [];
   add(field: string, rule: string, value: string | undefined, message: string): void {
+    // The same problem found twice (e.g. PhoneMake for two content kinds) is said once.
+    if (this.problems.some((p) => p.field === field && p.rule === rule && p.value === value)) return;
     this.problems.push({ field, rule, value, message });
   }
 }

@@ -169,6 +169,13 @@ describe('sendmms', () => {
     expect(p).toEqual([expect.objectContaining({ field: 'content', rule: 'oneOf', value: 'vCard,vCal' })]);
   });
 
+  it('says a problem shared by two content kinds once', () => {
+    expect(rules('sendmms', { ...base, PictureMessage: '20000', Ringtone: '12345' })).toEqual([
+      ['content', 'oneOf'],
+      ['PhoneMake', 'required'],
+    ]);
+  });
+
   it('needs a recipient; Cc/Bcc lists count towards the 350 limit', () => {
     expect(rules('sendmms', { ...AUTH, vCard: 'BEGIN:VCARD\nEND:VCARD' })).toEqual([['SendTo', 'either']]);
     expect(

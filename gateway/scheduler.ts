@@ -1,10 +1,13 @@
 // Scheduled sending (SendTimeDelay / SendTimeAbsolute). Jobs live in the database, so they survive
-// a restart: on start every overdue job is sent at once. A job is claimed and its message marked
-// dispatched in one BEGIN IMMEDIATE transaction, so when a primary and a secondary instance share a
-// data directory each scheduled message is dispatched by exactly one of them, exactly once.
+// a restart: on start every overdue job is sent at once. A job is claimed, its message marked
+// dispatched and handed to the network (which stores its PDUs and receipts) in one BEGIN IMMEDIATE
+// transaction, so when a primary and a secondary instance share a data directory each scheduled
+// message is dispatched by exactly one of them, exactly once, even if a process dies midway.
 import type { GatewayContext, MessageRow, SchedulerLike } from './context.ts';
 import { transaction } from './store/db.ts';
 import { loadMessageRow } from './messages.ts';
+import { dispatchWithin } from './submit.ts';
+import { REPORT } from '../protocol/reports.ts';
 
 export class Scheduler implements SchedulerLike {
   private timer: NodeJS.Timeout | null = null;
@@ -69,6 +72,10 @@ export class Scheduler implements SchedulerLike {
       const claim = db.prepare(
         'UPDATE scheduled_jobs SET claimed_by = ?, claimed_at = ? WHERE message_id = ? AND claimed_by IS NULL',
       );
+      const refund = db.prepare('UPDATE accounts SET credit = credit + ? WHERE id = ?');
+      const fail = db.prepare(
+        "UPDATE messages SET status = 'failed', report = ?, cost = 0, dispatched_at = NULL WHERE id = ?",
+      );
       const mark = db.prepare(
         "UPDATE messages SET status = 'dispatched', dispatched_at = ? WHERE id = ? AND status = 'scheduled'",
       );
@@ -77,20 +84,17 @@ export class Scheduler implements SchedulerLike {
         if (claim.run(config.instance, claimedAt, message_id).changes !== 1) continue;
         if (mark.run(claimedAt, message_id).changes !== 1) continue; // cancelled or deleted meanwhile
         const row = loadMessageRow(db, message_id);
-        if (row) out.push(row);
+        if (!row) continue;
+        // Claim, status and the network's rows commit together: exactly once, even across a crash.
+        if (dispatchWithin(this.ctx, row) !== null) {
+          refund.run(row.cost, row.chargedAccountId);
+          fail.run(REPORT.serverError, message_id);
+          continue;
+        }
+        out.push(row);
       }
       return out;
     });
-    for (const row of rows) {
-      try {
-        this.ctx.network.dispatch(row);
-      } catch (err) {
-        this.ctx.log.error('dispatch failed', {
-          messageIdentifier: row.messageIdentifier,
-          error: String(err),
-        });
-      }
-    }
     if (rows.length > 0)
       this.ctx.log.info('scheduled messages dispatched', { count: rows.length, instance: config.instance });
     return rows.length;

@@ -3,7 +3,7 @@
 // processes every recipient (spec 7.3: a failing number never stops the rest), reserves credit for
 // each recipient and message part in ONE BEGIN IMMEDIATE transaction (so parallel requests, even
 // from two instances on one data dir, can never overdraw), stores one row per recipient, and hands
-// accepted rows to the network now or to the scheduler.
+// accepted rows to the network (inside the same transaction) or to the scheduler.
 import { randomInt } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ResponseRecord } from '../protocol/responses.ts';
@@ -64,7 +64,6 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
   const chargedId = creditAccountId(input.account);
   const requestId = newMessageIdentifier();
 
-  const dispatchNow: MessageRow[] = [];
   const records = transaction(db, () => {
     const bal = stmt(db, 'SELECT credit FROM accounts WHERE id = ?').get(chargedId) as
       { credit: number } | undefined;
@@ -118,22 +117,43 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
         status === 'dispatched' ? nowIso : null,
       ) as unknown as Parameters<typeof toMessageRow>[0];
       if (status === 'scheduled') job.run(row.id, input.sendAt!.getTime());
-      if (status === 'dispatched') dispatchNow.push(toMessageRow(row));
+      if (status === 'dispatched') {
+        const failure = dispatchWithin(ctx, toMessageRow(row));
+        if (failure !== null) {
+          // Not handed to the network: this recipient is refused and refunded, the rest go on.
+          balance += cost;
+          report = REPORT.serverError;
+          text = `Not sent: the network could not take the message (${failure})`.slice(0, 255);
+          stmt(
+            db,
+            "UPDATE messages SET status = 'rejected', cost = 0, report = ?, dispatched_at = NULL WHERE id = ?",
+          ).run(report, row.id);
+        }
+      }
       out.push(record(id, report, text, input.libraryNumber));
     }
     stmt(db, 'UPDATE accounts SET credit = ? WHERE id = ?').run(balance, chargedId);
     return out;
   });
 
-  for (const row of dispatchNow) {
-    try {
-      ctx.network.dispatch(row);
-    } catch (err) {
-      ctx.log.error('dispatch failed', { messageIdentifier: row.messageIdentifier, error: String(err) });
-    }
-  }
   if (scheduled) ctx.scheduler.poke();
   return records;
+}
+
+/**
+ * Hands `row` to the network inside the caller's transaction (a savepoint), so a message and what
+ * the network stores for it (PDUs, pending receipts) are committed together or not at all: a crash
+ * can never leave a message marked dispatched that the network never got. Returns null on success,
+ * else the reason (the savepoint is rolled back).
+ */
+export function dispatchWithin(ctx: GatewayContext, row: MessageRow): string | null {
+  try {
+    transaction(ctx.db, () => ctx.network.dispatch(row));
+    return null;
+  } catch (err) {
+    ctx.log.error('dispatch failed', { messageIdentifier: row.messageIdentifier, error: String(err) });
+    return err instanceof Error ? err.message : String(err);
+  }
 }
 
 export class RecipientError extends Error {}

@@ -55,13 +55,28 @@ export function migrate(db: DatabaseSync, migrations: Migration[]): void {
   }
 }
 
+let savepoints = 0;
+
 /**
  * Run `fn` inside BEGIN IMMEDIATE … COMMIT (rolled back if it throws). IMMEDIATE takes the write
  * lock up front, so a read-check-write inside (credit reservation, job claims) cannot race with
- * another connection or another process. Not re-entrant: nested calls just run `fn`.
+ * another connection or another process. Nested calls run in a SAVEPOINT: if the inner `fn` throws,
+ * only its own writes are undone and the error propagates to the outer caller.
  */
 export function transaction<T>(db: DatabaseSync, fn: () => T): T {
-  if (db.isTransaction) return fn();
+  if (db.isTransaction) {
+    const name = `sp${++savepoints}`;
+    db.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = fn();
+      db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      db.exec(`ROLLBACK TO ${name}`);
+      db.exec(`RELEASE ${name}`);
+      throw err;
+    }
+  }
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = fn();

@@ -313,3 +313,44 @@ describe('deprecated format one (UN, PIN, M, N)', () => {
     expect(res.body.trim()).toBe('97');
   });
 });
+
+describe('network failure for one recipient', () => {
+  it('that recipient is refused (98) and refunded, nothing half-stored; the others are sent', async () => {
+    const own = await startTestGateway({ credit: '1.00' });
+    try {
+      const network = own.ctx.network;
+      const realDispatch = network.dispatch.bind(network);
+      // Fault injection: the real simulator, except that it breaks midway for one number.
+      network.dispatch = (row) => {
+        if (row.recipient === '447700900802') {
+          realDispatch(row); // its PDUs are written, then the failure must roll them back
+          throw new Error('SMSC link down');
+        }
+        realDispatch(row);
+      };
+      const res = await postForm(own.url, PATH, {
+        Username: own.username,
+        PIN: own.pin,
+        SendTo: '447700900801,447700900802,447700900803',
+        Message: 'x',
+        ResponseFormat: '3',
+      });
+      const tags = parseTags(res.body);
+      expect(tags.Report).toEqual(['-3', '98', '-3']);
+      expect(storedCredit(own.ctx, own.username)).toBe(10_000 - 2 * 400);
+      const pdus = (id: string): number =>
+        (
+          own.ctx.db
+            .prepare('SELECT count(*) AS n FROM outbound_pdus WHERE message_identifier = ?')
+            .get(id) as {
+            n: number;
+          }
+        ).n;
+      expect(pdus(tags.MessageIdentifier![0]!)).toBe(1);
+      expect(pdus(tags.MessageIdentifier![1]!)).toBe(0);
+      expect(pdus(tags.MessageIdentifier![2]!)).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+});

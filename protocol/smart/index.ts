@@ -38,3 +38,4 @@ export type {
   SubmitMessage,
   SubmitPduPart,
 } from './sms-submit.ts';
+export * from './pdu-explain.ts';

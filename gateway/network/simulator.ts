@@ -84,13 +84,17 @@ export interface ReceiptRow {
 
 const SWEEP_MS = 1000;
 const PUSH_TIMEOUT_MS = 5000;
+const PUSH_CONCURRENCY = 8;
 
 export class NetworkSimulator implements NetworkLike {
   readonly ctx: GatewayContext;
   private readonly db: DatabaseSync;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private wakeDue = Infinity;
   private readonly sweeper: NodeJS.Timeout;
   private readonly pushes = new Set<Promise<void>>();
+  private activePushes = 0;
+  private readonly pushWaiters: Array<() => void> = [];
   private closed = false;
 
   constructor(ctx: GatewayContext) {
@@ -150,22 +154,35 @@ export class NetworkSimulator implements NetworkLike {
     if (outcome !== 'none') this.wakeAt(due);
   }
 
+  /** One timer for the earliest pending receipt (not one per message: a 350-recipient request is one wake-up). */
   private wakeAt(due: number): void {
     if (this.closed) return;
-    const t = setTimeout(
+    if (this.wakeTimer && this.wakeDue <= due) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeDue = due;
+    this.wakeTimer = setTimeout(
       () => {
-        this.timers.delete(t);
+        this.wakeTimer = null;
+        this.wakeDue = Infinity;
         this.deliverDue();
       },
       Math.max(0, due - Date.now()) + 2,
     );
-    t.unref();
-    this.timers.add(t);
+    this.wakeTimer.unref();
   }
 
-  /** Delivers every pending receipt that is due (claimed one by one, so never twice). */
+  /** Delivers every pending receipt that is due (claimed one by one, so never twice). Never throws. */
   deliverDue(): void {
     if (this.closed) return;
+    try {
+      this.deliverDueOrThrow();
+    } catch (err) {
+      // e.g. SQLITE_BUSY beyond busy_timeout: the receipts stay pending for the next sweep
+      this.ctx.log.warn('receipt delivery failed', { error: String(err) });
+    }
+  }
+
+  private deliverDueOrThrow(): void {
     let due: Array<{
       id: number;
       message_identifier: string;
@@ -203,11 +220,29 @@ export class NetworkSimulator implements NetworkLike {
       });
       if (!claimed) continue;
       const account = getAccount(this.db, r.account_id);
-      if (account?.pushUrl) this.track(this.push(r.id, account.pushUrl, account.username, r, timestamp));
+      const url = account?.pushUrl;
+      if (account && url) this.track(() => this.push(r.id, url, account.username, r, timestamp));
     }
+    // the next pending receipt (this instance's or the other's) gets the single wake-up timer
+    const next = this.db
+      .prepare("SELECT MIN(due_at) AS due FROM delivery_receipts WHERE status = 'pending'")
+      .get() as { due: number | null } | undefined;
+    if (next?.due !== null && next?.due !== undefined) this.wakeAt(next.due);
   }
 
-  private track(p: Promise<void>): void {
+  /** Runs pushes at most PUSH_CONCURRENCY at a time (a push receiver is a small endpoint, not a farm). */
+  private track(job: () => Promise<void>): void {
+    const run = async (): Promise<void> => {
+      while (this.activePushes >= PUSH_CONCURRENCY) await new Promise<void>((r) => this.pushWaiters.push(r));
+      this.activePushes++;
+      try {
+        await job();
+      } finally {
+        this.activePushes--;
+        this.pushWaiters.shift()?.();
+      }
+    };
+    const p = run();
     this.pushes.add(p);
     void p.finally(() => this.pushes.delete(p));
   }
@@ -312,9 +347,10 @@ export class NetworkSimulator implements NetworkLike {
       .run(id, row.id, sendTo, input.replyTo.trim(), input.message, timestamp, input.source);
     this.ctx.log.info('inbound queued', { messageIdentifier: id, accountId: row.id, source: input.source });
     const account = getAccount(this.db, row.id);
-    if (account?.pushUrl) {
-      this.track(
-        this.pushInbound(account.pushUrl, account.username, id, {
+    const url = account?.pushUrl;
+    if (account && url) {
+      this.track(() =>
+        this.pushInbound(url, account.username, id, {
           sendTo,
           replyTo: input.replyTo.trim(),
           message: input.message,
@@ -438,8 +474,7 @@ export class NetworkSimulator implements NetworkLike {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
     await Promise.allSettled([...this.pushes]);
   }
 }

@@ -272,3 +272,40 @@ describe('inbound push', () => {
     expect(await collect()).toEqual([]);
   });
 });
+
+describe('push load', () => {
+  it('a 30-recipient request pushes 30 receipts, never more than 8 at a time', async () => {
+    let active = 0;
+    let peak = 0;
+    let count = 0;
+    const listener = createServer((req, res) => {
+      active++;
+      peak = Math.max(peak, active);
+      req.resume();
+      req.on('end', () => {
+        setTimeout(() => {
+          active--;
+          count++;
+          res.writeHead(200, { 'content-type': 'text/xml' }).end('<ok/>');
+        }, 30);
+      });
+    });
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise<void>((r) => listener.close(() => r())));
+    const gw = await gateway();
+    const acct = gw.addAccount({
+      credit: '5.00',
+      pushUrl: `http://127.0.0.1:${(listener.address() as AddressInfo).port}/`,
+    });
+    const to = Array.from({ length: 30 }, (_, i) => `4477009008${String(i).padStart(2, '0')}`).join(',');
+    await send(gw, { SendTo: to, Message: 'load' }, acct);
+    await until(
+      () => count,
+      (n) => n >= 30,
+      10_000,
+    );
+    expect(count).toBe(30);
+    expect(peak).toBeLessThanOrEqual(8);
+    expect(peak).toBeGreaterThan(1);
+  });
+});

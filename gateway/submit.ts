@@ -9,7 +9,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { ResponseRecord } from '../protocol/responses.ts';
 import { REPORT, describeReport } from '../protocol/reports.ts';
 import { normalizeMsisdn } from '../protocol/msisdn.ts';
-import { splitNumberList } from '../protocol/validate.ts';
+import { msisdnProblem, splitNumberList } from '../protocol/validate.ts';
 import type { DeliveryOption } from '../protocol/limits.ts';
 import type { Account } from './accounts.ts';
 import { creditAccountId } from './accounts.ts';
@@ -79,7 +79,12 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
     const nowIso = new Date(now).toISOString();
     for (const raw of input.recipients) {
       const id = newMessageIdentifier();
-      const number = normalizeMsisdn(raw.trim());
+      // The spec's form first (digits with country code, no '+'), then a real numbering-plan check.
+      const formProblem = msisdnProblem(raw.trim());
+      const number: ReturnType<typeof normalizeMsisdn> =
+        formProblem === undefined
+          ? normalizeMsisdn(raw.trim())
+          : { ok: false, input: raw.trim(), reason: formProblem, code: 'NOT_A_NUMBER' };
       let report: string;
       let text: string;
       let status: string;

@@ -52,18 +52,20 @@ describe('sendsms', () => {
     const before = storedCredit(gw.ctx, gw.username);
     const res = await postForm(gw.url, PATH, {
       ...login(),
-      SendTo: '447700900131,12,447700900132',
+      SendTo: '447700900131,12,447700900132,+447700900133',
       Message: 'Per recipient',
       ResponseFormat: '3',
     });
     expect(res.status).toBe(200);
     const tags = parseTags(res.body);
-    expect(tags.Report).toHaveLength(3);
+    expect(tags.Report).toHaveLength(4);
     expect(tags.Report![0]).toBe('-3');
     expect(tags.Report![1]).not.toMatch(/^-[23]$/);
     expect(tags.Report![2]).toBe('-3');
+    expect(tags.Report![3]).not.toMatch(/^-[23]$/); // spec 2.2: no plus sign
+    expect(tags.Text![3]).toMatch(/plus/);
     const ids = tags.MessageIdentifier!;
-    expect(new Set(ids).size).toBe(3);
+    expect(new Set(ids).size).toBe(4);
     for (const id of ids) expect(id.length).toBeLessThanOrEqual(15);
     expect(storedCredit(gw.ctx, gw.username)).toBe(before - 2 * 400);
   });

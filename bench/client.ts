@@ -84,7 +84,9 @@ export async function run(): Promise<void> {
   await peerClient.close();
   await peer.close();
   for (const r of [stored, typed]) {
-    if (r.counts.accepted !== CAMPAIGN) throw new Error(`null peer accepted ${r.counts.accepted}`);
+    if (r.counts.accepted !== CAMPAIGN) {
+      throw new Error(`null peer accepted ${r.counts.accepted}: ${r.error?.message ?? ''}`);
+    }
   }
 
   // 3. The reference gateway, in-process, on a temp data dir.

@@ -34,6 +34,14 @@ export interface TransportOptions {
   connections?: number | undefined;
   /** Largest response body accepted, bytes. Default 16 MiB. */
   maxResponseBytes?: number | undefined;
+  /**
+   * A kept-alive connection idle for longer than this is not reused: a new pool (new connections)
+   * takes over. The server ends idle connections (spec 8) and a request written on a connection the
+   * server is closing fails after it may have been sent, which would make it "unknown" for nothing.
+   * That also covers an event loop that was busy (e.g. normalising 100,000 numbers) while the
+   * server's close was pending. Default 1 s.
+   */
+  idleReuseMs?: number | undefined;
   /** Clock, for tests of the back-off. */
   now?: (() => number) | undefined;
 }
@@ -128,11 +136,16 @@ interface Origin {
   role: ServerRole;
   base: URL;
   pool: Pool;
+  newPool: () => Pool;
+  /** When the last request on this origin ended (ms, this.#now clock); 0 = never. */
+  lastUsed: number;
+  inFlight: number;
 }
 
 export class HttpTransport {
   readonly #origins: Origin[];
   readonly #backoffMs: number;
+  readonly #idleReuseMs: number;
   readonly #now: () => number;
   #primaryDeadUntil = 0;
   /** Requests handed to a server (stage "sent"), per role: tests and the bench read it. */
@@ -142,25 +155,27 @@ export class HttpTransport {
     const connectTimeout = options.connectTimeoutMs ?? 30_000;
     const responseTimeout = options.responseTimeoutMs ?? 30_000;
     this.#backoffMs = options.primaryBackoffMs ?? 30_000;
+    this.#idleReuseMs = options.idleReuseMs ?? 1_000;
     this.#now = options.now ?? Date.now;
     const make = (role: ServerRole, url: string): Origin => {
       const base = parseBaseUrl(url, role);
-      const pool = new Pool(base.origin, {
-        connections: options.connections ?? 4,
-        connectTimeout,
-        headersTimeout: responseTimeout,
-        bodyTimeout: responseTimeout,
-        keepAliveTimeout: 4_000,
-        maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
-        // HTTP/1.1 only: the spec's headers (Content-Length, Connection) are HTTP/1.1 headers.
-        allowH2: false,
-        connect: {
-          timeout: connectTimeout,
-          rejectUnauthorized: true,
-          ...(options.ca !== undefined ? { ca: options.ca } : {}),
-        },
-      });
-      return { role, base, pool };
+      const newPool = (): Pool =>
+        new Pool(base.origin, {
+          connections: options.connections ?? 4,
+          connectTimeout,
+          headersTimeout: responseTimeout,
+          bodyTimeout: responseTimeout,
+          keepAliveTimeout: 4_000,
+          maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
+          // HTTP/1.1 only: the spec's headers (Content-Length, Connection) are HTTP/1.1 headers.
+          allowH2: false,
+          connect: {
+            timeout: connectTimeout,
+            rejectUnauthorized: true,
+            ...(options.ca !== undefined ? { ca: options.ca } : {}),
+          },
+        });
+      return { role, base, pool: newPool(), newPool, lastUsed: 0, inFlight: 0 };
     };
     this.#origins = [make('primary', options.primaryUrl)];
     if (options.secondaryUrl !== undefined && options.secondaryUrl !== '') {
@@ -191,60 +206,86 @@ export class HttpTransport {
       if (req.signal?.aborted) {
         return { kind: 'unsent', reason: 'cancelled before sending', attempts };
       }
-      const url = joinPath(origin.base, req.path);
-      const body = new TextEncoder().encode(req.body);
-      let response: Dispatcher.ResponseData;
+      this.#freshIfIdle(origin);
+      origin.inFlight++;
       try {
-        response = await origin.pool.request({
-          method: 'POST',
-          path: url.pathname + url.search,
-          headers: {
-            'content-type': req.contentType,
-            'content-length': String(body.byteLength),
-            ...req.headers,
-          },
-          body,
-          signal: req.signal,
-        });
-      } catch (err) {
-        const kind = classifyTransportError(err);
-        const message = describeError(err);
-        if (kind === 'connect-failed') {
-          attempts.push({ server: origin.role, url: url.href, stage: 'connect-failed', error: message });
-          if (origin.role === 'primary') this.#primaryDeadUntil = this.#now() + this.#backoffMs;
-          continue;
-        }
-        if (kind === 'tls') {
-          attempts.push({ server: origin.role, url: url.href, stage: 'connect-failed', error: message });
-          return { kind: 'unsent', reason: `TLS certificate error from ${url.origin}: ${message}`, attempts };
-        }
-        this.sent[origin.role]++;
-        attempts.push({ server: origin.role, url: url.href, stage: 'sent', error: message });
-        return {
-          kind: 'unknown',
-          reason: `connection to ${url.origin} failed after the request may have been sent (${message}); it was not sent again`,
-          server: origin.role,
-          attempts,
-        };
+        const result = await this.#attempt(origin, req, attempts);
+        if (result !== 'connect-failed') return result;
+      } finally {
+        origin.inFlight--;
+        origin.lastUsed = Date.now();
       }
-      this.sent[origin.role]++;
-      if (origin.role === 'primary') this.#primaryDeadUntil = 0;
-      attempts.push({ server: origin.role, url: url.href, stage: 'sent' });
-      let text: string;
-      try {
-        text = await response.body.text();
-      } catch (err) {
-        return {
-          kind: 'unknown',
-          reason: `the response from ${url.origin} was cut off (${describeError(err)}); the request was not sent again`,
-          server: origin.role,
-          attempts,
-        };
-      }
-      return { kind: 'response', status: response.statusCode, body: text, server: origin.role, attempts };
     }
     const tried = attempts.map((a) => `${a.url}: ${a.error ?? 'failed'}`).join('; ');
     return { kind: 'unsent', reason: `no server could be reached (${tried})`, attempts };
+  }
+
+  /** One request on one origin; 'connect-failed' means nothing was sent and the next origin may be tried. */
+  async #attempt(
+    origin: Origin,
+    req: PostRequest,
+    attempts: Attempt[],
+  ): Promise<TransportResult | 'connect-failed'> {
+    const url = joinPath(origin.base, req.path);
+    const body = new TextEncoder().encode(req.body);
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await origin.pool.request({
+        method: 'POST',
+        path: url.pathname + url.search,
+        headers: {
+          'content-type': req.contentType,
+          'content-length': String(body.byteLength),
+          ...req.headers,
+        },
+        body,
+        signal: req.signal,
+      });
+    } catch (err) {
+      const kind = classifyTransportError(err);
+      const message = describeError(err);
+      if (kind === 'connect-failed') {
+        attempts.push({ server: origin.role, url: url.href, stage: 'connect-failed', error: message });
+        if (origin.role === 'primary') this.#primaryDeadUntil = this.#now() + this.#backoffMs;
+        return 'connect-failed';
+      }
+      if (kind === 'tls') {
+        attempts.push({ server: origin.role, url: url.href, stage: 'connect-failed', error: message });
+        return { kind: 'unsent', reason: `TLS certificate error from ${url.origin}: ${message}`, attempts };
+      }
+      this.sent[origin.role]++;
+      attempts.push({ server: origin.role, url: url.href, stage: 'sent', error: message });
+      return {
+        kind: 'unknown',
+        reason: `connection to ${url.origin} failed after the request may have been sent (${message}); it was not sent again`,
+        server: origin.role,
+        attempts,
+      };
+    }
+    this.sent[origin.role]++;
+    if (origin.role === 'primary') this.#primaryDeadUntil = 0;
+    attempts.push({ server: origin.role, url: url.href, stage: 'sent' });
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (err) {
+      return {
+        kind: 'unknown',
+        reason: `the response from ${url.origin} was cut off (${describeError(err)}); the request was not sent again`,
+        server: origin.role,
+        attempts,
+      };
+    }
+    return { kind: 'response', status: response.statusCode, body: text, server: origin.role, attempts };
+  }
+
+  /** Replace the pool of an origin whose connections sat idle too long (see idleReuseMs). */
+  #freshIfIdle(origin: Origin): void {
+    if (origin.inFlight > 0 || origin.lastUsed === 0) return;
+    if (Date.now() - origin.lastUsed <= this.#idleReuseMs) return;
+    const old = origin.pool;
+    origin.pool = origin.newPool();
+    old.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -218,3 +218,63 @@ describe('HttpTransport over HTTPS', () => {
     expect(hits).toBe(1);
   });
 });
+
+describe('HttpTransport keep-alive', () => {
+  /** Keep-alive server that ends a connection idle for 300 ms (advertising a longer timeout). */
+  async function keepAliveServer(): Promise<{
+    url: string;
+    connections: () => number;
+    close(): Promise<void>;
+  }> {
+    const { createServer } = await import('node:http');
+    let connections = 0;
+    const idle = new WeakMap<object, NodeJS.Timeout>();
+    const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
+      clearTimeout(idle.get(req.socket));
+      req.resume();
+      req.on('end', () => res.end('ok'));
+      res.on('finish', () =>
+        idle.set(
+          req.socket,
+          setTimeout(() => req.socket.destroy(), 300),
+        ),
+      );
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      connections: () => connections,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+  const busy = (ms: number): void => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      /* a busy event loop: e.g. normalising 100,000 numbers */
+    }
+  };
+
+  it('after an idle spell (here a busy event loop) a fresh connection is used, not the stale one', async () => {
+    const server = await keepAliveServer();
+    cleanups.push(() => server.close());
+    const t = track(new HttpTransport({ primaryUrl: server.url, idleReuseMs: 100, connections: 1 }));
+    expect((await t.post(post)).kind).toBe('response');
+    busy(600);
+    const second = await t.post(post);
+    expect(second.kind).toBe('response');
+    expect(server.connections()).toBe(2);
+  });
+
+  it('reuses the connection for requests in quick succession', async () => {
+    const server = await keepAliveServer();
+    cleanups.push(() => server.close());
+    const t = track(new HttpTransport({ primaryUrl: server.url, connections: 1 }));
+    for (let i = 0; i < 5; i++) expect((await t.post(post)).kind).toBe('response');
+    expect(server.connections()).toBe(1);
+  });
+});

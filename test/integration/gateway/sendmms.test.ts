@@ -201,6 +201,27 @@ describe('smart messages', () => {
   });
 });
 
+describe('the public library', () => {
+  it('every seeded item can be sent by its number', async () => {
+    const fieldFor: Record<string, (n: string) => Record<string, string>> = {
+      'operator-logo': (n) => ({ OperatorLogo: n, MCC: '234', MNC: '10', PhoneMake: 'Nokia' }),
+      'group-graphic': (n) => ({ GroupGraphic: n, PhoneMake: 'Nokia' }),
+      picture: (n) => ({ PictureMessage: n, PhoneMake: 'Nokia' }),
+      ringtone: (n) => ({ Ringtone: n, PhoneMake: 'Nokia' }),
+      mms: (n) => ({ MMSFileMMS: n }),
+      wap: (n) => ({ MMSFileWAP: n }),
+    };
+    const seeded = gw.ctx.db
+      .prepare('SELECT number, kind FROM library_files WHERE owner_account_id IS NULL')
+      .all() as Array<{ number: number; kind: string }>;
+    expect(seeded.length).toBeGreaterThanOrEqual(10);
+    for (const item of seeded) {
+      const r = await sendmms({ SendTo: '447700900530', ...fieldFor[item.kind]!(String(item.number)) });
+      expect(r.reports, `${item.kind} ${item.number}: ${r.text}`).toEqual(['-3']);
+    }
+  });
+});
+
 describe('WAP push and MMS', () => {
   it('service indication goes to port 2948 with the href', async () => {
     const r = await sendmms({

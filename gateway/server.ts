@@ -94,7 +94,10 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   const server = createServer(
     { keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000, requestTimeout: 60_000 },
     (req, res) => {
-      void handle(router, ctx, req, res);
+      handle(router, ctx, req, res).catch((err: unknown) => {
+        ctx.log.error('response failed', { path: req.url?.split('?')[0], error: String(err) });
+        res.destroy();
+      });
     },
   );
   server.headersTimeout = 20_000;
@@ -130,6 +133,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   };
 }
 
+const DRAIN_MAX = 64 * 1024 * 1024;
+
 /** Reads at most `limit` bytes; beyond that the rest is drained and dropped (tooLarge, body = head). */
 function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Array; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
@@ -138,7 +143,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
     let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (tooLarge) return;
+      if (tooLarge) {
+        // Drained (so the error answer reaches a client still sending), but not forever.
+        if (size > DRAIN_MAX) req.destroy();
+        return;
+      }
       if (size > limit) {
         // Keep only the head (64 KiB) so an error answer can still honour ResponseFormat.
         tooLarge = true;
@@ -151,6 +160,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
     });
     req.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge }));
     req.on('error', reject);
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('request aborted'));
+    });
   });
 }
 

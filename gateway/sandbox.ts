@@ -5,6 +5,7 @@ import { decodeForm } from '../protocol/form.ts';
 import type { GatewayContext } from './context.ts';
 import type { RouteRequest, RouteResponse, Router } from './http.ts';
 import type { NetworkSimulator } from './network/simulator.ts';
+import { listLibrary } from './library/library.ts';
 
 function json(value: unknown, status = 200): RouteResponse {
   return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(value) };
@@ -20,7 +21,7 @@ function formOf(req: RouteRequest): Map<string, string> {
   return out;
 }
 
-export function registerSandboxRoutes(router: Router, _ctx: GatewayContext, network: NetworkSimulator): void {
+export function registerSandboxRoutes(router: Router, ctx: GatewayContext, network: NetworkSimulator): void {
   router.add(['POST'], '/sandbox/inbound', (req) => {
     let f: Map<string, string>;
     try {
@@ -74,6 +75,18 @@ export function registerSandboxRoutes(router: Router, _ctx: GatewayContext, netw
       })),
     );
   });
+
+  router.add(['GET'], '/sandbox/library', () =>
+    json(
+      listLibrary(ctx.db, null).map((f) => ({
+        number: f.number,
+        kind: f.kind,
+        name: f.name,
+        contentType: f.contentType,
+        size: f.size,
+      })),
+    ),
+  );
 
   router.add(['GET'], '/sandbox/receipts', (req) => {
     const id = new URLSearchParams(req.rawQuery).get('messageIdentifier');

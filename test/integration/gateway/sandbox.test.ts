@@ -96,6 +96,20 @@ describe('/sandbox/outbound', () => {
   });
 });
 
+describe('/sandbox/library', () => {
+  it('lists the public library for the app to pick from', async () => {
+    const list = (await (await fetch(`${gw.url}/sandbox/library`)).json()) as Array<{
+      number: number;
+      kind: string;
+      size: number;
+    }>;
+    expect(list.map((f) => f.kind)).toEqual(
+      expect.arrayContaining(['ringtone', 'operator-logo', 'picture', 'group-graphic', 'mms']),
+    );
+    expect(list.every((f) => f.size > 0 && f.number >= 10000 && f.number <= 99999)).toBe(true);
+  });
+});
+
 describe('without --sandbox', () => {
   it('has no /sandbox routes but still serves SOAP', async () => {
     const plain = await startTestGateway({ sandbox: false });

@@ -17,7 +17,7 @@ import type { GatewayContext, MessageRow, NetworkLike } from '../context.ts';
 import type { OutboundContent } from '../content.ts';
 import { getAccount } from '../accounts.ts';
 import { newMessageIdentifier } from '../submit.ts';
-import { transaction } from '../store/db.ts';
+import { stmt, transaction } from '../store/db.ts';
 import { encodeForNetwork, applyWalledGarden } from './encode.ts';
 import type { NetworkPdu } from './encode.ts';
 
@@ -118,11 +118,13 @@ export class NetworkSimulator implements NetworkLike {
     const outcome = receiptOutcome(message.recipient);
     const due = Date.now() + this.ctx.config.receiptDelayMs;
     transaction(this.db, () => {
-      const insert = this.db.prepare(
+      const insert = stmt(
+        this.db,
         `INSERT OR IGNORE INTO outbound_pdus (message_identifier, account_id, recipient, part, parts, dcs, pid, udh, user_data, pdu, summary)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
-      const receipt = this.db.prepare(
+      const receipt = stmt(
+        this.db,
         `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at)
          VALUES (?, ?, ?, ?, ?, 'network', 'pending', ?)`,
       );
@@ -192,11 +194,10 @@ export class NetworkSimulator implements NetworkLike {
       part: number;
     }>;
     try {
-      due = this.db
-        .prepare(
-          "SELECT id, message_identifier, account_id, recipient, report, part FROM delivery_receipts WHERE status = 'pending' AND due_at <= ? ORDER BY id LIMIT 500",
-        )
-        .all(Date.now()) as typeof due;
+      due = stmt(
+        this.db,
+        "SELECT id, message_identifier, account_id, recipient, report, part FROM delivery_receipts WHERE status = 'pending' AND due_at <= ? ORDER BY id LIMIT 500",
+      ).all(Date.now()) as typeof due;
     } catch (err) {
       this.ctx.log.warn('receipt sweep failed', { error: String(err) });
       return;
@@ -204,18 +205,16 @@ export class NetworkSimulator implements NetworkLike {
     for (const r of due) {
       const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
       const claimed = transaction(this.db, () => {
-        const res = this.db
-          .prepare(
-            "UPDATE delivery_receipts SET status = 'delivered', timestamp = ? WHERE id = ? AND status = 'pending'",
-          )
-          .run(timestamp, r.id);
+        const res = stmt(
+          this.db,
+          "UPDATE delivery_receipts SET status = 'delivered', timestamp = ? WHERE id = ? AND status = 'pending'",
+        ).run(timestamp, r.id);
         if (Number(res.changes) === 0) return false;
-        this.db
-          .prepare(
-            `UPDATE messages SET status = CASE WHEN ? = 0 AND status <> 'failed' THEN 'delivered' ELSE 'failed' END
+        stmt(
+          this.db,
+          `UPDATE messages SET status = CASE WHEN ? = 0 AND status <> 'failed' THEN 'delivered' ELSE 'failed' END
              WHERE message_identifier = ? AND status IN ('dispatched', 'delivered')`,
-          )
-          .run(r.report, r.message_identifier);
+        ).run(r.report, r.message_identifier);
         return true;
       });
       if (!claimed) continue;
@@ -224,9 +223,10 @@ export class NetworkSimulator implements NetworkLike {
       if (account && url) this.track(() => this.push(r.id, url, account.username, r, timestamp));
     }
     // the next pending receipt (this instance's or the other's) gets the single wake-up timer
-    const next = this.db
-      .prepare("SELECT MIN(due_at) AS due FROM delivery_receipts WHERE status = 'pending'")
-      .get() as { due: number | null } | undefined;
+    const next = stmt(
+      this.db,
+      "SELECT MIN(due_at) AS due FROM delivery_receipts WHERE status = 'pending'",
+    ).get() as { due: number | null } | undefined;
     if (next?.due !== null && next?.due !== undefined) this.wakeAt(next.due);
   }
 
@@ -269,9 +269,11 @@ export class NetworkSimulator implements NetworkLike {
     const error = await postSoap(url, 'SubmitDeliveryReceipt', envelope);
     if (this.closed) return;
     try {
-      this.db
-        .prepare('UPDATE delivery_receipts SET pushed_at = ?, push_error = ? WHERE id = ?')
-        .run(error === null ? new Date().toISOString() : null, error, receiptId);
+      stmt(this.db, 'UPDATE delivery_receipts SET pushed_at = ?, push_error = ? WHERE id = ?').run(
+        error === null ? new Date().toISOString() : null,
+        error,
+        receiptId,
+      );
     } catch {
       /* the store closed meanwhile */
     }
@@ -291,32 +293,31 @@ export class NetworkSimulator implements NetworkLike {
     timestamp: string;
   }): void {
     transaction(this.db, () => {
-      this.db
-        .prepare(
-          `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at, timestamp)
+      stmt(
+        this.db,
+        `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at, timestamp)
            VALUES (?, ?, ?, 1, ?, 'soap', 'delivered', ?, ?)`,
-        )
-        .run(
-          input.messageIdentifier,
-          input.accountId,
-          input.recipient,
-          input.report,
-          Date.now(),
-          input.timestamp,
-        );
-      this.db
-        .prepare(
-          `UPDATE messages SET status = CASE WHEN ? = 0 THEN 'delivered' ELSE 'failed' END
+      ).run(
+        input.messageIdentifier,
+        input.accountId,
+        input.recipient,
+        input.report,
+        Date.now(),
+        input.timestamp,
+      );
+      stmt(
+        this.db,
+        `UPDATE messages SET status = CASE WHEN ? = 0 THEN 'delivered' ELSE 'failed' END
            WHERE message_identifier = ? AND status IN ('dispatched', 'delivered', 'failed')`,
-        )
-        .run(input.report, input.messageIdentifier);
+      ).run(input.report, input.messageIdentifier);
     });
   }
 
   receiptsFor(messageIdentifier: string): ReceiptRow[] {
-    const rows = this.db
-      .prepare('SELECT * FROM delivery_receipts WHERE message_identifier = ? ORDER BY part, id')
-      .all(messageIdentifier) as Array<Record<string, unknown>>;
+    const rows = stmt(
+      this.db,
+      'SELECT * FROM delivery_receipts WHERE message_identifier = ? ORDER BY part, id',
+    ).all(messageIdentifier) as Array<Record<string, unknown>>;
     return rows.map((r) => ({
       messageIdentifier: String(r['message_identifier']),
       recipient: String(r['recipient']),
@@ -333,18 +334,17 @@ export class NetworkSimulator implements NetworkLike {
   /** Queues a mobile-originated message for the account whose number is sendTo. */
   injectInbound(input: InboundInput): InboundResult {
     const sendTo = input.sendTo.trim().replace(/^\+/, '');
-    const row = this.db.prepare('SELECT id FROM accounts WHERE number = ?').get(sendTo) as
+    const row = stmt(this.db, 'SELECT id FROM accounts WHERE number = ?').get(sendTo) as
       { id: number } | undefined;
     if (!row || (input.onlyAccountId !== undefined && row.id !== input.onlyAccountId))
       return { ok: false, reason: `no account has the number ${sendTo}` };
     if (input.message === '') return { ok: false, reason: 'Message is empty' };
     const id = newMessageIdentifier();
     const timestamp = (input.timestamp ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    this.db
-      .prepare(
-        'INSERT INTO inbound_messages (message_identifier, account_id, send_to, reply_to, message, timestamp, source) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(id, row.id, sendTo, input.replyTo.trim(), input.message, timestamp, input.source);
+    stmt(
+      this.db,
+      'INSERT INTO inbound_messages (message_identifier, account_id, send_to, reply_to, message, timestamp, source) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(id, row.id, sendTo, input.replyTo.trim(), input.message, timestamp, input.source);
     this.ctx.log.info('inbound queued', { messageIdentifier: id, accountId: row.id, source: input.source });
     const account = getAccount(this.db, row.id);
     const url = account?.pushUrl;
@@ -386,11 +386,10 @@ export class NetworkSimulator implements NetworkLike {
     if (this.closed) return;
     if (error === null) {
       try {
-        this.db
-          .prepare(
-            'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE message_identifier = ? AND collected = 0',
-          )
-          .run(new Date().toISOString(), id);
+        stmt(
+          this.db,
+          'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE message_identifier = ? AND collected = 0',
+        ).run(new Date().toISOString(), id);
       } catch {
         /* the store closed meanwhile */
       }
@@ -401,20 +400,17 @@ export class NetworkSimulator implements NetworkLike {
   /** The account's uncollected inbound messages, marked collected in the same transaction (each once). */
   collect(accountId: number): MOMessage[] {
     return transaction(this.db, () => {
-      const rows = this.db
-        .prepare(
-          'SELECT id, send_to, reply_to, message, timestamp FROM inbound_messages WHERE account_id = ? AND collected = 0 ORDER BY id',
-        )
-        .all(accountId) as Array<{
+      const rows = stmt(
+        this.db,
+        'SELECT id, send_to, reply_to, message, timestamp FROM inbound_messages WHERE account_id = ? AND collected = 0 ORDER BY id',
+      ).all(accountId) as Array<{
         id: number;
         send_to: string;
         reply_to: string;
         message: string;
         timestamp: string;
       }>;
-      const mark = this.db.prepare(
-        'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE id = ?',
-      );
+      const mark = stmt(this.db, 'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE id = ?');
       const now = new Date().toISOString();
       for (const r of rows) mark.run(now, r.id);
       return rows.map((r) => ({
@@ -451,9 +447,10 @@ export class NetworkSimulator implements NetworkLike {
       args.push(filter.recipient);
     }
     args.push(Math.min(Math.max(filter.limit ?? 500, 1), 5000));
-    const rows = this.db
-      .prepare(`SELECT * FROM outbound_pdus WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`)
-      .all(...args) as Array<Record<string, unknown>>;
+    const rows = stmt(
+      this.db,
+      `SELECT * FROM outbound_pdus WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`,
+    ).all(...args) as Array<Record<string, unknown>>;
     return rows.map((r) => ({
       id: Number(r['id']),
       messageIdentifier: String(r['message_identifier']),

@@ -83,6 +83,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     authenticate: (username, pin) =>
       username === undefined || pin === undefined ? null : authenticate(db, username, pin),
   };
+  // The request log is for operators, not an archive: keep 30 days.
+  stmt(db, "DELETE FROM request_log WHERE at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-30 days')").run();
   const router = new Router();
   registerFormRoutes(router, ctx);
   ctx.network = createNetwork(ctx);

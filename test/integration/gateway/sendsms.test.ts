@@ -318,7 +318,11 @@ describe('deprecated format one (UN, PIN, M, N)', () => {
 
 describe('network failure for one recipient', () => {
   it('that recipient is refused (98) and refunded, nothing half-stored; the others are sent', async () => {
-    const own = await startTestGateway({ credit: '1.00' });
+    const errors: string[] = [];
+    const own = await startTestGateway({
+      credit: '1.00',
+      gateway: { log: createLogger({ write: (l) => errors.push(l) }) },
+    });
     try {
       const network = own.ctx.network;
       const realDispatch = network.dispatch.bind(network);
@@ -351,6 +355,7 @@ describe('network failure for one recipient', () => {
       expect(pdus(tags.MessageIdentifier![0]!)).toBe(1);
       expect(pdus(tags.MessageIdentifier![1]!)).toBe(0);
       expect(pdus(tags.MessageIdentifier![2]!)).toBe(1);
+      expect(errors.some((l) => l.includes('SMSC link down'))).toBe(true);
     } finally {
       await own.close();
     }

@@ -195,15 +195,16 @@ describe('delivery receipts', () => {
   it('pending receipts survive a restart and are delivered once', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'gw-restart-'));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
-    const first = await startTestGateway({ sandbox: true, receiptDelayMs: 400, dataDir, demo: true });
+    const first = await startTestGateway({ sandbox: true, receiptDelayMs: 2500, dataDir, demo: true });
     const { ids } = await send(first, { SendTo: '447700900406', Message: 'before restart' });
     expect(receipts(first, ids[0]!).map((r) => r.status)).toEqual(['pending']);
     await first.close();
-    const second = await startTestGateway({ sandbox: true, receiptDelayMs: 400, dataDir, demo: false });
+    const second = await startTestGateway({ sandbox: true, receiptDelayMs: 2500, dataDir, demo: false });
     cleanup.push(() => second.close());
     const r = await until(
       () => receipts(second, ids[0]!),
       (x) => x[0]?.status === 'delivered',
+      10_000,
     );
     expect(r).toEqual([expect.objectContaining({ part: 1, report: 0, status: 'delivered' })]);
   });

@@ -417,7 +417,7 @@ describe('faults', () => {
       env(submit('&a9;')).replace('<?xml version="1.0"?>', '');
     const t = performance.now();
     await expectFault(bomb, /DOCTYPE|entit/i);
-    expect(performance.now() - t).toBeLessThan(2000);
+    expect(performance.now() - t).toBeLessThan(5000);
   });
 
   it('unknown operation, schema errors and non-envelopes', async () => {

@@ -1,6 +1,7 @@
 // Form sendsms over real HTTP (spec 2.2, 4.1, 7): formats 0/1/3, every recipient processed,
 // credit charged per recipient and part, nothing charged for a rejected request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../gateway/log.ts';
 import {
   messageCount,
   parseTags,

@@ -188,6 +188,21 @@ describe('content adaption', () => {
     expect((await adaptContent(jar, 'application/java-archive', handsetProfile('Nokia'))).bytes).toBe(jar);
   });
 
+  it('adapts JPEG, GIF and WBMP too, keeping a format the handset shows', async () => {
+    const base = new Jimp({ width: 400, height: 300, color: 0xaa3300ff });
+    const profile = handsetProfile('Siemens'); // 132x176
+    for (const type of ['image/jpeg', 'image/gif'] as const) {
+      const src = new Uint8Array(await base.getBuffer(type));
+      const out = await adaptContent(src, type, profile);
+      expect(out.contentType).toBe(type);
+      expect(await imageSize(out.bytes, type)).toEqual({ width: 132, height: 99 });
+    }
+    const wbmp = encodeWbmp(300, 100, new Uint8Array(300 * 100 * 4).fill(255));
+    const out = await adaptContent(wbmp, 'image/vnd.wap.wbmp', profile);
+    expect(out.contentType).toBe('image/vnd.wap.wbmp');
+    expect(decodeWbmp(out.bytes)).toMatchObject({ width: 132, height: 44 });
+  });
+
   it('knows profiles per make and falls back for unknown ones', () => {
     expect(handsetProfile('Ericsson').width).toBe(101);
     expect(handsetProfile('EMS').formats).toEqual(['image/vnd.wap.wbmp']);

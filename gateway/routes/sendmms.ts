@@ -328,6 +328,12 @@ async function resolveContent(
       } else {
         const up = uploadOf(fields, 'WAPPushFileName1', 'WAPPushFileData1');
         const contentType = fields.get('ContentType')?.trim() || contentTypeForName(up.name);
+        // spec 2.4: a .jad descriptor must itself point at the .jar
+        if (
+          contentType === 'text/vnd.sun.j2me.app-descriptor' &&
+          !/^MIDlet-Jar-URL:\s*\S/m.test(new TextDecoder().decode(up.bytes))
+        )
+          throw new ContentError('a .jad descriptor must point at its .jar (MIDlet-Jar-URL)');
         file = { ...up, contentType };
         upload = { kind: 'wap', ...file };
       }

@@ -421,6 +421,15 @@ describe('bad input: a report, nothing charged, nothing stored', () => {
       /50/,
     ],
     [
+      'a .jad that does not point at its .jar',
+      {
+        SendTo: '447700900520',
+        WAPPushFileName1: 'game.jad',
+        WAPPushFileData1: bytesToHex(new TextEncoder().encode('MIDlet-Name: Game\n')),
+      },
+      /MIDlet-Jar-URL/,
+    ],
+    [
       'not a zip',
       { SendTo: '447700900520', MMSNotificationFileName1: 'x.zip', MMSNotificationFileData1: '00112233' },
       /ZIP/,

@@ -127,7 +127,7 @@ export async function run(): Promise<void> {
       '  where the time goes:',
       `    client alone (no-work HTTP peer), stored numbers: ${peerMs.toFixed(0)} ms = ${rate(CAMPAIGN, peerMs)}`,
       `    client alone (no-work HTTP peer), typed numbers: ${peerTypedMs.toFixed(0)} ms = ${rate(CAMPAIGN, peerTypedMs)}`,
-      `      of which libphonenumber normalisation (protocol/msisdn.ts): ~${prepareMs.toFixed(0)} ms = ${rate(CAMPAIGN, prepareMs)}`,
+      `    libphonenumber normalisation alone (protocol/msisdn.ts, first run, cold): ${prepareMs.toFixed(0)} ms = ${rate(CAMPAIGN, prepareMs)}`,
       `    gateway share of the campaign: ~${gatewayMs.toFixed(0)} ms (${Math.round((gatewayMs / campaignMs) * 100)}%)`,
     ];
     for (const line of lines) console.log(line);

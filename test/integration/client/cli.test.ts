@@ -30,13 +30,18 @@ interface Run {
   prompted: number;
 }
 
-async function cli(args: string[], env: Record<string, string> = {}, pinAnswer?: string): Promise<Run> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  pinAnswer?: string,
+  tty = false,
+): Promise<Run> {
   let out = '';
   let err = '';
   let prompted = 0;
   const io: CliIO = {
     stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
+    stderr: { write: (s: string) => (err += s), isTTY: tty },
     promptPin: () => {
       prompted++;
       return Promise.resolve(pinAnswer);
@@ -150,6 +155,19 @@ describe('messenger CLI', () => {
     expect(r.code).toBe(3);
     expect(r.err).toMatch(/UNKNOWN/);
     expect(primary.count()).toBe(1);
+  });
+
+  it('a progress bar on a terminal for sends of more than 350 recipients', async () => {
+    const server = await serve(accept);
+    const to = Array.from({ length: 400 }, (_, i) => String(447400000000 + i)).join(',');
+    const env = { MESSENGER_URL: server.url, MESSENGER_USERNAME: 'acme.1', MESSENGER_PIN: 'p' };
+    const r = await cli(['send', '--to', to, '--text', 'x'], env, undefined, true);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/\[#+\.*\] 350\/400 recipients, 1 requests/);
+    expect(r.err).toMatch(/\[#{30}\] 400\/400 recipients, 2 requests/);
+    expect(server.count()).toBe(2);
+    const quiet = await cli(['send', '--to', to, '--text', 'x', '--json'], env, undefined, true);
+    expect(quiet.err).toBe('');
   });
 
   it('a whole-request error is printed once', async () => {

@@ -5,7 +5,16 @@
 // (never a crash), and every operation the spec lists must be in the WSDL and reachable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAnyResponse } from '../../../protocol/responses.ts';
-import { parseFault } from '../../../protocol/soap/envelope.ts';
+import { buildRequestEnvelope, parseFault } from '../../../protocol/soap/envelope.ts';
+import { buildXsd } from '../../../protocol/soap/wsdl.ts';
+import type { SoapOperation, SoapRequests } from '../../../protocol/soap/operations.ts';
+import { DEMO_NUMBER } from '../../../gateway/demo.ts';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { SOAP_OPERATIONS } from '../../../protocol/soap/operations.ts';
 import { startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
@@ -136,5 +145,78 @@ describe('SOAP endpoints never crash', () => {
     for (const op of SOAP_OPERATIONS) expect(wsdl).toMatch(new RegExp(`<wsdl:operation name="${op}"`));
     expect(wsdl).toMatch(/soapAction=""/);
     expect(wsdl).toMatch(/style="document"/);
+  });
+});
+
+const XMLLINT = '/usr/bin/xmllint';
+const hasXmllint = existsSync(XMLLINT);
+if (!hasXmllint && process.env['CI'])
+  throw new Error('xmllint is required in CI (.ci/run installs libxml2-utils)');
+
+describe.skipIf(!hasXmllint)('SOAP responses validate against the published XSD (xmllint)', () => {
+  it('every operation response body element is schema-valid', async () => {
+    const auth = { Username: gw.username, PIN: gw.pin };
+    const send = async <K extends SoapOperation>(op: K, req: SoapRequests[K]) => {
+      const res = await fetch(`${gw.url}/sendsms5`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8' },
+        body: buildRequestEnvelope(op, req),
+      });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const submitted = await send('SubmitMessage', {
+      ...auth,
+      Recipient: { SendTo: '447700900710', PhoneMake: 'Nokia' },
+      Message: { WAPPush: { FileUpload: { FileName1: 'a.txt', FileData1: '6869' } } },
+    });
+    const id = /<MessageIdentifier>([^<]+)</.exec(submitted)![1]!;
+    await send('DeliverMessage', {
+      ...auth,
+      Recipient: { SendTo: DEMO_NUMBER },
+      Message: { TextMessage: 'hi' },
+      ReplyTo: '447700900711',
+    });
+    const bodies: Record<string, string> = {
+      SubmitMessage: submitted,
+      SubmitDeliveryReceipt: await send('SubmitDeliveryReceipt', {
+        ...auth,
+        Timestamp1: '2026-01-01T00:00:00Z',
+        MessageIdentifier: id,
+        Report: 0,
+      }),
+      DeliverMessage: await send('DeliverMessage', {
+        ...auth,
+        Recipient: { SendTo: DEMO_NUMBER },
+        Message: { TextMessage: 'x' },
+        ReplyTo: '1',
+      }),
+      AvailableMessages: await send('AvailableMessages', auth),
+      AvailableCredit: await send('AvailableCredit', auth),
+      MobileMessengerVersion: await send('MobileMessengerVersion', {}),
+      CollectMessages: await send('CollectMessages', auth),
+      PermittedReplyTo: await send('PermittedReplyTo', auth),
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'gw-xsd-'));
+    try {
+      await writeFile(join(dir, 'types.xsd'), buildXsd());
+      for (const [op, envelope] of Object.entries(bodies)) {
+        const element = new RegExp(`<(\\w+:)?${op}Response[\\s>][\\s\\S]*</(\\w+:)?${op}Response>`).exec(
+          envelope,
+        )?.[0];
+        expect(element, `${op}: ${envelope}`).toBeDefined();
+        const file = join(dir, `${op}.xml`);
+        await writeFile(file, element!);
+        const { stderr } = await promisify(execFile)(XMLLINT, [
+          '--noout',
+          '--schema',
+          join(dir, 'types.xsd'),
+          file,
+        ]);
+        expect(stderr).toContain('validates');
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

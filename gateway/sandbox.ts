@@ -52,11 +52,20 @@ export function registerSandboxRoutes(router: Router, ctx: GatewayContext, netwo
     const limit = num('limit');
     const messageIdentifier = q.get('messageIdentifier') ?? undefined;
     const recipient = q.get('recipient') ?? undefined;
+    const username = q.get('username');
+    let accountId: number | undefined;
+    if (username) {
+      const row = ctx.db.prepare('SELECT id FROM accounts WHERE username = ?').get(username) as
+        { id: number } | undefined;
+      if (!row) return json([]);
+      accountId = row.id;
+    }
     const rows = network.outbound({
       ...(afterId !== undefined ? { afterId } : {}),
       ...(limit !== undefined ? { limit } : {}),
       ...(messageIdentifier ? { messageIdentifier } : {}),
       ...(recipient ? { recipient } : {}),
+      ...(accountId !== undefined ? { accountId } : {}),
     });
     return json(
       rows.map((r) => ({

@@ -89,6 +89,11 @@ describe('/sandbox/outbound', () => {
       await fetch(`${gw.url}/sandbox/outbound?recipient=447700900601`)
     ).json()) as unknown[];
     expect(all.length).toBeGreaterThanOrEqual(1);
+    const mine = (await (
+      await fetch(`${gw.url}/sandbox/outbound?username=${gw.username}`)
+    ).json()) as unknown[];
+    expect(mine.length).toBeGreaterThanOrEqual(1);
+    expect(await (await fetch(`${gw.url}/sandbox/outbound?username=nobody`)).json()).toEqual([]);
     const after = (await (
       await fetch(`${gw.url}/sandbox/outbound?after=${String(p['id'])}`)
     ).json()) as unknown[];

@@ -1,0 +1,804 @@
+// The service facade: one MessengerApi (preload/api.ts) over the app store, a gateway session
+// (GatewayClient), the sending loop, the inbox poller, credit and updates. Both shells (Electron
+// and main/web.ts) bind exactly what createMessengerApp returns; every call's argument is checked
+// at the boundary (validate-args.ts) and every failure is an ApiError with a code.
+import { EventEmitter } from 'node:events';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
+import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { REPORT } from '../../protocol/reports.ts';
+import { validateRequest } from '../../protocol/validate.ts';
+import type { Problem } from '../../protocol/validate.ts';
+import { GatewayClient, interpretRecords, PATHS } from '../client/gateway-client.ts';
+import type { SmsRequest } from '../client/gateway-client.ts';
+import { ValidationError } from '../client/results.ts';
+import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
+import { PushReceiver } from '../client/push-receiver.ts';
+import { StoreError, InvalidRecipientsError } from '../store/errors.ts';
+import { openAppStore } from './index.ts';
+import type { AppStore } from './index.ts';
+import { ApiError, checkArgument, isApiChannel } from './validate-args.ts';
+import { BASIC_TEXT_MESSAGE, MemoryPins, NO_KEYRING_MESSAGE, NO_SECRET_STORE } from '../secrets.ts';
+import type { SecretStore } from '../secrets.ts';
+import { startSandbox } from './sandbox.ts';
+import type { Sandbox } from './sandbox.ts';
+import { compareVersions } from './versions.ts';
+import type {
+  AccountSummary,
+  ApiChannel,
+  Credit,
+  MessageRecord,
+  MessengerApi,
+  MessengerEvents,
+  EventChannel,
+  OutboxBatch,
+  OutboxContent,
+  RecipientResult,
+  SendRequest,
+  Settings,
+  SignInRequest,
+  UpdateInfo,
+} from '../../preload/api.ts';
+
+export { ApiError };
+
+export interface MessengerAppOptions {
+  dataDir: string;
+  /** Sign in to the local sandbox at start (npm run web -- --sandbox). */
+  sandbox?: boolean;
+  /** The Electron shell's safeStorage; none outside Electron (PIN in memory only). */
+  secrets?: SecretStore;
+  /** Environment for MESSENGER_PIN (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Receipt delay of the sandbox gateway, ms (tests). */
+  sandboxReceiptDelayMs?: number;
+  log?: (message: string) => void;
+}
+
+export interface MessengerEventsHub {
+  on<E extends EventChannel>(event: E, listener: (payload: MessengerEvents[E]) => void): () => void;
+}
+
+export interface MessengerApp {
+  api: MessengerApi;
+  events: MessengerEventsHub;
+  /** The shells' generic binding: validates `arg` for `channel` and calls it. */
+  call(channel: unknown, arg?: unknown): Promise<unknown>;
+  /** Where the push receiver listens (to configure at a gateway), null when it is off. */
+  pushReceiverUrl(): string | null;
+  close(): Promise<void>;
+}
+
+interface Session {
+  account: AccountSummary;
+  pin: string;
+  client: GatewayClient;
+  receiver: PushReceiver | null;
+}
+
+/** Report codes after which the rest of a send is not requested (the client's stop codes). */
+const STOP_CODES: ReadonlySet<string> = new Set([
+  REPORT.invalidLogin,
+  REPORT.invalidLoginQuery,
+  REPORT.outOfCredit,
+]);
+const MAX_POLL_BACKOFF_SECONDS = 3600;
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Errors of the store and the client as API errors (code + readable message). */
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof InvalidRecipientsError) {
+    return new ApiError(
+      err.code,
+      err.message,
+      err.problems.map((p) => ({ ...p })),
+    );
+  }
+  if (err instanceof StoreError) return new ApiError(err.code, err.message);
+  if (err instanceof ValidationError) return new ApiError('invalid-request', err.message, err.problems);
+  return new ApiError('internal', message(err));
+}
+
+export async function createMessengerApp(opts: MessengerAppOptions): Promise<MessengerApp> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const env = opts.env ?? process.env;
+  const secrets = opts.secrets ?? NO_SECRET_STORE;
+  const store: AppStore = openAppStore(join(opts.dataDir, 'messenger.sqlite'), {
+    defaultCountry: 'GB',
+  });
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(100);
+  const emit = <E extends EventChannel>(event: E, payload: MessengerEvents[E]): void => {
+    emitter.emit(event, payload);
+  };
+  const pins = new MemoryPins();
+  let session: Session | null = null;
+  let sandbox: Sandbox | null = null;
+  let credit: Credit | null = null;
+  let closing = false;
+  let sendChain: Promise<void> = Promise.resolve();
+  let pollTimer: NodeJS.Timeout | null = null;
+  let pollFailures = 0;
+  let polling: Promise<{ received: number }> | null = null;
+  const version = packageVersion();
+
+  const settings = (): Settings => store.settings.get();
+  const country = (): string | undefined => settings().defaultCountry || undefined;
+
+  // ------------------------------------------------------------------ sessions
+
+  async function ensureSandbox(): Promise<Sandbox> {
+    sandbox ??= await startSandbox({
+      dir: join(opts.dataDir, 'sandbox-gateway'),
+      ...(opts.sandboxReceiptDelayMs !== undefined ? { receiptDelayMs: opts.sandboxReceiptDelayMs } : {}),
+    });
+    return sandbox;
+  }
+
+  async function endSession(): Promise<void> {
+    const s = session;
+    session = null;
+    stopPolling();
+    if (!s) return;
+    await s.receiver?.close();
+    await s.client.close();
+  }
+
+  async function openSession(account: AccountSummary, pin: string): Promise<Session> {
+    await endSession();
+    const client = new GatewayClient({
+      primaryUrl: account.primaryUrl,
+      ...(account.secondaryUrl !== null ? { secondaryUrl: account.secondaryUrl } : {}),
+      username: account.username,
+      pin,
+      defaultCountry: country(),
+    });
+    let receiver: PushReceiver | null = null;
+    const push = settings().pushReceiver;
+    if (account.sandbox || push.enabled) {
+      // The sandbox pushes without a PIN (spec 6: the receiver checks the Username).
+      receiver = new PushReceiver({
+        username: account.username,
+        ...(push.port !== null && !account.sandbox ? { port: push.port } : {}),
+      });
+      try {
+        const url = await receiver.listen();
+        if (account.sandbox && sandbox) sandbox.setPushUrl(url);
+        log(`push receiver listening at ${url}`);
+      } catch (err) {
+        log(`push receiver not started: ${message(err)}`);
+        receiver = null;
+      }
+      receiver?.on('receipt', (r) => {
+        const at = Date.parse(r.Timestamp1);
+        const updated = store.outbox.recordReceipt({
+          messageIdentifier: r.MessageIdentifier ?? '',
+          report: String(r.Report),
+          ...(Number.isFinite(at) ? { at } : {}),
+          ...(r.SentTo !== undefined ? { sentTo: r.SentTo } : {}),
+        });
+        if (updated) emit('inbox:receipt', { message: updated });
+      });
+      receiver?.on('message', (m) => {
+        const stored = storeInbound([
+          {
+            from: m.ReplyTo ?? '',
+            to: m.Recipient?.SendTo ?? '',
+            text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
+            timestamp: m.Timestamp1 ?? new Date().toISOString(),
+          },
+        ]);
+        if (stored.length > 0)
+          emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+      });
+    }
+    session = { account, pin, client, receiver };
+    schedulePoll(settings().pollIntervalSeconds);
+    return session;
+  }
+
+  function requireSession(): Session {
+    if (session) return session;
+    const current = store.accounts.current();
+    if (current) {
+      throw new ApiError(
+        'pin-required',
+        `signed in as ${current.username}, but ${current.pinStored ? 'the stored PIN could not be read' : NO_KEYRING_MESSAGE}`,
+      );
+    }
+    throw new ApiError('not-signed-in', 'sign in to a gateway account or choose the local sandbox first');
+  }
+
+  async function signInSandbox(): Promise<AccountSummary> {
+    const sb = await ensureSandbox();
+    const existing = store.accounts.list().find((a) => a.sandbox && a.username === sb.username);
+    if (existing && existing.primaryUrl !== sb.url) {
+      // The sandbox listens on a new port after a restart when the old one was taken.
+      store.app.db
+        .prepare('UPDATE accounts SET primary_url = ?, updated_at = ? WHERE id = ?')
+        .run(sb.url, Date.now(), existing.id);
+    }
+    const account =
+      store.accounts.get(existing?.id ?? '') ??
+      store.accounts.save({
+        label: 'Local sandbox',
+        username: sb.username,
+        primaryUrl: sb.url,
+        sandbox: true,
+      });
+    store.accounts.setCurrent(account.id);
+    pins.set(account.id, sb.pin);
+    await openSession(account, sb.pin);
+    return account;
+  }
+
+  async function signIn(req: SignInRequest): Promise<AccountSummary> {
+    if (req.sandbox === true) return finishSignIn(await signInSandbox());
+    if (req.pin === '') throw new ApiError('bad-argument', 'the PIN is empty');
+    if (req.rememberPin && secrets.backend === 'none') throw new ApiError('no-keyring', NO_KEYRING_MESSAGE);
+    if (req.rememberPin && secrets.backend === 'basic_text' && req.acceptPlainTextStorage !== true) {
+      throw new ApiError('basic-text-keyring', BASIC_TEXT_MESSAGE);
+    }
+    // Check the credentials with a harmless query before saving anything.
+    const probe = new GatewayClient({
+      primaryUrl: req.primaryUrl,
+      ...(req.secondaryUrl !== undefined && req.secondaryUrl !== ''
+        ? { secondaryUrl: req.secondaryUrl }
+        : {}),
+      username: req.username,
+      pin: req.pin,
+    });
+    try {
+      const r = await probe.availableCredit();
+      if (r.outcome === 'rejected')
+        throw new ApiError('invalid-login', `the gateway refused the sign-in: ${r.reason}`);
+      if (r.outcome !== 'ok')
+        throw new ApiError('gateway-unavailable', `the gateway could not be reached: ${r.reason}`);
+    } catch (err) {
+      if (err instanceof ValidationError) throw new ApiError('invalid-request', err.message, err.problems);
+      throw err;
+    } finally {
+      await probe.close();
+    }
+    const account = store.accounts.save({
+      username: req.username,
+      primaryUrl: req.primaryUrl,
+      secondaryUrl: req.secondaryUrl ?? null,
+      ...(req.label !== undefined ? { label: req.label } : {}),
+    });
+    store.accounts.setCurrent(account.id);
+    pins.set(account.id, req.pin);
+    store.accounts.storeEncryptedPin(account.id, req.rememberPin ? await secrets.encrypt(req.pin) : null);
+    const saved = store.accounts.get(account.id) ?? account;
+    await openSession(saved, req.pin);
+    return finishSignIn(saved);
+  }
+
+  function finishSignIn(account: AccountSummary): AccountSummary {
+    emit('accounts:changed', { current: account });
+    void refreshCredit().catch((err: unknown) => log(`credit not fetched: ${message(err)}`));
+    return account;
+  }
+
+  /** At start: the current account's session, with the PIN from this run, the keyring or MESSENGER_PIN. */
+  async function resumeSession(): Promise<void> {
+    const current = store.accounts.current();
+    if (!current) return;
+    if (current.sandbox) {
+      await signInSandbox();
+      return;
+    }
+    let pin = pins.get(current.id);
+    const encrypted = store.accounts.encryptedPin(current.id);
+    if (pin === undefined && encrypted !== null && secrets.backend !== 'none') {
+      try {
+        pin = await secrets.decrypt(encrypted);
+      } catch (err) {
+        log(`stored PIN not readable: ${message(err)}`);
+      }
+    }
+    pin ??= env.MESSENGER_PIN;
+    if (pin === undefined || pin === '') {
+      log(`signed in as ${current.username}, but no PIN: ${NO_KEYRING_MESSAGE}`);
+      return;
+    }
+    pins.set(current.id, pin);
+    await openSession(current, pin);
+  }
+
+  // ------------------------------------------------------------------ sending loop
+
+  function sendFields(s: Session, content: OutboxContent, sendTo: string): Record<string, string> {
+    const f: Record<string, string> = { Username: s.account.username, PIN: s.pin, SendTo: sendTo };
+    const rich = content.kind !== 'text' && content.kind !== 'flash';
+    if (!rich) f[content.kind === 'flash' ? 'FlashMessage' : 'Message'] = content.text;
+    else {
+      Object.assign(f, content.fields ?? {});
+      if (content.text !== '' && f.Message === undefined) f.Message = content.text;
+    }
+    if (content.replyTo !== undefined && content.replyTo !== '') f.ReplyTo = content.replyTo;
+    if (content.deliveryOption !== undefined && !rich) f.DeliveryServiceOption = content.deliveryOption;
+    if (content.sendTimeDelay !== undefined) f.SendTimeDelay = String(content.sendTimeDelay);
+    if (content.sendTimeAbsolute !== undefined) f.SendTimeAbsolute = content.sendTimeAbsolute;
+    f.ResponseFormat = '3';
+    return f;
+  }
+
+  /** Every problem of the content (limits, fields) before anything is journaled. */
+  function checkContent(s: Session | null, content: OutboxContent): void {
+    const op = content.kind === 'text' || content.kind === 'flash' ? 'sendsms' : 'sendmms';
+    const fake = s ?? ({ account: { username: 'check' }, pin: 'check' } as Session);
+    const problems: Problem[] = validateRequest(op, sendFields(fake, content, '447700900000')).filter(
+      (p) => p.field !== 'Username' && p.field !== 'PIN',
+    );
+    if (problems.length > 0) {
+      throw new ApiError(
+        'invalid-request',
+        `the message cannot be sent: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
+        problems,
+      );
+    }
+  }
+
+  function toJournalResult(r: ClientRecipientResult): RecipientResult {
+    return {
+      to: r.number,
+      ...(r.messageIdentifier !== undefined ? { messageIdentifier: r.messageIdentifier } : {}),
+      ...(r.report !== undefined ? { report: r.report } : {}),
+      text: r.text,
+      ...(r.status === 'not-sent' ? { notSent: true } : {}),
+    };
+  }
+
+  /** One journal batch = one request. Returns the whole-account stop reason, if any. */
+  async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<string | null> {
+    if (content.kind === 'text' || content.kind === 'flash') {
+      const req: SmsRequest = {
+        to: batch.recipients,
+        recipientsNormalized: true,
+        text: content.text,
+        flash: content.kind === 'flash',
+        ...(content.replyTo !== undefined && content.replyTo !== '' ? { replyTo: content.replyTo } : {}),
+        ...(content.deliveryOption !== undefined ? { deliveryOption: content.deliveryOption } : {}),
+        ...(content.sendTimeDelay !== undefined ? { sendTimeDelay: content.sendTimeDelay } : {}),
+        ...(content.sendTimeAbsolute !== undefined ? { sendTimeAbsolute: content.sendTimeAbsolute } : {}),
+      };
+      const sent = await s.client.sendSms(req);
+      store.outbox.recordResults(batch.id, sent.recipients.map(toJournalResult));
+      return sent.error?.code !== undefined && STOP_CODES.has(sent.error.code) ? sent.error.message : null;
+    }
+    // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
+    const res = await s.client.transport.post({
+      path: PATHS.sendmms,
+      body: encodeForm(sendFields(s, content, batch.recipients.join(','))),
+      contentType: FORM_CONTENT_TYPE,
+    });
+    if (res.kind === 'unsent') {
+      store.outbox.recordResults(
+        batch.id,
+        batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
+      );
+      return null;
+    }
+    if (res.kind === 'unknown' || res.status !== 200) {
+      store.outbox.markUnknown(
+        batch.id,
+        res.kind === 'unknown' ? res.reason : `the gateway answered HTTP ${res.status}`,
+      );
+      return null;
+    }
+    const interpreted = interpretRecords(res.body, batch.recipients);
+    store.outbox.recordResults(batch.id, interpreted.results.map(toJournalResult));
+    return interpreted.stop ? (interpreted.error?.message ?? 'the gateway refused the account') : null;
+  }
+
+  async function drive(jobId: number): Promise<void> {
+    const job = store.outbox.job(jobId);
+    if (!job) return;
+    while (!closing && session) {
+      const s = session;
+      const batch = store.outbox.claimNext(jobId);
+      if (!batch) break;
+      let stop: string | null = null;
+      try {
+        stop = await sendBatch(s, batch, job.content);
+      } catch (err) {
+        // It may have reached the gateway: unknown, never re-sent by itself.
+        try {
+          store.outbox.markUnknown(batch.id, message(err));
+        } catch (inner) {
+          log(`batch ${batch.id} not marked unknown: ${message(inner)}`);
+        }
+      }
+      if (closing) return;
+      const updated = store.outbox.batch(batch.id) ?? batch;
+      const nowJob = store.outbox.job(jobId) ?? job;
+      emit('outbox:progress', {
+        jobId,
+        batch: updated,
+        outcomes: store.outbox.recipientsOfBatch(batch.id),
+        job: nowJob,
+      });
+      if (stop !== null) {
+        const cancelled = store.outbox.cancelPending(jobId, `not sent: ${stop}`);
+        for (const b of cancelled) {
+          emit('outbox:progress', {
+            jobId,
+            batch: b,
+            outcomes: store.outbox.recipientsOfBatch(b.id),
+            job: store.outbox.job(jobId) ?? nowJob,
+          });
+        }
+        break;
+      }
+    }
+    if (!closing && session)
+      await refreshCredit().catch((err: unknown) => log(`credit not refreshed: ${message(err)}`));
+  }
+
+  function startSending(jobId: number): void {
+    sendChain = sendChain
+      .then(() => drive(jobId))
+      .catch((err: unknown) => log(`send of job ${jobId} failed: ${message(err)}`));
+  }
+
+  async function submit(
+    req: SendRequest,
+  ): Promise<{
+    job: ReturnType<typeof store.outbox.createJob>;
+    invalid: Array<{ input: string; reason: string }>;
+  }> {
+    const s = requireSession();
+    checkContent(s, req.content);
+    const c = country();
+    const numbers: string[] = [];
+    const invalid: Array<{ input: string; reason: string }> = [];
+    for (const input of req.recipients) {
+      const n = normalizeMsisdn(input, c);
+      if (n.ok) numbers.push(n.msisdn);
+      else invalid.push({ input, reason: n.reason });
+    }
+    for (const id of req.contactIds ?? []) {
+      const contact = store.contacts.get(id);
+      if (contact) numbers.push(contact.number);
+      else invalid.push({ input: `contact ${id}`, reason: 'no such contact' });
+    }
+    for (const id of req.groupIds ?? []) {
+      if (!store.groups.get(id)) invalid.push({ input: `group ${id}`, reason: 'no such group' });
+      else for (const m of store.groups.members(id)) numbers.push(m.number);
+    }
+    if (numbers.length === 0) {
+      throw new ApiError(
+        'invalid-recipients',
+        invalid.length === 0 ? 'no recipients' : `no valid recipient; ${invalid.length} invalid`,
+        invalid,
+      );
+    }
+    // Journaled BEFORE the first request (the journal de-duplicates).
+    const job = store.outbox.createJob(numbers, req.content, {
+      accountId: s.account.id,
+      ...(c ? { defaultCountry: c } : {}),
+    });
+    startSending(job.id);
+    return { job, invalid };
+  }
+
+  // ------------------------------------------------------------------ inbox
+
+  function storeInbound(
+    items: Array<{ from: string; to: string; text: string; timestamp: string }>,
+  ): MessageRecord[] {
+    const stored: MessageRecord[] = [];
+    for (const m of items) {
+      if (m.from.trim() === '') continue;
+      const r = store.conversations.storeInbound(m);
+      if (r.stored) stored.push(r.message);
+    }
+    return stored;
+  }
+
+  async function pollOnce(): Promise<{ received: number }> {
+    const s = requireSession();
+    const r = await s.client.collectMessages();
+    if (r.outcome !== 'ok') {
+      pollFailures++;
+      const retryInSeconds = Math.min(
+        settings().pollIntervalSeconds * 2 ** pollFailures,
+        MAX_POLL_BACKOFF_SECONDS,
+      );
+      emit('inbox:pollFailed', { error: r.reason, retryInSeconds });
+      schedulePoll(retryInSeconds);
+      throw new ApiError('gateway-unavailable', `messages could not be collected: ${r.reason}`);
+    }
+    pollFailures = 0;
+    const list = r.value.MessageList?.item ?? [];
+    const items = Array.isArray(list) ? list : [list];
+    const stored = storeInbound(
+      items.map((m) => ({
+        from: m.ReplyTo,
+        to: m.SendTo,
+        text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
+        timestamp: m.Timestamp1,
+      })),
+    );
+    if (stored.length > 0)
+      emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+    schedulePoll(settings().pollIntervalSeconds);
+    return { received: stored.length };
+  }
+
+  function pollNow(): Promise<{ received: number }> {
+    // One CollectMessages at a time: a second caller shares the one under way.
+    polling ??= pollOnce().finally(() => {
+      polling = null;
+    });
+    return polling;
+  }
+
+  function stopPolling(): void {
+    if (pollTimer) clearTimeout(pollTimer);
+    pollTimer = null;
+  }
+
+  function schedulePoll(seconds: number): void {
+    stopPolling();
+    if (closing || !session) return;
+    pollTimer = setTimeout(() => {
+      pollTimer = null;
+      pollNow().catch((err: unknown) => log(`poll failed: ${message(err)}`));
+    }, seconds * 1000);
+    pollTimer.unref();
+  }
+
+  // ------------------------------------------------------------------ credit, updates
+
+  async function refreshCredit(): Promise<Credit> {
+    const s = requireSession();
+    const [c, m] = await Promise.all([s.client.availableCredit(), s.client.availableMessages()]);
+    if (c.outcome !== 'ok') {
+      throw new ApiError(
+        c.outcome === 'rejected' ? 'gateway-refused' : 'gateway-unavailable',
+        `credit not available: ${c.reason}`,
+      );
+    }
+    credit = {
+      currency: c.value.currency,
+      credit: c.value.credit,
+      availableMessages: m.outcome === 'ok' ? String(m.value) : null,
+      fetchedAt: Date.now(),
+      low: Number(c.value.credit) < settings().lowCreditThreshold,
+    };
+    emit('credit:changed', credit);
+    return credit;
+  }
+
+  async function checkUpdates(): Promise<UpdateInfo> {
+    const s = session;
+    const client = s?.client;
+    if (!client) throw requireSession();
+    const r = await client.mobileMessengerVersion();
+    if (r.outcome !== 'ok') throw new ApiError('gateway-unavailable', `no version information: ${r.reason}`);
+    const info: UpdateInfo = {
+      version: r.value.Version,
+      releaseNotice: r.value.ReleaseNotice,
+      downloadUrl: r.value.DownloadURL,
+      releaseDate: r.value.ReleaseDate,
+      newer: compareVersions(r.value.Version, version) > 0,
+    };
+    if (info.newer) emit('updates:available', info);
+    return info;
+  }
+
+  // ------------------------------------------------------------------ the API
+
+  const impl: MessengerApi = {
+    accounts: {
+      list: async () => store.accounts.list(),
+      current: async () => store.accounts.current(),
+      signIn,
+      signOut: async () => {
+        const current = store.accounts.current();
+        if (current) pins.delete(current.id);
+        store.accounts.setCurrent(null);
+        await endSession();
+        credit = null;
+        emit('accounts:changed', { current: null });
+      },
+      changePin: async ({ oldPin, newPin }) => {
+        // The gateway has no PIN-change operation (spec 4.4): the PIN is changed with the provider;
+        // here the app learns the new one, checked against the gateway before it replaces the old.
+        const s = requireSession();
+        if (oldPin !== s.pin) throw new ApiError('invalid-login', 'the old PIN is not the one in use');
+        const probe = new GatewayClient({
+          primaryUrl: s.account.primaryUrl,
+          ...(s.account.secondaryUrl !== null ? { secondaryUrl: s.account.secondaryUrl } : {}),
+          username: s.account.username,
+          pin: newPin,
+        });
+        try {
+          const r = await probe.availableCredit();
+          if (r.outcome !== 'ok')
+            throw new ApiError('invalid-login', `the gateway does not take the new PIN: ${r.reason}`);
+        } finally {
+          await probe.close();
+        }
+        pins.set(s.account.id, newPin);
+        if (s.account.pinStored)
+          store.accounts.storeEncryptedPin(s.account.id, await secrets.encrypt(newPin));
+        await openSession(s.account, newPin);
+      },
+    },
+    send: {
+      submit,
+      permittedReplyTo: async () => {
+        const r = await requireSession().client.permittedReplyTo();
+        if (r.outcome !== 'ok')
+          throw new ApiError('gateway-unavailable', `permitted ReplyTo not available: ${r.reason}`);
+        return r.value;
+      },
+    },
+    outbox: {
+      jobs: async (args) => store.outbox.jobs(args ?? {}),
+      job: async (id) => store.outbox.job(id),
+      batches: async (id) => store.outbox.batches(id),
+      recipients: async (id) => store.outbox.recipients(id),
+      unknownBatches: async () => store.outbox.unknownBatches(),
+      cancel: async (id) => store.outbox.cancelPending(id),
+      resend: async ({ jobId, numbers }) => {
+        requireSession();
+        const job = store.outbox.resendToRecipients(jobId, numbers);
+        startSending(job.id);
+        return job;
+      },
+    },
+    inbox: {
+      conversations: async (args) => store.conversations.list(args ?? {}),
+      thread: async (args) => store.conversations.thread(args),
+      markRead: async (id) => store.conversations.markRead(id),
+      markUnread: async (id) => store.conversations.markUnread(id),
+      delete: async (id) => store.conversations.delete(id),
+      exportCsv: async (id) => store.conversations.exportCsv(id),
+      unreadTotal: async () => store.conversations.unreadTotal(),
+      pollNow,
+      search: async ({ query, limit }) => store.search.search(query, limit !== undefined ? { limit } : {}),
+    },
+    history: {
+      messages: async (args) => store.conversations.history(args ?? {}),
+    },
+    contacts: {
+      list: async () => store.contacts.list(),
+      get: async (id) => store.contacts.get(id),
+      add: async (input) =>
+        store.contacts.add(input, { ...(country() ? { defaultCountry: country() } : {}) }),
+      edit: async ({ id, changes }) =>
+        store.contacts.edit(id, changes, { ...(country() ? { defaultCountry: country() } : {}) }),
+      delete: async (id) => store.contacts.delete(id),
+      findDuplicates: async (n) => store.contacts.findDuplicates(n, country()),
+      importCsv: async ({ csv, mapping, options }) =>
+        store.contacts.importCsv(csv, mapping, {
+          ...(country() ? { defaultCountry: country() } : {}),
+          ...options,
+        }),
+      importVcard: async ({ text, options }) =>
+        store.contacts.importVcard(text, { ...(country() ? { defaultCountry: country() } : {}), ...options }),
+      exportCsv: async () => store.contacts.exportCsv(),
+    },
+    groups: {
+      list: async () => store.groups.list(),
+      create: async (name) => store.groups.create(name),
+      rename: async ({ id, name }) => store.groups.rename(id, name),
+      delete: async (id) => store.groups.delete(id),
+      addMembers: async ({ id, contactIds }) => store.groups.addMembers(id, contactIds),
+      removeMembers: async ({ id, contactIds }) => store.groups.removeMembers(id, contactIds),
+      members: async (id) => store.groups.members(id),
+    },
+    templates: {
+      list: async () => store.templates.list(),
+      create: async (args) => store.templates.create(args),
+      update: async ({ id, ...changes }) => store.templates.update(id, changes),
+      delete: async (id) => store.templates.delete(id),
+    },
+    credit: {
+      get: async () => credit,
+      refresh: refreshCredit,
+    },
+    updates: { check: checkUpdates },
+    settings: {
+      get: async () => settings(),
+      update: async (changes) => {
+        const before = settings();
+        const after = store.settings.update(changes);
+        emit('settings:changed', after);
+        if (after.pollIntervalSeconds !== before.pollIntervalSeconds && session)
+          schedulePoll(after.pollIntervalSeconds);
+        if (credit && after.lowCreditThreshold !== before.lowCreditThreshold) {
+          credit = { ...credit, low: Number(credit.credit) < after.lowCreditThreshold };
+          emit('credit:changed', credit);
+        }
+        return after;
+      },
+    },
+  };
+
+  async function call(channel: unknown, arg?: unknown): Promise<unknown> {
+    if (!isApiChannel(channel))
+      throw new ApiError('unknown-channel', `no API call ${JSON.stringify(channel)}`);
+    if (closing) throw new ApiError('closed', 'the app is shutting down');
+    checkArgument(channel, arg);
+    const [area, method] = channel.split('.') as [keyof MessengerApi, string];
+    const fn = (impl[area] as unknown as Record<string, (a?: unknown) => Promise<unknown>>)[method];
+    if (!fn) throw new ApiError('unknown-channel', `no API call ${channel}`);
+    try {
+      return await fn(arg);
+    } catch (err) {
+      throw toApiError(err);
+    }
+  }
+
+  // The api object handed to shells: the same checks as `call`.
+  const api = {} as Record<string, Record<string, (a?: unknown) => Promise<unknown>>>;
+  for (const [area, methods] of Object.entries(impl)) {
+    api[area] = {};
+    for (const method of Object.keys(methods as object)) {
+      const channel = `${area}.${method}` as ApiChannel;
+      (api[area] as Record<string, (a?: unknown) => Promise<unknown>>)[method] = (a?: unknown) =>
+        call(channel, a);
+    }
+  }
+
+  // ------------------------------------------------------------------ start-up
+
+  const recovered = store.outbox.recoverAfterCrash();
+  if (recovered.length > 0) {
+    log(
+      `${recovered.length} batch(es) were being sent when the app stopped: now unknown, never re-sent by themselves`,
+    );
+    // After the caller had a chance to subscribe; outbox.unknownBatches() lists them at any time.
+    setImmediate(() => emit('outbox:recovered', { batches: recovered }));
+  }
+  try {
+    if (opts.sandbox) await signIn({ sandbox: true });
+    else await resumeSession();
+  } catch (err) {
+    log(`not signed in at start: ${message(err)}`);
+  }
+
+  return {
+    api: api as unknown as MessengerApi,
+    events: {
+      on(event, listener) {
+        emitter.on(event, listener as (p: unknown) => void);
+        return () => emitter.off(event, listener as (p: unknown) => void);
+      },
+    },
+    call,
+    pushReceiverUrl: () => session?.receiver?.url ?? null,
+    async close() {
+      if (closing) return;
+      closing = true;
+      stopPolling();
+      await sendChain;
+      await endSession();
+      await sandbox?.close();
+      store.close();
+      emitter.removeAllListeners();
+    },
+  };
+}

@@ -1,0 +1,238 @@
+// The boundary check of every API call (preload/api.ts): the shape and types of the one argument
+// a renderer sends, before any service sees it. Hand-written combinators rather than a schema
+// library: the API is small, the checks are shallow (deeper rules — numbers, text limits — are the
+// services' and protocol/'s), and no validation package is installed.
+import type { ApiChannel } from '../../preload/api.ts';
+import { API_CHANNELS } from '../../preload/api.ts';
+
+/** A call refused at the boundary or by a service; `code` is for programs, `message` for people. */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly problems: unknown[] | undefined;
+  constructor(code: string, message: string, problems?: unknown[]) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.problems = problems;
+  }
+}
+
+type Check = (value: unknown, path: string) => string | null;
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const str: Check = (v, p) => (typeof v === 'string' ? null : `${p} must be a string`);
+const bool: Check = (v, p) => (typeof v === 'boolean' ? null : `${p} must be true or false`);
+const int: Check = (v, p) => (Number.isSafeInteger(v) ? null : `${p} must be a whole number`);
+const num: Check = (v, p) => (typeof v === 'number' && Number.isFinite(v) ? null : `${p} must be a number`);
+const posInt: Check = (v, p) =>
+  Number.isSafeInteger(v) && (v as number) > 0 ? null : `${p} must be a whole number above 0`;
+const oneOf =
+  (...values: readonly unknown[]): Check =>
+  (v, p) =>
+    values.includes(v) ? null : `${p} must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
+const nullable =
+  (c: Check): Check =>
+  (v, p) =>
+    v === null ? null : c(v, p);
+const arr =
+  (item: Check, max = 1_000_000): Check =>
+  (v, p) => {
+    if (!Array.isArray(v)) return `${p} must be a list`;
+    if (v.length > max) return `${p} has more than ${max} items`;
+    for (let i = 0; i < v.length; i++) {
+      const e = item(v[i], `${p}[${i}]`);
+      if (e) return e;
+    }
+    return null;
+  };
+const record =
+  (value: Check): Check =>
+  (v, p) => {
+    if (!isObj(v)) return `${p} must be an object`;
+    for (const [k, x] of Object.entries(v)) {
+      const e = value(x, `${p}.${k}`);
+      if (e) return e;
+    }
+    return null;
+  };
+/** An object with exactly these keys (optional ones marked with '?'); unknown keys refused. */
+const obj =
+  (shape: Record<string, Check>): Check =>
+  (v, p) => {
+    if (!isObj(v)) return `${p} must be an object`;
+    const known = new Map(
+      Object.entries(shape).map(([k, c]) => [k.replace(/\?$/, ''), { c, optional: k.endsWith('?') }]),
+    );
+    for (const k of Object.keys(v)) if (!known.has(k)) return `${p}.${k} is not a known field`;
+    for (const [k, { c, optional }] of known) {
+      if (v[k] === undefined) {
+        if (optional) continue;
+        return `${p}.${k} is required`;
+      }
+      const e = c(v[k], `${p}.${k}`);
+      if (e) return e;
+    }
+    return null;
+  };
+const either =
+  (...checks: Check[]): Check =>
+  (v, p) => {
+    let first: string | null = null;
+    for (const c of checks) {
+      const e = c(v, p);
+      if (e === null) return null;
+      first ??= e;
+    }
+    return first;
+  };
+
+const CONTENT_KINDS = [
+  'text',
+  'flash',
+  'ringtone',
+  'operatorLogo',
+  'pictureMessage',
+  'groupGraphic',
+  'vcard',
+  'vcalendar',
+  'wapPush',
+  'serviceIndication',
+  'mms',
+  'pdu',
+] as const;
+const STATUSES = [
+  'pending',
+  'sending',
+  'accepted',
+  'queued',
+  'rejected',
+  'unknown',
+  'delivered',
+  'failed',
+] as const;
+
+const content = obj({
+  kind: oneOf(...CONTENT_KINDS),
+  text: str,
+  'replyTo?': str,
+  'deliveryOption?': oneOf('Default', 'Premier', 'LeastCost', 'Economy'),
+  'sendTimeDelay?': int,
+  'sendTimeAbsolute?': str,
+  'fields?': record(str),
+});
+const threadCursor = obj({ createdAt: num, id: int });
+const importOptions = obj({ 'defaultCountry?': str, 'onDuplicate?': oneOf('skip', 'update') });
+const contactInput = obj({ name: str, number: str, 'email?': str, 'notes?': str });
+const strOrList = either(str, arr(str, 20));
+const idAndContacts = obj({ id: posInt, contactIds: arr(posInt) });
+
+/** What each channel takes: `undefined` allowed when the argument is optional, `none` for no argument. */
+const none: Check = (v, p) => (v === undefined ? null : `${p}: this call takes no argument`);
+const optional =
+  (c: Check): Check =>
+  (v, p) =>
+    v === undefined ? null : c(v, p);
+
+export const ARG_CHECKS: Record<ApiChannel, Check> = {
+  'accounts.list': none,
+  'accounts.current': none,
+  'accounts.signIn': either(
+    obj({ sandbox: oneOf(true) }),
+    obj({
+      'sandbox?': oneOf(false),
+      'label?': str,
+      username: str,
+      pin: str,
+      primaryUrl: str,
+      'secondaryUrl?': str,
+      rememberPin: bool,
+      'acceptPlainTextStorage?': bool,
+    }),
+  ),
+  'accounts.signOut': none,
+  'accounts.changePin': obj({ oldPin: str, newPin: str }),
+  'send.submit': obj({
+    recipients: arr(str),
+    'contactIds?': arr(posInt),
+    'groupIds?': arr(posInt),
+    content,
+  }),
+  'send.permittedReplyTo': none,
+  'outbox.jobs': optional(obj({ 'limit?': posInt, 'beforeId?': posInt })),
+  'outbox.job': posInt,
+  'outbox.batches': posInt,
+  'outbox.recipients': posInt,
+  'outbox.unknownBatches': none,
+  'outbox.cancel': posInt,
+  'outbox.resend': obj({ jobId: posInt, numbers: arr(str) }),
+  'inbox.conversations': optional(
+    obj({ 'cursor?': obj({ hasUnread: bool, lastActivityAt: num, id: int }), 'limit?': posInt }),
+  ),
+  'inbox.thread': obj({ conversationId: posInt, 'cursor?': threadCursor, 'limit?': posInt }),
+  'inbox.markRead': posInt,
+  'inbox.markUnread': posInt,
+  'inbox.delete': posInt,
+  'inbox.exportCsv': posInt,
+  'inbox.unreadTotal': none,
+  'inbox.pollNow': none,
+  'inbox.search': obj({ query: str, 'limit?': posInt }),
+  'history.messages': optional(
+    obj({
+      'filter?': obj({ 'status?': either(oneOf(...STATUSES), arr(oneOf(...STATUSES))), 'jobId?': posInt }),
+      'cursor?': threadCursor,
+      'limit?': posInt,
+    }),
+  ),
+  'contacts.list': none,
+  'contacts.get': posInt,
+  'contacts.add': contactInput,
+  'contacts.edit': obj({
+    id: posInt,
+    changes: obj({ 'name?': str, 'number?': str, 'email?': str, 'notes?': str }),
+  }),
+  'contacts.delete': posInt,
+  'contacts.findDuplicates': str,
+  'contacts.importCsv': obj({
+    csv: str,
+    mapping: obj({ 'name?': strOrList, number: str, 'email?': str, 'notes?': str }),
+    'options?': importOptions,
+  }),
+  'contacts.importVcard': obj({ text: str, 'options?': importOptions }),
+  'contacts.exportCsv': none,
+  'groups.list': none,
+  'groups.create': str,
+  'groups.rename': obj({ id: posInt, name: str }),
+  'groups.delete': posInt,
+  'groups.addMembers': idAndContacts,
+  'groups.removeMembers': idAndContacts,
+  'groups.members': posInt,
+  'templates.list': none,
+  'templates.create': obj({ name: str, text: str }),
+  'templates.update': obj({ id: posInt, 'name?': str, 'text?': str }),
+  'templates.delete': posInt,
+  'credit.get': none,
+  'credit.refresh': none,
+  'updates.check': none,
+  // Settings values are checked by the settings store (SettingsRepo.update); here only the shape.
+  'settings.update': obj({
+    'defaultCountry?': str,
+    'pollIntervalSeconds?': num,
+    'lowCreditThreshold?': num,
+    'pushReceiver?': obj({ enabled: bool, port: nullable(int) }),
+    'notifications?': bool,
+    'theme?': str,
+  }),
+  'settings.get': none,
+};
+
+export function isApiChannel(value: unknown): value is ApiChannel {
+  return typeof value === 'string' && (API_CHANNELS as readonly string[]).includes(value);
+}
+
+/** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */
+export function checkArgument(channel: ApiChannel, arg: unknown): void {
+  const problem = ARG_CHECKS[channel](arg, 'argument');
+  if (problem !== null) throw new ApiError('bad-argument', `${channel}: ${problem}`);
+}

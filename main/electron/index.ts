@@ -1,0 +1,340 @@
+// The thin Electron shell (electron-vite's main entry, bundled to out/main/index.js). It binds the
+// service facade of main/services/app.ts to one window, exactly as main/web.ts binds it to a
+// loopback WebSocket, and adds what only a desktop app has: single instance, tray with the unread
+// count, desktop notifications, the app menu with its shortcuts, and the OS-backed PIN store.
+// Every decision (sender check, CSP, link allow-list, menu, tray label, notification text) is a
+// pure function of ./policy.ts, tested under Node; this file only wires them to Electron.
+//
+// Security checklist (docs/ARCHITECTURE.md, DESIGN.md): contextIsolation, sandbox, no
+// nodeIntegration, webSecurity, strict CSP header, no remote content, navigation / new windows /
+// <webview> blocked, permission requests denied, every IPC call checked (sender frame + argument),
+// secrets only here, external links only https to allow-listed hosts via shell.openExternal.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  Menu,
+  nativeImage,
+  Notification,
+  safeStorage,
+  session,
+  shell,
+  Tray,
+} from 'electron';
+import type { Session, WebContents } from 'electron';
+import { createMessengerApp } from '../services/app.ts';
+import { checkArgument } from '../services/validate-args.ts';
+import type { MessengerApi, MessengerEvents, Settings } from '../../preload/api.ts';
+import { bindApi, forwardEvents, IPC_MENU_CHANNEL } from './ipc.ts';
+import {
+  buildMenuTemplate,
+  contentSecurityPolicy,
+  hostOf,
+  isAllowedExternalUrl,
+  isAllowedNavigation,
+  isAppSender,
+  notificationContent,
+  rendererSource,
+  trayIconBitmap,
+  trayLabel,
+} from './policy.ts';
+import type { MenuEvent, RendererSource } from './policy.ts';
+import { createSafeStorageSecretStore } from './secrets.ts';
+
+const APP_NAME = 'Messenger';
+const here = import.meta.dirname; // out/main when bundled
+const PRELOAD = join(here, '../preload/index.cjs');
+const RENDERER_DIR = join(here, '../renderer');
+/** A focus poll at most this often (a user alt-tabbing should not hammer the gateway). */
+const FOCUS_POLL_MIN_INTERVAL_MS = 5_000;
+
+type Messenger = Awaited<ReturnType<typeof createMessengerApp>>;
+
+const source: RendererSource = rendererSource({
+  packaged: app.isPackaged,
+  devUrl: process.env['ELECTRON_RENDERER_URL'],
+  rendererDir: RENDERER_DIR,
+});
+const csp = contentSecurityPolicy(source);
+
+let mainWindow: BrowserWindow | null = null;
+let tray: Tray | null = null;
+let messenger: Messenger | null = null;
+let settings: Settings | null = null;
+let lastFocusPoll = 0;
+let quitting = false;
+/** Hosts links may open in the browser: the current account's gateway and the update's download host. */
+const linkHosts = new Set<string>();
+
+function log(message: string, e?: unknown): void {
+  console.error(`[messenger] ${message}`, ...(e === undefined ? [] : [e]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hardening of every web contents and of the session
+
+function hardenSession(ses: Session): void {
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [csp],
+        'X-Content-Type-Options': ['nosniff'],
+      },
+    });
+  });
+  // No camera, microphone, geolocation, notifications-from-the-page, clipboard-read, …: the app
+  // needs none of them (desktop notifications come from the main process).
+  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.setDevicePermissionHandler(() => false);
+}
+
+function openExternally(url: string): void {
+  if (isAllowedExternalUrl(url, linkHosts)) {
+    shell.openExternal(url).catch((e: unknown) => log(`could not open ${url}`, e));
+  } else {
+    log(`blocked a link to ${url} (not https to an allowed host)`);
+  }
+}
+
+function hardenContents(contents: WebContents): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!isAllowedNavigation(url, source)) {
+      event.preventDefault();
+      openExternally(url);
+    }
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAllowedNavigation(url, source)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    openExternally(url);
+    return { action: 'deny' };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Window, tray, menu, notifications
+
+function sendMenu(event: MenuEvent): void {
+  const win = showWindow();
+  win.webContents.send(IPC_MENU_CHANNEL, event);
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1200,
+    height: 800,
+    minWidth: 720,
+    minHeight: 480,
+    title: APP_NAME,
+    show: false,
+    webPreferences: {
+      preload: PRELOAD,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      spellcheck: true,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  win.on('focus', () => pollOnFocus());
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
+  const load =
+    source.kind === 'dev'
+      ? win.loadURL(source.url)
+      : win.loadURL(pathToFileURL(join(source.dir, 'index.html')).href);
+  load.catch((e: unknown) => log('the window could not load the renderer', e));
+  return win;
+}
+
+function showWindow(): BrowserWindow {
+  if (!mainWindow || mainWindow.isDestroyed()) mainWindow = createWindow();
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+  return mainWindow;
+}
+
+function pollOnFocus(): void {
+  const now = Date.now();
+  if (!messenger || now - lastFocusPoll < FOCUS_POLL_MIN_INTERVAL_MS) return;
+  lastFocusPoll = now;
+  // Not signed in, or the gateway is down: the poller reports that itself ('inbox:pollFailed').
+  messenger.api.inbox.pollNow().catch(() => undefined);
+}
+
+function setUnread(count: number): void {
+  const label = trayLabel(APP_NAME, count);
+  tray?.setToolTip(label.tooltip);
+  if (process.platform === 'darwin') tray?.setTitle(label.title);
+  app.setBadgeCount(Math.max(0, Math.floor(count)) || 0);
+}
+
+async function refreshUnread(api: MessengerApi): Promise<void> {
+  try {
+    setUnread(await api.inbox.unreadTotal());
+  } catch {
+    // signed out: nothing unread to show
+    setUnread(0);
+  }
+}
+
+function createTray(): Tray {
+  const size = process.platform === 'darwin' ? 16 : 22;
+  const icon = nativeImage.createFromBitmap(Buffer.from(trayIconBitmap(size)), { width: size, height: size });
+  const t = new Tray(icon);
+  t.setContextMenu(
+    Menu.buildFromTemplate([
+      { label: `Open ${APP_NAME}`, click: () => showWindow() },
+      { label: 'New Message', click: () => sendMenu('menu:compose') },
+      { type: 'separator' },
+      { label: 'Quit', click: () => app.quit() },
+    ]),
+  );
+  t.on('click', () => showWindow());
+  setUnread(0);
+  return t;
+}
+
+async function notifyReceived(api: MessengerApi, payload: MessengerEvents['inbox:received']): Promise<void> {
+  setUnread(payload.unreadTotal);
+  if (!settings?.notifications || !Notification.isSupported()) return;
+  if (mainWindow && !mainWindow.isDestroyed() && mainWindow.isFocused()) return; // the user sees it already
+  const names = new Map<string, string | null>();
+  for (const peer of new Set(payload.messages.filter((m) => m.direction === 'in').map((m) => m.peer))) {
+    if (names.size >= 3) break;
+    try {
+      names.set(peer, (await api.contacts.findDuplicates(peer))[0]?.name ?? null);
+    } catch {
+      names.set(peer, null);
+    }
+  }
+  const content = notificationContent(payload.messages, (peer) => names.get(peer) ?? null);
+  if (!content) return;
+  const n = new Notification({ title: content.title, body: content.body });
+  n.on('click', () => showWindow());
+  n.show();
+}
+
+function trackLinkHosts(...urls: Array<string | null | undefined>): void {
+  for (const url of urls) {
+    const host = hostOf(url);
+    if (host) linkHosts.add(host);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start
+
+async function start(): Promise<void> {
+  if (process.platform === 'win32') app.setAppUserModelId('com.example.messenger'); // notifications need it
+  hardenSession(session.defaultSession);
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      buildMenuTemplate({
+        platform: process.platform,
+        packaged: app.isPackaged,
+        appName: APP_NAME,
+        send: sendMenu,
+        quit: () => app.quit(),
+      }),
+    ),
+  );
+
+  messenger = await createMessengerApp({
+    dataDir: app.getPath('userData'),
+    secrets: await createSafeStorageSecretStore(safeStorage),
+    log: (message) => log(message),
+  });
+  const { api, events } = messenger;
+
+  bindApi({
+    handle: (channel, listener) => ipcMain.handle(channel, listener),
+    api,
+    isTrustedSender: (url) => isAppSender(url, source),
+    checkArg: checkArgument,
+    onForbidden: (channel, url) => log(`refused ${channel} from ${url ?? 'an unknown frame'}`),
+    afterCall: (channel, result) => {
+      // Read / unread / delete / sign-out change the unread count without an event.
+      if (channel.startsWith('inbox.mark') || channel === 'inbox.delete' || channel.startsWith('accounts.')) {
+        void refreshUnread(api);
+      }
+      if (channel === 'updates.check')
+        trackLinkHosts((result as { downloadUrl?: string } | null)?.downloadUrl);
+    },
+  });
+  forwardEvents(events, (ch, ev, payload) => {
+    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(ch, ev, payload);
+  });
+
+  events.on('inbox:received', (payload) => {
+    notifyReceived(api, payload).catch((e: unknown) => log('notification failed', e));
+  });
+  events.on('settings:changed', (s) => {
+    settings = s;
+  });
+  events.on('accounts:changed', ({ current }) => {
+    trackLinkHosts(current?.primaryUrl, current?.secondaryUrl);
+    void refreshUnread(api);
+  });
+  events.on('updates:available', (info) => trackLinkHosts(info.downloadUrl));
+
+  settings = await api.settings.get().catch(() => null);
+  const current = await api.accounts.current().catch(() => null);
+  trackLinkHosts(current?.primaryUrl, current?.secondaryUrl);
+
+  tray = createTray();
+  await refreshUnread(api);
+  mainWindow = createWindow();
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // Another instance owns the data folder (one SQLite writer): it shows its window instead.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (messenger) showWindow();
+  });
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+  app.on('activate', () => {
+    if (messenger) showWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', (event) => {
+    if (quitting || !messenger) return;
+    // Close the services (journal, poller, sandbox gateway) before the process ends.
+    event.preventDefault();
+    quitting = true;
+    const m = messenger;
+    messenger = null;
+    m.close()
+      .catch((e: unknown) => log('closing the services failed', e))
+      .finally(() => {
+        tray?.destroy();
+        app.quit();
+      });
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((e: unknown) => {
+      log('start-up failed', e);
+      app.exit(1);
+    });
+}

@@ -10,7 +10,6 @@
 // <webview> blocked, permission requests denied, every IPC call checked (sender frame + argument),
 // secrets only here, external links only https to allow-listed hosts via shell.openExternal.
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   app,
   BrowserWindow,
@@ -18,6 +17,7 @@ import {
   Menu,
   nativeImage,
   Notification,
+  protocol,
   safeStorage,
   session,
   shell,
@@ -27,6 +27,7 @@ import type { Session, WebContents } from 'electron';
 import { createMessengerApp } from '../services/app.ts';
 import { checkArgument } from '../services/validate-args.ts';
 import type { MessengerApi, MessengerEvents, Settings } from '../../preload/api.ts';
+import { APP_SCHEME, serveAppFile } from './app-protocol.ts';
 import { bindApi, forwardEvents, IPC_MENU_CHANNEL } from './ipc.ts';
 import {
   buildMenuTemplate,
@@ -36,6 +37,7 @@ import {
   isAllowedNavigation,
   isAppSender,
   notificationContent,
+  rendererEntryUrl,
   rendererSource,
   trayIconBitmap,
   trayLabel,
@@ -153,11 +155,9 @@ function createWindow(): BrowserWindow {
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
   });
-  const load =
-    source.kind === 'dev'
-      ? win.loadURL(source.url)
-      : win.loadURL(pathToFileURL(join(source.dir, 'index.html')).href);
-  load.catch((e: unknown) => log('the window could not load the renderer', e));
+  win
+    .loadURL(rendererEntryUrl(source))
+    .catch((e: unknown) => log('the window could not load the renderer', e));
   return win;
 }
 
@@ -243,6 +243,10 @@ function trackLinkHosts(...urls: Array<string | null | undefined>): void {
 async function start(): Promise<void> {
   if (process.platform === 'win32') app.setAppUserModelId('com.example.messenger'); // notifications need it
   hardenSession(session.defaultSession);
+  if (source.kind === 'app') {
+    const dir = source.dir;
+    protocol.handle(APP_SCHEME, (request) => serveAppFile(request, dir, csp));
+  }
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       buildMenuTemplate({
@@ -301,6 +305,15 @@ async function start(): Promise<void> {
   await refreshUnread(api);
   mainWindow = createWindow();
 }
+
+// app://messenger/ serves out/renderer (./app-protocol.ts): a standard, secure scheme, so the page
+// has a real origin for 'self' in the CSP, ES modules and fetch; it must be registered before ready.
+protocol.registerSchemesAsPrivileged([
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+  },
+]);
 
 if (!app.requestSingleInstanceLock()) {
   // Another instance owns the data folder (one SQLite writer): it shows its window instead.

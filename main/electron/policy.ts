@@ -3,15 +3,18 @@
 // the desktop notification of a new message. No 'electron' import here, so the unit tests
 // (test/unit/electron/policy.test.ts) check every rule under plain Node; main/electron/index.ts
 // only wires them to Electron's objects.
-import { fileURLToPath } from 'node:url';
-import { relative, isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { APP_INDEX_URL, APP_SCHEME, resolveAppFile } from './app-protocol.ts';
 import type { MessageRecord } from '../../preload/api.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Where the renderer comes from
 
-/** The renderer's origin: the built files (production) or electron-vite's dev server (npm start). */
-export type RendererSource = { kind: 'file'; dir: string } | { kind: 'dev'; url: string };
+/**
+ * The renderer's origin: the built files served as app://messenger/ (production, see
+ * ./app-protocol.ts) or electron-vite's dev server (npm start).
+ */
+export type RendererSource = { kind: 'app'; dir: string } | { kind: 'dev'; url: string };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -29,7 +32,12 @@ export function rendererSource(opts: {
     const u = parseUrl(opts.devUrl);
     if (u && u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname)) return { kind: 'dev', url: u.href };
   }
-  return { kind: 'file', dir: resolve(opts.rendererDir) };
+  return { kind: 'app', dir: resolve(opts.rendererDir) };
+}
+
+/** The first page the window loads. */
+export function rendererEntryUrl(source: RendererSource): string {
+  return source.kind === 'dev' ? source.url : APP_INDEX_URL;
 }
 
 function parseUrl(text: string): URL | null {
@@ -41,9 +49,10 @@ function parseUrl(text: string): URL | null {
 }
 
 /**
- * Is `senderUrl` (event.senderFrame.url of an IPC call) a page of our renderer? A file: URL must
- * lie inside the renderer folder; in dev the origin must be the dev server's. Anything else (an
- * other origin, about:blank, a data: or javascript: URL, a file elsewhere on disk) is refused.
+ * Is `senderUrl` (event.senderFrame.url of an IPC call) a page of our renderer? In production it
+ * must be on app://messenger (a file that app-protocol.ts would serve); in dev the origin must be
+ * the dev server's. Anything else (another origin, file:, about:blank, data:, javascript:) is
+ * refused.
  */
 export function isAppSender(senderUrl: string | undefined | null, source: RendererSource): boolean {
   if (!senderUrl) return false;
@@ -53,15 +62,9 @@ export function isAppSender(senderUrl: string | undefined | null, source: Render
     const dev = parseUrl(source.url);
     return dev !== null && u.origin === dev.origin && u.protocol === 'http:';
   }
-  if (u.protocol !== 'file:' || (u.host !== '' && u.host !== 'localhost')) return false;
-  let path: string;
-  try {
-    path = fileURLToPath(u);
-  } catch {
+  if (u.protocol !== `${APP_SCHEME}:` || u.username !== '' || u.password !== '' || u.port !== '')
     return false;
-  }
-  const rel = relative(source.dir, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  return resolveAppFile(u.href, source.dir) !== null;
 }
 
 /** May the window navigate to `url`? Only reloads of our own renderer (anything else is blocked). */

@@ -11,6 +11,7 @@ import {
   isAllowedNavigation,
   isAppSender,
   notificationContent,
+  rendererEntryUrl,
   rendererSource,
   trayIconBitmap,
   trayLabel,
@@ -33,41 +34,44 @@ function directives(csp: string): Map<string, string[]> {
 describe('renderer source', () => {
   it('uses the dev server only for an unpackaged app on loopback http', () => {
     expect(devSource).toEqual({ kind: 'dev', url: 'http://localhost:5173/' });
+    expect(fileSource).toEqual({ kind: 'app', dir: rendererDir });
     expect(rendererSource({ packaged: true, devUrl: 'http://localhost:5173/', rendererDir }).kind).toBe(
-      'file',
+      'app',
     );
     expect(rendererSource({ packaged: false, devUrl: 'https://evil.example/', rendererDir }).kind).toBe(
-      'file',
+      'app',
     );
     expect(rendererSource({ packaged: false, devUrl: 'http://192.168.1.5:5173/', rendererDir }).kind).toBe(
-      'file',
+      'app',
     );
-    expect(rendererSource({ packaged: false, devUrl: 'not a url', rendererDir }).kind).toBe('file');
+    expect(rendererSource({ packaged: false, devUrl: 'not a url', rendererDir }).kind).toBe('app');
+    expect(rendererEntryUrl(fileSource)).toBe('app://messenger/index.html');
+    expect(rendererEntryUrl(devSource)).toBe('http://localhost:5173/');
   });
 });
 
 describe('IPC sender check', () => {
-  const index = pathToFileURL(join(rendererDir, 'index.html')).href;
+  const index = 'app://messenger/index.html';
 
   it('accepts the built renderer and the dev server', () => {
     expect(isAppSender(index, fileSource)).toBe(true);
-    expect(
-      isAppSender(pathToFileURL(join(rendererDir, 'assets', 'x.html')).href + '#/inbox', fileSource),
-    ).toBe(true);
+    expect(isAppSender('app://messenger/', fileSource)).toBe(true);
+    expect(isAppSender('app://messenger/index.html#/inbox?x=1', fileSource)).toBe(true);
     expect(isAppSender('http://localhost:5173/', devSource)).toBe(true);
     expect(isAppSender('http://localhost:5173/index.html?x=1', devSource)).toBe(true);
   });
 
-  it('refuses other origins, other files and opaque URLs', () => {
+  it('refuses other origins, files and opaque URLs', () => {
     for (const url of [
       'https://evil.example/',
-      'http://localhost:5174/',
-      'http://127.0.0.1:5173/', // same port, other origin
-      pathToFileURL(join(rendererDir, '..', 'main', 'index.html')).href,
-      pathToFileURL(join(rendererDir, '..', 'renderer-evil', 'index.html')).href,
-      pathToFileURL(join(tmpdir(), 'download.html')).href,
-      'file://remote-host' + pathToFileURL(join(rendererDir, 'index.html')).pathname,
-      pathToFileURL(rendererDir).href, // the folder itself
+      'https://messenger/index.html', // right host, wrong scheme
+      'app://evil/index.html',
+      'app://messenger:8080/index.html',
+      'app://user@messenger/index.html',
+      'app://messenger/..%2f..%2fetc/passwd',
+      'http://localhost:5173/',
+      pathToFileURL(join(rendererDir, 'index.html')).href,
+      'file:///etc/passwd',
       'about:blank',
       'data:text/html,<script>1</script>',
       'javascript:alert(1)',
@@ -78,8 +82,14 @@ describe('IPC sender check', () => {
     }
     expect(isAppSender(undefined, fileSource)).toBe(false);
     expect(isAppSender(null, fileSource)).toBe(false);
-    expect(isAppSender(index, devSource)).toBe(false);
-    expect(isAppSender('http://localhost:5173/', fileSource)).toBe(false);
+    for (const url of [
+      index,
+      'http://localhost:5174/',
+      'http://127.0.0.1:5173/',
+      'https://localhost:5173/',
+    ]) {
+      expect(isAppSender(url, devSource), url).toBe(false);
+    }
   });
 
   it('allows navigation only within the app', () => {

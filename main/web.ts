@@ -1,0 +1,436 @@
+// The web shell: `npm run web -- [--port P] [--data DIR] [--sandbox]`. The same services as the
+// Electron app (createMessengerApp) behind a loopback-only HTTP + WebSocket bridge, serving the
+// built renderer so the app runs in any browser. Wire protocol: docs/ARCHITECTURE.md / the
+// app-services brief — JSON messages { id, channel, arg } → { id, result } | { id, error }, and
+// events { event, payload }.
+//
+// Security: 127.0.0.1 only; a random per-run token (32 bytes, base64url) is needed for every HTTP
+// request and the WebSocket upgrade (query token= on the page load sets an HttpOnly SameSite=Strict
+// cookie); Host and Origin must name this loopback server (DNS-rebinding guard); strict CSP.
+import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import { createMessengerApp } from './services/app.ts';
+import type { MessengerApp } from './services/app.ts';
+import { ApiError } from './services/validate-args.ts';
+import { EVENT_CHANNELS } from '../preload/api.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const RENDERER_SOURCE = join(ROOT, 'renderer');
+export const RENDERER_OUT = join(ROOT, 'out', 'renderer');
+const COOKIE = 'messenger_token';
+/** A CSV or vCard import travels in one message. */
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+export interface WebShellOptions {
+  dataDir: string;
+  /** 0 = ephemeral (default). */
+  port?: number;
+  sandbox?: boolean;
+  /** Directory of the built renderer (default out/renderer). */
+  staticDir?: string;
+  /** Build the renderer when it is missing or older than its sources (default true). */
+  build?: boolean;
+  log?: (message: string) => void;
+  /** Passed to createMessengerApp (tests). */
+  sandboxReceiptDelayMs?: number;
+  env?: Record<string, string | undefined>;
+}
+
+export interface WebShell {
+  url: string;
+  port: number;
+  token: string;
+  app: MessengerApp;
+  close(): Promise<void>;
+}
+
+/** Newest modification time of the files under `dir` (node_modules skipped), 0 when none. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  if (!existsSync(dir)) return 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || entry.parentPath.includes(`${sep}node_modules`)) continue;
+    newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Whether out/renderer must be (re)built: missing, or older than the renderer, preload API or protocol. */
+export function rendererStale(source = RENDERER_SOURCE, out = RENDERER_OUT): boolean {
+  const built = join(out, 'index.html');
+  if (!existsSync(built)) return true;
+  const sources = Math.max(
+    newestMtime(source),
+    newestMtime(join(ROOT, 'protocol')),
+    newestMtime(join(ROOT, 'preload')),
+  );
+  return sources > statSync(built).mtimeMs;
+}
+
+/**
+ * Build the renderer with vite's build API from electron.vite.config.ts's renderer section (or a
+ * vite config in renderer/ when there is one), so `npm run web` works right after `npm ci`.
+ */
+export async function buildRenderer(log: (m: string) => void): Promise<void> {
+  const vite = await import('vite');
+  const own = ['vite.config.ts', 'vite.config.js', 'vite.config.mjs']
+    .map((f) => join(RENDERER_SOURCE, f))
+    .find(existsSync);
+  log(`building the renderer into ${RENDERER_OUT} …`);
+  if (own !== undefined) {
+    await vite.build({
+      configFile: own,
+      logLevel: 'warn',
+      build: { outDir: RENDERER_OUT, emptyOutDir: true },
+    });
+  } else {
+    const mod = (await import(pathToFileURL(join(ROOT, 'electron.vite.config.ts')).href)) as {
+      default: unknown;
+    };
+    const exported = mod.default;
+    const config = (
+      typeof exported === 'function'
+        ? await (exported as (env: unknown) => unknown)({ command: 'build', mode: 'production' })
+        : exported
+    ) as {
+      renderer?: Record<string, unknown>;
+    };
+    const renderer = config.renderer ?? {};
+    const build = (renderer.build ?? {}) as Record<string, unknown>;
+    await vite.build({
+      ...renderer,
+      configFile: false,
+      logLevel: 'warn',
+      base: './',
+      build: { ...build, outDir: RENDERER_OUT, emptyOutDir: true },
+    });
+  }
+  log('renderer built');
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function unavailablePage(reason: string): string {
+  const esc = reason.replace(
+    /[&<>"]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
+  );
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Messenger — not available yet</title></head>
+<body><h1>The Messenger user interface is not available</h1><p>${esc}</p>
+<p>The services are running; this page works once the renderer is built (restart <code>npm run web</code>).</p></body></html>\n`;
+}
+
+export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const staticDir = resolve(opts.staticDir ?? RENDERER_OUT);
+  let unavailable: string | null = null;
+  if (opts.staticDir === undefined && (opts.build ?? true)) {
+    if (!existsSync(join(RENDERER_SOURCE, 'index.html'))) {
+      unavailable = 'renderer/index.html does not exist yet, so there is nothing to build.';
+    } else if (rendererStale()) {
+      try {
+        await buildRenderer(log);
+      } catch (err) {
+        unavailable = `the renderer build failed: ${err instanceof Error ? err.message : String(err)}`;
+        log(unavailable);
+      }
+    }
+  }
+  if (unavailable === null && !existsSync(join(staticDir, 'index.html'))) {
+    unavailable = `${staticDir}/index.html does not exist.`;
+  }
+
+  const app = await createMessengerApp({
+    dataDir: opts.dataDir,
+    log,
+    ...(opts.sandbox ? { sandbox: true } : {}),
+    ...(opts.sandboxReceiptDelayMs !== undefined
+      ? { sandboxReceiptDelayMs: opts.sandboxReceiptDelayMs }
+      : {}),
+    ...(opts.env ? { env: opts.env } : {}),
+  });
+  const token = randomBytes(32).toString('base64url');
+  let port = 0;
+
+  const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  const csp = (): string =>
+    [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data: blob:",
+      "font-src 'self'",
+      `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+      "manifest-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+    ].join('; ');
+
+  /** Host and Origin name this server; the token comes with the query or the cookie. */
+  function authorise(
+    req: IncomingMessage,
+    url: URL,
+  ): { ok: true; fromQuery: boolean } | { ok: false; status: number; reason: string } {
+    if (!allowedHosts().has(req.headers.host ?? '')) return { ok: false, status: 403, reason: 'wrong Host' };
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins().has(origin))
+      return { ok: false, status: 403, reason: 'wrong Origin' };
+    const query = url.searchParams.get('token') ?? undefined;
+    if (sameSecret(query, token)) return { ok: true, fromQuery: true };
+    if (sameSecret(cookieValue(req.headers.cookie, COOKIE), token)) return { ok: true, fromQuery: false };
+    return { ok: false, status: 403, reason: 'token required' };
+  }
+
+  const securityHeaders = (): Record<string, string> => ({
+    'content-security-policy': csp(),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const auth = authorise(req, url);
+    if (!auth.ok) {
+      res.writeHead(auth.status, { 'content-type': 'text/plain; charset=utf-8', ...securityHeaders() });
+      res.end(`Forbidden: ${auth.reason}. Open the URL that npm run web printed.\n`);
+      return;
+    }
+    const headers: Record<string, string> = { ...securityHeaders(), 'cache-control': 'no-store' };
+    if (auth.fromQuery) headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res
+        .writeHead(405, { ...headers, allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' })
+        .end('GET only\n');
+      return;
+    }
+    if (unavailable !== null) {
+      res.writeHead(503, { ...headers, 'content-type': 'text/html; charset=utf-8', 'retry-after': '30' });
+      res.end(req.method === 'HEAD' ? undefined : unavailablePage(unavailable));
+      return;
+    }
+    let path = decodeURIComponent(url.pathname);
+    if (path.endsWith('/')) path += 'index.html';
+    let file = resolve(staticDir, `.${path}`);
+    if (file !== staticDir && !file.startsWith(staticDir + sep)) {
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    // Client-side routes (no extension) get the app page.
+    if (!existsSync(file) && extname(path) === '') file = join(staticDir, 'index.html');
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    res.writeHead(200, {
+      ...headers,
+      'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'content-length': String(body.byteLength),
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log(`request failed: ${String(err)}`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('internal error\n');
+    });
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const sockets = new Set<WebSocket>();
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const auth =
+      url.pathname === '/api'
+        ? authorise(req, url)
+        : ({ ok: false, status: 404, reason: 'not found' } as const);
+    if (!auth.ok) {
+      socket.end(
+        `HTTP/1.1 ${auth.status} ${auth.status === 404 ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
+      );
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      ws.on('error', (err) => log(`websocket error: ${err.message}`));
+      ws.on('message', (data, isBinary) => {
+        void answer(ws, isBinary ? null : data.toString());
+      });
+    });
+  });
+
+  function send(ws: WebSocket, message: unknown): void {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  }
+
+  async function answer(ws: WebSocket, text: string | null): Promise<void> {
+    let msg: unknown;
+    try {
+      msg = text === null ? null : JSON.parse(text);
+    } catch {
+      msg = null;
+    }
+    const m = msg as { id?: unknown; channel?: unknown; arg?: unknown } | null;
+    const id = typeof m?.id === 'number' && Number.isFinite(m.id) ? m.id : null;
+    if (m === null || typeof m !== 'object' || id === null) {
+      send(ws, {
+        id: id ?? -1,
+        error: { message: 'a message is JSON { id: number, channel, arg? }', code: 'bad-message' },
+      });
+      return;
+    }
+    try {
+      const result = await app.call(m.channel, m.arg);
+      send(ws, { id, result: result ?? null });
+    } catch (err) {
+      const e =
+        err instanceof ApiError
+          ? err
+          : new ApiError('internal', err instanceof Error ? err.message : String(err));
+      send(ws, {
+        id,
+        error: {
+          message: e.message,
+          code: e.code,
+          ...(e.problems !== undefined ? { problems: e.problems } : {}),
+        },
+      });
+    }
+  }
+
+  const unsubscribe = EVENT_CHANNELS.map((event) =>
+    app.events.on(event, (payload) => {
+      for (const ws of sockets) send(ws, { event, payload });
+    }),
+  );
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}/?token=${token}`;
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    token,
+    app,
+    close() {
+      closing ??= (async () => {
+        for (const u of unsubscribe) u();
+        for (const ws of sockets) ws.terminate();
+        wss.close();
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+        await app.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function defaultDataDir(): string {
+  const base =
+    process.platform === 'win32'
+      ? (process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'))
+      : process.platform === 'darwin'
+        ? join(homedir(), 'Library', 'Application Support')
+        : (process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'));
+  return join(base, 'Messenger');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '0' },
+      data: { type: 'string' },
+      sandbox: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stderr.write('usage: npm run web -- [--port P] [--data DIR] [--sandbox]\n');
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+  const shell = await startWebShell({
+    dataDir: resolve(values.data ?? defaultDataDir()),
+    port,
+    sandbox: values.sandbox,
+  });
+  process.stdout.write(`URL: ${shell.url}\n`);
+  const stop = (): void => {
+    shell.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

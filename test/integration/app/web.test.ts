@@ -1,0 +1,168 @@
+// The web shell over real HTTP and WebSocket on loopback: the token is required (403 without), the
+// page load sets an HttpOnly SameSite=Strict cookie, Host and Origin are checked, a call round trip,
+// a bad argument answered with code bad-argument, and events pushed to the socket.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startWebShell } from '../../../main/web.ts';
+import type { WebShell } from '../../../main/web.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function shell(withPage = true): Promise<WebShell> {
+  const dir = await mkdtemp(join(tmpdir(), 'messenger-web-'));
+  const staticDir = join(dir, 'renderer');
+  await mkdir(join(staticDir, 'assets'), { recursive: true });
+  if (withPage) {
+    await writeFile(
+      join(staticDir, 'index.html'),
+      '<!doctype html><title>Messenger</title><script src="assets/app.js"></script>',
+    );
+    await writeFile(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
+  }
+  const s = await startWebShell({ dataDir: join(dir, 'data'), port: 0, staticDir, log: () => {}, env: {} });
+  cleanups.push(async () => {
+    await s.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return s;
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function connect(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+function rpc(ws: WebSocket, id: number, channel: string, arg?: unknown): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData): void => {
+      const msg = JSON.parse(data.toString()) as Record<string, unknown>;
+      if (msg.id === id) {
+        ws.off('message', onMessage);
+        resolve(msg);
+      }
+    };
+    ws.on('message', onMessage);
+    ws.send(JSON.stringify(arg === undefined ? { id, channel } : { id, channel, arg }));
+  });
+}
+
+describe('web shell', () => {
+  it('prints a loopback URL with a token and refuses every request without it', async () => {
+    const s = await shell();
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    const host = { host: `127.0.0.1:${s.port}` };
+    expect((await get(s.port, '/', host)).status).toBe(403);
+    expect((await get(s.port, '/?token=wrong', host)).status).toBe(403);
+    expect((await get(s.port, '/assets/app.js', host)).status).toBe(403);
+
+    const page = await get(s.port, `/?token=${s.token}`, host);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Messenger</title>');
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'none'.*script-src 'self'/);
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    const cookie = String(page.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+
+    const cookieHeader = cookie.split(';')[0] ?? '';
+    const asset = await get(s.port, '/assets/app.js', { ...host, cookie: cookieHeader });
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    const escape = await get(s.port, '/..%2f..%2f..%2fetc%2fpasswd', { ...host, cookie: cookieHeader });
+    expect(escape.status).toBe(404);
+    expect(escape.body).not.toMatch(/root:/);
+  });
+
+  it('refuses a foreign Host or Origin (DNS rebinding) even with the token', async () => {
+    const s = await shell();
+    expect((await get(s.port, `/?token=${s.token}`, { host: `evil.example:${s.port}` })).status).toBe(403);
+    expect(
+      (
+        await get(s.port, `/?token=${s.token}`, {
+          host: `localhost:${s.port}`,
+          origin: 'http://evil.example',
+        })
+      ).status,
+    ).toBe(403);
+    const ws = `ws://127.0.0.1:${s.port}/api?token=${s.token}`;
+    await expect(connect(ws, { origin: 'http://evil.example' })).rejects.toThrow(/403/);
+    await expect(connect(`ws://127.0.0.1:${s.port}/api`)).rejects.toThrow(/403/);
+    await expect(connect(`ws://127.0.0.1:${s.port}/api?token=nope`)).rejects.toThrow(/403/);
+  });
+
+  it('answers calls over the WebSocket, refuses bad arguments and pushes events', async () => {
+    const s = await shell();
+    const ws = await connect(`ws://127.0.0.1:${s.port}/api?token=${s.token}`, {
+      origin: `http://127.0.0.1:${s.port}`,
+    });
+    cleanups.push(async () => {
+      ws.close();
+    });
+    const added = await rpc(ws, 1, 'contacts.add', { name: 'Alice', number: '+44 7700 900123' });
+    expect(added.result).toMatchObject({ name: 'Alice', number: '447700900123' });
+    const list = await rpc(ws, 2, 'contacts.list');
+    expect((list.result as unknown[]).length).toBe(1);
+    expect(await rpc(ws, 3, 'accounts.current')).toEqual({ id: 3, result: null });
+
+    const bad = await rpc(ws, 4, 'contacts.add', { name: 'Bob' });
+    expect(bad.error).toMatchObject({ code: 'bad-argument', message: expect.stringMatching(/number/) });
+    const unknown = await rpc(ws, 5, 'contacts.explode', 1);
+    expect(unknown.error).toMatchObject({ code: 'unknown-channel' });
+    const dup = await rpc(ws, 6, 'contacts.add', { name: 'Again', number: '07700 900123' });
+    expect(dup.error).toMatchObject({ code: 'duplicate' });
+    const notSignedIn = await rpc(ws, 7, 'credit.refresh');
+    expect(notSignedIn.error).toMatchObject({ code: 'not-signed-in' });
+
+    const event = new Promise<Record<string, unknown>>((resolve) => {
+      ws.on('message', (data) => {
+        const msg = JSON.parse(data.toString()) as Record<string, unknown>;
+        if (msg.event !== undefined) resolve(msg);
+      });
+    });
+    await rpc(ws, 8, 'settings.update', { pollIntervalSeconds: 60 });
+    expect(await event).toMatchObject({ event: 'settings:changed', payload: { pollIntervalSeconds: 60 } });
+
+    ws.send('not json');
+    const garbage = await new Promise<Record<string, unknown>>((resolve) => {
+      ws.once('message', (data) => resolve(JSON.parse(data.toString()) as Record<string, unknown>));
+    });
+    expect(garbage.error).toMatchObject({ code: 'bad-message' });
+  });
+
+  it('serves a clear 503 page while there is no built renderer', async () => {
+    const s = await shell(false);
+    const page = await get(s.port, `/?token=${s.token}`, { host: `localhost:${s.port}` });
+    expect(page.status).toBe(503);
+    expect(page.body).toMatch(/not available/);
+  });
+});

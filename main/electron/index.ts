@@ -31,6 +31,7 @@ import { APP_SCHEME, serveAppFile } from './app-protocol.ts';
 import { bindApi, forwardEvents, IPC_MENU_CHANNEL } from './ipc.ts';
 import {
   buildMenuTemplate,
+  changesUnreadCount,
   contentSecurityPolicy,
   hostOf,
   isAllowedExternalUrl,
@@ -41,6 +42,7 @@ import {
   rendererSource,
   trayIconBitmap,
   trayLabel,
+  WINDOW_WEB_PREFERENCES,
 } from './policy.ts';
 import type { MenuEvent, RendererSource } from './policy.ts';
 import { createSafeStorageSecretStore } from './secrets.ts';
@@ -124,7 +126,12 @@ function hardenContents(contents: WebContents): void {
 
 function sendMenu(event: MenuEvent): void {
   const win = showWindow();
-  win.webContents.send(IPC_MENU_CHANNEL, event);
+  // A window just (re)created gets the action once its page has loaded and subscribed.
+  if (win.webContents.isLoading()) {
+    win.webContents.once('did-finish-load', () => win.webContents.send(IPC_MENU_CHANNEL, event));
+  } else {
+    win.webContents.send(IPC_MENU_CHANNEL, event);
+  }
 }
 
 function createWindow(): BrowserWindow {
@@ -135,20 +142,7 @@ function createWindow(): BrowserWindow {
     minHeight: 480,
     title: APP_NAME,
     show: false,
-    webPreferences: {
-      preload: PRELOAD,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      safeDialogs: true,
-      spellcheck: true,
-    },
+    webPreferences: { ...WINDOW_WEB_PREFERENCES, preload: PRELOAD },
   });
   win.once('ready-to-show', () => win.show());
   win.on('focus', () => pollOnFocus());
@@ -274,9 +268,7 @@ async function start(): Promise<void> {
     onForbidden: (channel, url) => log(`refused ${channel} from ${url ?? 'an unknown frame'}`),
     afterCall: (channel, result) => {
       // Read / unread / delete / sign-out change the unread count without an event.
-      if (channel.startsWith('inbox.mark') || channel === 'inbox.delete' || channel.startsWith('accounts.')) {
-        void refreshUnread(api);
-      }
+      if (changesUnreadCount(channel)) void refreshUnread(api);
       if (channel === 'updates.check')
         trackLinkHosts((result as { downloadUrl?: string } | null)?.downloadUrl);
     },

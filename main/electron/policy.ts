@@ -73,6 +73,39 @@ export function isAllowedNavigation(url: string, source: RendererSource): boolea
 }
 
 // ---------------------------------------------------------------------------------------------
+// Window
+
+/**
+ * The window's webPreferences besides the preload path (Electron's security checklist): an
+ * isolated, sandboxed renderer without Node, with web security, no <webview>, no insecure content.
+ */
+export const WINDOW_WEB_PREFERENCES = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  webviewTag: false,
+  navigateOnDragDrop: false,
+  safeDialogs: true,
+  spellcheck: true,
+} as const;
+
+/** Channels after which the unread count may have changed without an 'inbox:received' event. */
+export function changesUnreadCount(channel: string): boolean {
+  return (
+    channel === 'inbox.markRead' ||
+    channel === 'inbox.markUnread' ||
+    channel === 'inbox.delete' ||
+    channel === 'accounts.signIn' ||
+    channel === 'accounts.signOut'
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Content-Security-Policy
 
 /**

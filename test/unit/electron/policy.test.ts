@@ -4,7 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import {
   MENU_EVENTS,
+  WINDOW_WEB_PREFERENCES,
   buildMenuTemplate,
+  changesUnreadCount,
   contentSecurityPolicy,
   hostOf,
   isAllowedExternalUrl,
@@ -96,6 +98,29 @@ describe('IPC sender check', () => {
     expect(isAllowedNavigation(index, fileSource)).toBe(true);
     expect(isAllowedNavigation('https://example.com/', fileSource)).toBe(false);
     expect(isAllowedNavigation('file:///etc/passwd', fileSource)).toBe(false);
+  });
+});
+
+describe('window', () => {
+  it('is isolated, sandboxed and without Node', () => {
+    expect(WINDOW_WEB_PREFERENCES).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+    expect(WINDOW_WEB_PREFERENCES).not.toHaveProperty('preload'); // set by index.ts to out/preload/index.cjs
+  });
+
+  it('knows which calls change the unread count', () => {
+    expect(
+      ['inbox.markRead', 'inbox.markUnread', 'inbox.delete', 'accounts.signOut'].every(changesUnreadCount),
+    ).toBe(true);
+    expect(['inbox.thread', 'contacts.add', 'send.submit'].some(changesUnreadCount)).toBe(false);
   });
 });
 

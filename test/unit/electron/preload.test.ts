@@ -5,12 +5,16 @@
 // preload → IPC → sender check → argument check (main/services/validate-args.ts) → service, and back.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import type { Rollup } from 'vite';
 import { bindApi, forwardEvents, IPC_MENU_CHANNEL } from '../../../main/electron/ipc.ts';
 import type { HandleFn, IpcEnvelope } from '../../../main/electron/ipc.ts';
 import { checkArgument } from '../../../main/services/validate-args.ts';
+import { createMessengerApp } from '../../../main/services/app.ts';
 import { API_CHANNELS, EVENT_CHANNELS } from '../../../preload/api.ts';
 import type { EventChannel, MessengerApi } from '../../../preload/api.ts';
 
@@ -43,7 +47,7 @@ interface Loaded {
 }
 
 /** Run the bundle with a stand-in 'electron' whose invoke goes to the real bindApi handlers. */
-function load(senderUrl: string): Loaded {
+function load(senderUrl: string, realApi?: MessengerApi): Loaded {
   const exposed = new Map<string, unknown>();
   const required: string[] = [];
   const calls: string[] = [];
@@ -66,7 +70,7 @@ function load(senderUrl: string): Loaded {
   } as unknown as MessengerApi;
   bindApi({
     handle: (channel, listener) => handlers.set(channel, listener),
-    api,
+    api: realApi ?? api,
     isTrustedSender: (url) => url === APP_URL,
     checkArg: checkArgument,
   });
@@ -171,5 +175,38 @@ describe('preload bridge (bundled)', () => {
       ['menu:compose', undefined],
     ]);
     expect(() => events.on('ipc:anything', () => undefined)).toThrow(/Unknown messenger event/);
+  });
+});
+
+describe('preload bridge over the real service facade', () => {
+  it('adds and lists contacts, and refuses bad input, through the bundled bridge', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'electron-preload-'));
+    const logs: string[] = [];
+    const app = await createMessengerApp({ dataDir, env: {}, log: (m) => logs.push(m) });
+    try {
+      const { exposed } = load(APP_URL, app.api);
+      const messenger = exposed.get('messenger') as Exposed;
+      const contacts = messenger['contacts'] ?? {};
+      const added = (await contacts['add']?.({ name: 'Alice', number: '+44 7700 900123' })) as {
+        id: number;
+        number: string;
+      };
+      expect(added.number).toBe('447700900123');
+      expect(await contacts['list']?.()).toEqual([expect.objectContaining({ id: added.id, name: 'Alice' })]);
+      // a malformed argument never reaches the store
+      const bad = (await contacts['add']?.({ name: 'Bob', number: 447700900124 }).catch(
+        (e: unknown) => e,
+      )) as Error;
+      expect(bad.message).toMatch(/number/);
+      expect(await contacts['list']?.()).toHaveLength(1);
+      // not signed in: a clear error, not a crash
+      const credit = (await messenger['credit']?.['refresh']?.().catch((e: unknown) => e)) as Error;
+      expect(Object.prototype.toString.call(credit)).toBe('[object Error]');
+      expect(credit.message.length).toBeGreaterThan(0);
+      expect(await messenger['accounts']?.['current']?.()).toBeNull();
+    } finally {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -276,3 +276,86 @@ describe('createMessengerApp against a real gateway', () => {
     expect((await second.api.outbox.jobs()).map((j) => j.id)).toEqual([sent.job.id]);
   });
 });
+
+describe('createMessengerApp: schedules, rich content, failures and updates', () => {
+  async function signedIn(
+    opts: Parameters<typeof startTestGateway>[0] = {},
+  ): Promise<{ gw: TestGateway; a: MessengerApp }> {
+    const gw = await gateway(opts);
+    const a = await app();
+    await a.api.accounts.signIn({
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    return { gw, a };
+  }
+
+  it('schedules with SendTimeDelay at the gateway, not with a local timer', async () => {
+    const { gw, a } = await signedIn();
+    const sent = await a.api.send.submit({
+      recipients: ['447700900701'],
+      content: { kind: 'text', text: 'in an hour', sendTimeDelay: 60 },
+    });
+    await until('the answer', async () => finished(await a.api.outbox.job(sent.job.id)));
+    const [o] = await a.api.outbox.recipients(sent.job.id);
+    expect(['accepted', 'queued']).toContain(o?.status);
+    expect(messageCount(gw.ctx, gw.username, 'scheduled')).toBe(1);
+  });
+
+  it('passes the fields of rich content through to sendmms', async () => {
+    const { gw, a } = await signedIn();
+    const vcard = 'BEGIN:VCARD\r\nVERSION:2.1\r\nN:Doe;Jane\r\nTEL;CELL:+447700900999\r\nEND:VCARD\r\n';
+    const sent = await a.api.send.submit({
+      recipients: ['447700900702'],
+      content: { kind: 'vcard', text: '', fields: { vCard: vcard } },
+    });
+    const job = await until('the answer', async () => {
+      const j = await a.api.outbox.job(sent.job.id);
+      return finished(j) ? j : null;
+    });
+    expect(job.counts.accepted + job.counts.queued).toBe(1);
+    const res = await fetch(`${gw.url}/sandbox/outbound?recipient=447700900702`);
+    const pdus = (await res.json()) as Array<{ summary: { kind?: string } }>;
+    expect(pdus.length).toBeGreaterThan(0);
+    expect(JSON.stringify(pdus[0]?.summary)).toMatch(/vcard/i);
+  });
+
+  it('stops a send at out-of-credit: the rest is cancelled, never requested', async () => {
+    const { gw, a } = await signedIn({ credit: '0.20' });
+    const numbers = Array.from({ length: 700 }, (_, i) => `447911${200000 + i}`);
+    const sent = await a.api.send.submit({
+      recipients: numbers,
+      content: { kind: 'text', text: 'too many' },
+    });
+    const job = await until('the send to stop', async () => {
+      const j = await a.api.outbox.job(sent.job.id);
+      return finished(j) ? j : null;
+    });
+    const batches = await a.api.outbox.batches(sent.job.id);
+    expect(batches[1]?.state).toBe('rejected');
+    expect(batches[1]?.reason).toMatch(/not sent/);
+    expect(job.counts.rejected).toBeGreaterThan(350);
+    expect(messageCount(gw.ctx, gw.username)).toBeLessThanOrEqual(350);
+  });
+
+  it('backs off when collecting fails and says when it retries', async () => {
+    const { gw, a } = await signedIn();
+    const failures: Array<MessengerEvents['inbox:pollFailed']> = [];
+    a.events.on('inbox:pollFailed', (e) => failures.push(e));
+    await gw.close();
+    await expect(a.api.inbox.pollNow()).rejects.toMatchObject({ code: 'gateway-unavailable' });
+    await expect(a.api.inbox.pollNow()).rejects.toMatchObject({ code: 'gateway-unavailable' });
+    expect(failures.map((f) => f.retryInSeconds)).toEqual([60, 120]);
+  });
+
+  it('reports a newer release from MobileMessengerVersion', async () => {
+    const { a } = await signedIn({ gateway: { release: { version: '99.1.0', releaseNotice: 'Big one' } } });
+    const events: Array<MessengerEvents['updates:available']> = [];
+    a.events.on('updates:available', (e) => events.push(e));
+    const info = await a.api.updates.check();
+    expect(info).toMatchObject({ version: '99.1.0', newer: true, releaseNotice: 'Big one' });
+    expect(events).toHaveLength(1);
+  });
+});

@@ -42,6 +42,7 @@ import {
   rendererSource,
   trayIconBitmap,
   trayLabel,
+  updateNotificationContent,
   WINDOW_WEB_PREFERENCES,
 } from './policy.ts';
 import type { MenuEvent, RendererSource } from './policy.ts';
@@ -287,7 +288,14 @@ async function start(): Promise<void> {
     trackLinkHosts(current?.primaryUrl, current?.secondaryUrl);
     void refreshUnread(api);
   });
-  events.on('updates:available', (info) => trackLinkHosts(info.downloadUrl));
+  events.on('updates:available', (info) => {
+    trackLinkHosts(info.downloadUrl);
+    const content = updateNotificationContent(APP_NAME, info);
+    if (!content || !Notification.isSupported()) return;
+    const n = new Notification(content);
+    n.on('click', () => openExternally(info.downloadUrl));
+    n.show();
+  });
 
   settings = await api.settings.get().catch(() => null);
   const current = await api.accounts.current().catch(() => null);

@@ -5,7 +5,7 @@
 // only wires them to Electron's objects.
 import { resolve } from 'node:path';
 import { APP_INDEX_URL, APP_SCHEME, resolveAppFile } from './app-protocol.ts';
-import type { MessageRecord } from '../../preload/api.ts';
+import type { MessageRecord, UpdateInfo } from '../../preload/api.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Where the renderer comes from
@@ -347,6 +347,19 @@ export function notificationContent(
   const shown =
     senders.slice(0, 3).join(', ') + (senders.length > 3 ? ` and ${senders.length - 3} more` : '');
   return { title: `${inbound.length} new messages`, body: `From ${shown}` };
+}
+
+/** The desktop notification of a newer version (null when it is not newer). */
+export function updateNotificationContent(
+  appName: string,
+  info: Pick<UpdateInfo, 'version' | 'releaseNotice' | 'newer'>,
+): { title: string; body: string } | null {
+  if (!info.newer) return null;
+  const notice = info.releaseNotice.trim();
+  return {
+    title: `${appName} ${info.version} is available`,
+    body: notice ? truncate(notice, NOTIFICATION_BODY_MAX) : 'Click to download it.',
+  };
 }
 
 function truncate(text: string, max: number): string {

@@ -17,6 +17,7 @@ import {
   rendererSource,
   trayIconBitmap,
   trayLabel,
+  updateNotificationContent,
 } from '../../../main/electron/policy.ts';
 import type { MenuEvent, MenuItemSpec } from '../../../main/electron/policy.ts';
 
@@ -271,5 +272,24 @@ describe('tray and notifications', () => {
     expect(many).toEqual({ title: '3 new messages', body: 'From +1, +2' });
     expect(notificationContent([{ peer: '9', text: 'mine', direction: 'out' }])).toBeNull();
     expect(notificationContent([])).toBeNull();
+  });
+
+  it('announces a newer version only', () => {
+    expect(
+      updateNotificationContent('Messenger', {
+        version: '2.1.0',
+        releaseNotice: ' Faster inbox ',
+        newer: true,
+      }),
+    ).toEqual({
+      title: 'Messenger 2.1.0 is available',
+      body: 'Faster inbox',
+    });
+    expect(
+      updateNotificationContent('Messenger', { version: '2.1.0', releaseNotice: '', newer: true })?.body,
+    ).toBe('Click to download it.');
+    expect(
+      updateNotificationContent('Messenger', { version: '0.0.1', releaseNotice: 'old', newer: false }),
+    ).toBeNull();
   });
 });

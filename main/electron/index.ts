@@ -164,6 +164,10 @@ function showWindow(): BrowserWindow {
   return mainWindow;
 }
 
+function windowFocused(): boolean {
+  return mainWindow !== null && !mainWindow.isDestroyed() && mainWindow.isFocused();
+}
+
 function pollOnFocus(): void {
   const now = Date.now();
   if (!messenger || now - lastFocusPoll < FOCUS_POLL_MIN_INTERVAL_MS) return;
@@ -208,7 +212,7 @@ function createTray(): Tray {
 async function notifyReceived(api: MessengerApi, payload: MessengerEvents['inbox:received']): Promise<void> {
   setUnread(payload.unreadTotal);
   if (!settings?.notifications || !Notification.isSupported()) return;
-  if (mainWindow && !mainWindow.isDestroyed() && mainWindow.isFocused()) return; // the user sees it already
+  if (windowFocused()) return; // the user sees it already
   const names = new Map<string, string | null>();
   for (const peer of new Set(payload.messages.filter((m) => m.direction === 'in').map((m) => m.peer))) {
     if (names.size >= 3) break;
@@ -291,7 +295,8 @@ async function start(): Promise<void> {
   events.on('updates:available', (info) => {
     trackLinkHosts(info.downloadUrl);
     const content = updateNotificationContent(APP_NAME, info);
-    if (!content || !Notification.isSupported()) return;
+    // In front of the user the renderer shows it (it asked); a notification only for the background.
+    if (!content || !Notification.isSupported() || windowFocused()) return;
     const n = new Notification(content);
     n.on('click', () => openExternally(info.downloadUrl));
     n.show();

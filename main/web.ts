@@ -401,12 +401,15 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '0' },
       data: { type: 'string' },
       sandbox: { type: 'boolean', default: false },
+      // --no-build: serve out/renderer as it is (tests, or a machine without the build tools).
+      build: { type: 'boolean', default: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
+    allowNegative: true,
   });
   if (values.help) {
-    process.stderr.write('usage: npm run web -- [--port P] [--data DIR] [--sandbox]\n');
+    process.stderr.write('usage: npm run web -- [--port P] [--data DIR] [--sandbox] [--no-build]\n');
     return;
   }
   const port = Number(values.port);

@@ -2,6 +2,7 @@
 // page load sets an HttpOnly SameSite=Strict cookie, Host and Origin are checked, a call round trip,
 // a bad argument answered with code bad-argument, and events pushed to the socket.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,5 +165,50 @@ describe('web shell', () => {
     const page = await get(s.port, `/?token=${s.token}`, { host: `localhost:${s.port}` });
     expect(page.status).toBe(503);
     expect(page.body).toMatch(/not available/);
+  });
+});
+
+describe('npm run web -- --sandbox', () => {
+  it('prints exactly one URL line, starts signed in to the local sandbox and stops on SIGTERM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'messenger-web-cli-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const child = spawn(
+      process.execPath,
+      [
+        join(import.meta.dirname, '../../../main/web.ts'),
+        '--sandbox',
+        '--port',
+        '0',
+        '--data',
+        dir,
+        '--no-build',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MESSENGER_PIN: '' } },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    const firstLine = new Promise<string>((resolve) => {
+      child.stdout.on('data', (c: string) => {
+        stdout += c;
+        if (stdout.includes('\n')) resolve(stdout.split('\n')[0] ?? '');
+      });
+    });
+    const line = await firstLine;
+    const m = /^URL: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([\w-]{43}))$/.exec(line);
+    expect(m).not.toBeNull();
+    const ws = await connect(`ws://127.0.0.1:${m?.[2]}/api?token=${m?.[3]}`);
+    const current = await rpc(ws, 1, 'accounts.current');
+    expect(current.result).toMatchObject({ sandbox: true });
+    const credit = await rpc(ws, 2, 'credit.refresh');
+    expect(credit.result).toMatchObject({ currency: 'GBP' });
+    ws.close();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual([line]);
   });
 });

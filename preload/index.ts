@@ -69,7 +69,9 @@ function dispatch(name: unknown, payload: unknown): void {
 ipcRenderer.on(IPC_EVENT_CHANNEL, (_event: IpcRendererEvent, name: unknown, payload: unknown) =>
   dispatch(name, payload),
 );
-ipcRenderer.on(IPC_MENU_CHANNEL, (_event: IpcRendererEvent, name: unknown) => dispatch(name, undefined));
+ipcRenderer.on(IPC_MENU_CHANNEL, (_event: IpcRendererEvent, name: unknown) => {
+  if ((MENU_EVENTS as ReadonlyArray<unknown>).includes(name)) dispatch(name, undefined);
+});
 
 const messengerEvents = {
   on(event: string, listener: Listener): () => void {

@@ -168,6 +168,7 @@ describe('preload bridge (bundled)', () => {
     subs.get('inbox:received')?.({ unreadTotal: 2, messages: [] });
     emit(IPC_MENU_CHANNEL, 'menu:compose');
     emit('messenger:event', 'not:allowed', { x: 1 });
+    emit(IPC_MENU_CHANNEL, 'inbox:received'); // the menu channel carries menu actions only
     off();
     subs.get('inbox:received')?.({ unreadTotal: 3, messages: [] });
     expect(got).toEqual([

@@ -99,20 +99,21 @@ export function rendererStale(source = RENDERER_SOURCE, out = RENDERER_OUT): boo
  * Build the renderer with vite's build API from electron.vite.config.ts's renderer section (or a
  * vite config in renderer/ when there is one), so `npm run web` works right after `npm ci`.
  */
-export async function buildRenderer(log: (m: string) => void): Promise<void> {
+export async function buildRenderer(log: (m: string) => void, root = ROOT): Promise<void> {
   const vite = await import('vite');
+  const outDir = join(root, 'out', 'renderer');
   const own = ['vite.config.ts', 'vite.config.js', 'vite.config.mjs']
-    .map((f) => join(RENDERER_SOURCE, f))
+    .map((f) => join(root, 'renderer', f))
     .find(existsSync);
-  log(`building the renderer into ${RENDERER_OUT} …`);
+  log(`building the renderer into ${outDir} …`);
   if (own !== undefined) {
     await vite.build({
       configFile: own,
       logLevel: 'warn',
-      build: { outDir: RENDERER_OUT, emptyOutDir: true },
+      build: { outDir, emptyOutDir: true },
     });
   } else {
-    const mod = (await import(pathToFileURL(join(ROOT, 'electron.vite.config.ts')).href)) as {
+    const mod = (await import(pathToFileURL(join(root, 'electron.vite.config.ts')).href)) as {
       default: unknown;
     };
     const exported = mod.default;
@@ -130,7 +131,7 @@ export async function buildRenderer(log: (m: string) => void): Promise<void> {
       configFile: false,
       logLevel: 'warn',
       base: './',
-      build: { ...build, outDir: RENDERER_OUT, emptyOutDir: true },
+      build: { ...build, outDir, emptyOutDir: true },
     });
   }
   log('renderer built');

@@ -1,14 +1,14 @@
 // The web shell over real HTTP and WebSocket on loopback: the token is required (403 without), the
 // page load sets an HttpOnly SameSite=Strict cookie, Host and Origin are checked, a call round trip,
 // a bad argument answered with code bad-argument, and events pushed to the socket.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startWebShell } from '../../../main/web.ts';
+import { buildRenderer, rendererStale, startWebShell } from '../../../main/web.ts';
 import type { WebShell } from '../../../main/web.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -211,4 +211,45 @@ describe('npm run web -- --sandbox', () => {
     expect(await exited).toBe(0);
     expect(stdout.trim().split('\n')).toEqual([line]);
   });
+});
+
+describe('renderer build', () => {
+  it('builds a renderer with vite from electron.vite.config.ts and serves it under the CSP', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'messenger-build-'));
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    const repo = join(import.meta.dirname, '../../..');
+    await copyFile(join(repo, 'electron.vite.config.ts'), join(root, 'electron.vite.config.ts'));
+    await symlink(join(repo, 'node_modules'), join(root, 'node_modules'));
+    await mkdir(join(root, 'renderer'));
+    await writeFile(
+      join(root, 'renderer', 'index.html'),
+      '<!doctype html><html><head><title>Built</title></head><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>',
+    );
+    await writeFile(
+      join(root, 'renderer', 'main.tsx'),
+      "import { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')!).render(<p>hello</p>);\n",
+    );
+    const out = join(root, 'out', 'renderer');
+    expect(rendererStale(join(root, 'renderer'), out)).toBe(true);
+    await buildRenderer(() => {}, root);
+    expect(rendererStale(join(root, 'renderer'), out)).toBe(false);
+
+    const s = await startWebShell({
+      dataDir: join(root, 'data'),
+      port: 0,
+      staticDir: out,
+      log: () => {},
+      env: {},
+    });
+    cleanups.push(() => s.close());
+    const host = { host: `127.0.0.1:${s.port}` };
+    const page = await get(s.port, `/?token=${s.token}`, host);
+    expect(page.status).toBe(200);
+    const script = /src="\.?\/?(assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+    expect(script).toBeDefined();
+    const cookie = String(page.headers['set-cookie']).split(';')[0] ?? '';
+    const js = await get(s.port, `/${script}`, { ...host, cookie });
+    expect(js.status).toBe(200);
+    expect(js.body).toContain('hello');
+  }, 60_000);
 });

@@ -252,7 +252,14 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   async function signIn(req: SignInRequest): Promise<AccountSummary> {
     if (req.sandbox === true) return finishSignIn(await signInSandbox());
     if (req.pin === '') throw new ApiError('bad-argument', 'the PIN is empty');
-    if (req.rememberPin && secrets.backend === 'none') throw new ApiError('no-keyring', NO_KEYRING_MESSAGE);
+    if (req.rememberPin && secrets.backend === 'none') {
+      throw new ApiError(
+        'no-keyring',
+        secrets === NO_SECRET_STORE
+          ? NO_KEYRING_MESSAGE
+          : 'the PIN cannot be stored: the operating system offers no encryption for saved secrets right now; sign in without remembering it to keep it in memory for this run only',
+      );
+    }
     if (req.rememberPin && secrets.backend === 'basic_text' && req.acceptPlainTextStorage !== true) {
       throw new ApiError('basic-text-keyring', BASIC_TEXT_MESSAGE);
     }
@@ -459,9 +466,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       .catch((err: unknown) => log(`send of job ${jobId} failed: ${message(err)}`));
   }
 
-  async function submit(
-    req: SendRequest,
-  ): Promise<{
+  async function submit(req: SendRequest): Promise<{
     job: ReturnType<typeof store.outbox.createJob>;
     invalid: Array<{ input: string; reason: string }>;
   }> {
@@ -726,8 +731,17 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
         const before = settings();
         const after = store.settings.update(changes);
         emit('settings:changed', after);
-        if (after.pollIntervalSeconds !== before.pollIntervalSeconds && session)
+        const s = session;
+        if (
+          s &&
+          JSON.stringify(after.pushReceiver) !== JSON.stringify(before.pushReceiver) &&
+          !s.account.sandbox
+        ) {
+          // The push receiver starts, stops or moves port with the setting.
+          await openSession(s.account, s.pin);
+        } else if (after.pollIntervalSeconds !== before.pollIntervalSeconds && s) {
           schedulePoll(after.pollIntervalSeconds);
+        }
         if (credit && after.lowCreditThreshold !== before.lowCreditThreshold) {
           credit = { ...credit, low: Number(credit.credit) < after.lowCreditThreshold };
           emit('credit:changed', credit);

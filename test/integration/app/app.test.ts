@@ -152,13 +152,14 @@ describe('createMessengerApp against a real gateway', () => {
   it('turns a message delivered when the gateway pushes its receipt', async () => {
     const gw = await gateway();
     const a = await app();
-    await a.api.settings.update({ pushReceiver: { enabled: true, port: null } });
     await a.api.accounts.signIn({
       username: gw.username,
       pin: gw.pin,
       primaryUrl: gw.url,
       rememberPin: false,
     });
+    expect(a.pushReceiverUrl()).toBeNull();
+    await a.api.settings.update({ pushReceiver: { enabled: true, port: null } });
     const receiverUrl = a.pushReceiverUrl();
     expect(receiverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/push$/);
     gw.ctx.db.prepare('UPDATE accounts SET push_url = ? WHERE username = ?').run(receiverUrl, gw.username);
@@ -263,6 +264,19 @@ describe('createMessengerApp against a real gateway', () => {
       const [o] = await first.api.outbox.recipients(sent.job.id);
       return o?.status === 'delivered';
     });
+    // an inbound message is pushed to the app's receiver (DeliverMessage), not left for the poll
+    const received = new Promise<MessengerEvents['inbox:received']>((resolve) => {
+      first.events.on('inbox:received', resolve);
+    });
+    const res = await postForm(account?.primaryUrl ?? '', '/sandbox/inbound', {
+      SendTo: DEMO_NUMBER,
+      ReplyTo: '447700900602',
+      Message: 'Pushed reply',
+    });
+    expect(res.status).toBe(200);
+    expect((await received).messages.map((m) => m.text)).toEqual(['Pushed reply']);
+    expect(await first.api.inbox.pollNow()).toEqual({ received: 0 });
+    expect(await first.api.inbox.unreadTotal()).toBe(1);
     const update = await first.api.updates.check();
     expect(update).toMatchObject({ version: expect.any(String), newer: false });
     await first.close();

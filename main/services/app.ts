@@ -134,6 +134,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   let credit: Credit | null = null;
   let closing = false;
   let sendChain: Promise<void> = Promise.resolve();
+  const clientCloses: Array<Promise<void>> = [];
   let pollTimer: NodeJS.Timeout | null = null;
   let pollFailures = 0;
   let polling: Promise<{ received: number }> | null = null;
@@ -158,7 +159,52 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     stopPolling();
     if (!s) return;
     await s.receiver?.close();
-    await s.client.close();
+    // A request of the sending loop may be under way with this client: it finishes (the loop stops
+    // after it, seeing no session) before the client closes, so the batch is not made unknown.
+    clientCloses.push(sendChain.finally(() => s.client.close()).catch(() => undefined));
+  }
+
+  /** The push receiver of an account: automatic for the sandbox, by settings.pushReceiver otherwise. */
+  async function startReceiver(account: AccountSummary): Promise<PushReceiver | null> {
+    const push = settings().pushReceiver;
+    if (!account.sandbox && !push.enabled) return null;
+    // The gateway pushes with the account's Username and no PIN (spec 6).
+    const receiver = new PushReceiver({
+      username: account.username,
+      ...(push.port !== null && !account.sandbox ? { port: push.port } : {}),
+    });
+    try {
+      const url = await receiver.listen();
+      if (account.sandbox && sandbox) sandbox.setPushUrl(url);
+      log(`push receiver listening at ${url}`);
+    } catch (err) {
+      log(`push receiver not started: ${message(err)}`);
+      return null;
+    }
+    receiver.on('receipt', (r) => {
+      const at = Date.parse(r.Timestamp1);
+      const updated = store.outbox.recordReceipt({
+        messageIdentifier: r.MessageIdentifier ?? '',
+        report: String(r.Report),
+        ...(Number.isFinite(at) ? { at } : {}),
+        ...(r.SentTo !== undefined ? { sentTo: r.SentTo } : {}),
+      });
+      if (updated) emit('inbox:receipt', { message: updated });
+    });
+    receiver.on('message', (m) => {
+      const stored = storeInbound([
+        {
+          from: m.ReplyTo ?? '',
+          to: m.Recipient?.SendTo ?? '',
+          text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
+          timestamp: m.Timestamp1 ?? new Date().toISOString(),
+        },
+      ]);
+      if (stored.length > 0)
+        emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+    });
+    receiver.on('refused', (r) => log(`push refused: ${r.reason}`));
+    return receiver;
   }
 
   async function openSession(account: AccountSummary, pin: string): Promise<Session> {
@@ -170,46 +216,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       pin,
       defaultCountry: country(),
     });
-    let receiver: PushReceiver | null = null;
-    const push = settings().pushReceiver;
-    if (account.sandbox || push.enabled) {
-      // The sandbox pushes without a PIN (spec 6: the receiver checks the Username).
-      receiver = new PushReceiver({
-        username: account.username,
-        ...(push.port !== null && !account.sandbox ? { port: push.port } : {}),
-      });
-      try {
-        const url = await receiver.listen();
-        if (account.sandbox && sandbox) sandbox.setPushUrl(url);
-        log(`push receiver listening at ${url}`);
-      } catch (err) {
-        log(`push receiver not started: ${message(err)}`);
-        receiver = null;
-      }
-      receiver?.on('receipt', (r) => {
-        const at = Date.parse(r.Timestamp1);
-        const updated = store.outbox.recordReceipt({
-          messageIdentifier: r.MessageIdentifier ?? '',
-          report: String(r.Report),
-          ...(Number.isFinite(at) ? { at } : {}),
-          ...(r.SentTo !== undefined ? { sentTo: r.SentTo } : {}),
-        });
-        if (updated) emit('inbox:receipt', { message: updated });
-      });
-      receiver?.on('message', (m) => {
-        const stored = storeInbound([
-          {
-            from: m.ReplyTo ?? '',
-            to: m.Recipient?.SendTo ?? '',
-            text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
-            timestamp: m.Timestamp1 ?? new Date().toISOString(),
-          },
-        ]);
-        if (stored.length > 0)
-          emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
-      });
-    }
-    session = { account, pin, client, receiver };
+    session = { account, pin, client, receiver: await startReceiver(account) };
     schedulePoll(settings().pollIntervalSeconds);
     return session;
   }
@@ -595,10 +602,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   }
 
   async function checkUpdates(): Promise<UpdateInfo> {
-    const s = session;
-    const client = s?.client;
-    if (!client) throw requireSession();
-    const r = await client.mobileMessengerVersion();
+    const r = await requireSession().client.mobileMessengerVersion();
     if (r.outcome !== 'ok') throw new ApiError('gateway-unavailable', `no version information: ${r.reason}`);
     const info: UpdateInfo = {
       version: r.value.Version,
@@ -737,8 +741,9 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
           JSON.stringify(after.pushReceiver) !== JSON.stringify(before.pushReceiver) &&
           !s.account.sandbox
         ) {
-          // The push receiver starts, stops or moves port with the setting.
-          await openSession(s.account, s.pin);
+          // The push receiver starts, stops or moves port with the setting (the client stays).
+          await s.receiver?.close();
+          s.receiver = await startReceiver(s.account);
         } else if (after.pollIntervalSeconds !== before.pollIntervalSeconds && s) {
           schedulePoll(after.pollIntervalSeconds);
         }
@@ -810,6 +815,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       stopPolling();
       await sendChain;
       await endSession();
+      await Promise.all(clientCloses);
       await sandbox?.close();
       store.close();
       emitter.removeAllListeners();

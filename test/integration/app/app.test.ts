@@ -354,6 +354,33 @@ describe('createMessengerApp: schedules, rich content, failures and updates', ()
     expect(messageCount(gw.ctx, gw.username)).toBeLessThanOrEqual(350);
   });
 
+  it('signing out mid-send finishes the request under way and leaves the rest pending for the user', async () => {
+    const { gw, a } = await signedIn({ credit: '100000.00' });
+    const numbers = Array.from({ length: 2000 }, (_, i) => `447911${101000 + i}`);
+    const firstBatch = new Promise<void>((resolve) => {
+      a.events.on('outbox:progress', () => resolve());
+    });
+    const sent = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'stop me' } });
+    await firstBatch;
+    await a.api.accounts.signOut();
+    await new Promise((r) => setTimeout(r, 300));
+    const batches = await a.api.outbox.batches(sent.job.id);
+    const states = batches.map((b) => b.state);
+    expect(states).not.toContain('sending');
+    expect(states).not.toContain('unknown');
+    expect(states).toContain('pending');
+    const accepted = states.filter((st) => st === 'accepted').length;
+    expect(messageCount(gw.ctx, gw.username)).toBe(
+      batches.filter((b) => b.state === 'accepted').reduce((n, b) => n + b.recipients.length, 0),
+    );
+    expect(accepted).toBeGreaterThanOrEqual(1);
+    await expect(
+      a.api.send.submit({ recipients: ['447911101000'], content: { kind: 'text', text: 'x' } }),
+    ).rejects.toMatchObject({
+      code: 'not-signed-in',
+    });
+  });
+
   it('backs off when collecting fails and says when it retries', async () => {
     const { gw, a } = await signedIn();
     const failures: Array<MessengerEvents['inbox:pollFailed']> = [];

@@ -316,7 +316,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     const current = store.accounts.current();
     if (!current) return;
     if (current.sandbox) {
-      await signInSandbox();
+      finishSignIn(await signInSandbox());
       return;
     }
     let pin = pins.get(current.id);
@@ -335,6 +335,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     }
     pins.set(current.id, pin);
     await openSession(current, pin);
+    void refreshCredit().catch((err: unknown) => log(`credit not fetched: ${message(err)}`));
   }
 
   // ------------------------------------------------------------------ sending loop

@@ -56,6 +56,8 @@ export interface NetworkLike {
   partsFor(content: OutboundContent): number;
   /** Hand an accepted message to the network now. Must not throw for a well-formed row. */
   dispatch(message: MessageRow): void;
+  /** Drain the network queue (table network_queue) soon: a request just committed an entry. */
+  drainSoon?(): void;
   close(): void | Promise<void>;
 }
 

@@ -12,7 +12,8 @@ import { registerContentRoute, registerSandboxRoutes } from './sandbox.ts';
 export function createNetwork(ctx: GatewayContext): NetworkLike {
   seedPublicLibrary(ctx.db);
   const network = new NetworkSimulator(ctx);
-  // receipts left pending by a previous run (or the other instance) are delivered now
+  // messages queued and receipts left pending by a previous run (or the other instance) go out now
+  network.drainQueue();
   network.deliverDue();
   return network;
 }

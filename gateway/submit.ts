@@ -2,9 +2,10 @@
 // and SOAP SubmitMessage. Callers validate the request and authenticate first; this pipeline then
 // processes every recipient (spec 7.3: a failing number never stops the rest), reserves credit for
 // each recipient and message part in ONE BEGIN IMMEDIATE transaction (so parallel requests, even
-// from two instances on one data dir, can never overdraw), stores one row per recipient, and hands
-// accepted rows to the network (inside the same transaction) or to the scheduler.
-import { randomInt } from 'node:crypto';
+// from two instances on one data dir, can never overdraw), stores one row per recipient, and queues
+// accepted rows for the network (a durable queue entry in the same transaction, drained in the
+// background by the network simulator) or hands them to the scheduler.
+import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ResponseRecord } from '../protocol/responses.ts';
 import { REPORT, describeReport } from '../protocol/reports.ts';
@@ -17,7 +18,6 @@ import type { GatewayContext, MessageRow } from './context.ts';
 import type { OutboundContent } from './content.ts';
 import { loadTariffs, priceOf } from './credit.ts';
 import { stmt, transaction } from './store/db.ts';
-import { toMessageRow } from './messages.ts';
 
 export interface SubmitInput {
   account: Account;
@@ -34,11 +34,23 @@ export interface SubmitInput {
 
 const ID_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 export const MESSAGE_ID_LENGTH = 12;
+// Random octets are drawn from the CSPRNG 4 KiB at a time (one call per ~340 identifiers, not one
+// per character): octets ≥ 238 (= 7 × 34) are skipped so every character stays uniform.
+const ID_UNBIASED_LIMIT = ID_ALPHABET.length * Math.floor(256 / ID_ALPHABET.length);
+let idPool = randomBytes(4096);
+let idPos = 0;
 
 /** A fresh MessageIdentifier: 12 random characters (≤ 15, spec 2.5); uniqueness is enforced by the DB. */
 export function newMessageIdentifier(): string {
   let s = '';
-  for (let i = 0; i < MESSAGE_ID_LENGTH; i++) s += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+  while (s.length < MESSAGE_ID_LENGTH) {
+    if (idPos >= idPool.length) {
+      idPool = randomBytes(4096);
+      idPos = 0;
+    }
+    const b = idPool[idPos++]!;
+    if (b < ID_UNBIASED_LIMIT) s += ID_ALPHABET[b % ID_ALPHABET.length];
+  }
   return s;
 }
 
@@ -53,6 +65,20 @@ function record(
     : { messageIdentifier, report, text, libraryNumber };
 }
 
+/** A recipient as stored: the spec's form checked first, then a real numbering-plan check. */
+function checkRecipient(raw: string): { ok: true; msisdn: string } | { ok: false; reason: string } {
+  const trimmed = raw.trim();
+  const formProblem = msisdnProblem(trimmed);
+  if (formProblem !== undefined) return { ok: false, reason: formProblem };
+  return normalizeMsisdn(trimmed);
+}
+
+/**
+ * Stores one row per recipient and reserves credit for each accepted one in ONE BEGIN IMMEDIATE
+ * transaction; accepted rows of an immediate send are queued for the network in the same
+ * transaction as one network_queue entry (their id range). The simulated SMSC (PDU encoding,
+ * receipts) works off the request path: NetworkSimulator drains the queue right after the answer.
+ */
 export function submitMessage(ctx: GatewayContext, input: SubmitInput): ResponseRecord[] {
   const { db } = ctx;
   const deliveryOption = input.deliveryOption ?? 'Default';
@@ -60,10 +86,20 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
   const cost = parts * priceOf(loadTariffs(db), deliveryOption);
   const now = Date.now();
   const scheduled = input.sendAt !== undefined && input.sendAt.getTime() > now;
+  const scheduledAt = scheduled ? input.sendAt!.toISOString() : null;
   const contentJson = JSON.stringify(input.content);
   const chargedId = creditAccountId(input.account);
   const requestId = newMessageIdentifier();
+  const accountId = input.account.id;
+  const replyTo = input.replyTo ?? null;
+  const libraryNumber = input.libraryNumber ?? null;
+  const nowIso = new Date(now).toISOString();
+  // Numbers are checked before the write lock is taken: the lock is held only for the writes.
+  const checked = input.recipients.map(checkRecipient);
+  const acceptedText = describeReport(scheduled ? REPORT.queued : REPORT.accepted);
+  const outOfCreditText = describeReport(REPORT.outOfCredit);
 
+  let queued = false;
   const records = transaction(db, () => {
     const bal = stmt(db, 'SELECT credit FROM accounts WHERE id = ?').get(chargedId) as
       { credit: number } | undefined;
@@ -72,22 +108,19 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
       db,
       `INSERT INTO messages (message_identifier, account_id, charged_account_id, request_id, recipient, reply_to,
          delivery_option, content, parts, cost, report, status, library_number, scheduled_at, dispatched_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const job = stmt(db, 'INSERT INTO scheduled_jobs (message_id, due_at) VALUES (?, ?)');
     const out: ResponseRecord[] = [];
-    const nowIso = new Date(now).toISOString();
-    for (const raw of input.recipients) {
+    let firstDispatched = 0;
+    let lastDispatched = 0;
+    for (let i = 0; i < input.recipients.length; i++) {
+      const raw = input.recipients[i]!;
+      const number = checked[i]!;
       const id = newMessageIdentifier();
-      // The spec's form first (digits with country code, no '+'), then a real numbering-plan check.
-      const formProblem = msisdnProblem(raw.trim());
-      const number: ReturnType<typeof normalizeMsisdn> =
-        formProblem === undefined
-          ? normalizeMsisdn(raw.trim())
-          : { ok: false, input: raw.trim(), reason: formProblem, code: 'NOT_A_NUMBER' };
       let report: string;
       let text: string;
-      let status: string;
+      let status: 'rejected' | 'scheduled' | 'dispatched';
       let charged = 0;
       if (!number.ok) {
         report = REPORT.invalidNumber;
@@ -95,52 +128,52 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
         status = 'rejected';
       } else if (balance < cost) {
         report = REPORT.outOfCredit;
-        text = describeReport(report);
+        text = outOfCreditText;
         status = 'rejected';
       } else {
         balance -= cost;
         charged = cost;
         report = scheduled ? REPORT.queued : REPORT.accepted;
-        text = describeReport(report);
+        text = acceptedText;
         status = scheduled ? 'scheduled' : 'dispatched';
       }
-      const row = insert.get(
+      const res = insert.run(
         id,
-        input.account.id,
+        accountId,
         chargedId,
         requestId,
         number.ok ? number.msisdn : raw.trim(),
-        input.replyTo ?? null,
+        replyTo,
         deliveryOption,
         contentJson,
         parts,
         charged,
         report,
         status,
-        input.libraryNumber ?? null,
-        scheduled ? input.sendAt!.toISOString() : null,
+        libraryNumber,
+        scheduledAt,
         status === 'dispatched' ? nowIso : null,
-      ) as unknown as Parameters<typeof toMessageRow>[0];
-      if (status === 'scheduled') job.run(row.id, input.sendAt!.getTime());
+      );
+      const rowId = Number(res.lastInsertRowid);
+      if (status === 'scheduled') job.run(rowId, input.sendAt!.getTime());
       if (status === 'dispatched') {
-        const failure = dispatchWithin(ctx, toMessageRow(row));
-        if (failure !== null) {
-          // Not handed to the network: this recipient is refused and refunded, the rest go on.
-          balance += cost;
-          report = REPORT.serverError;
-          text = `Not sent: the network could not take the message (${failure})`.slice(0, 255);
-          stmt(
-            db,
-            "UPDATE messages SET status = 'rejected', cost = 0, report = ?, dispatched_at = NULL WHERE id = ?",
-          ).run(report, row.id);
-        }
+        if (firstDispatched === 0) firstDispatched = rowId;
+        lastDispatched = rowId;
       }
       out.push(record(id, report, text, input.libraryNumber));
     }
     stmt(db, 'UPDATE accounts SET credit = ? WHERE id = ?').run(balance, chargedId);
+    if (firstDispatched !== 0) {
+      stmt(
+        db,
+        'INSERT INTO network_queue (first_message_id, last_message_id, enqueued_at) VALUES (?, ?, ?)',
+      ).run(firstDispatched, lastDispatched, now);
+      queued = true;
+    }
     return out;
   });
 
+  if (queued) ctx.network.drainSoon?.();
   if (scheduled) ctx.scheduler.poke();
   return records;
 }

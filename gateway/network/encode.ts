@@ -211,3 +211,43 @@ export function encodeForNetwork(content: OutboundContent, recipient: string): N
     };
   });
 }
+
+/**
+ * An encoder for one stored content, reused for many recipients (the network dispatcher drains a
+ * whole request at a time): the walled-garden rule is applied per recipient as before, but the
+ * decoded summary of a single-part text or flash message, which does not depend on the recipient,
+ * is computed once. Every recipient still gets its own PDUs from protocol/smart (the destination address is in them).
+ */
+export function networkEncoder(
+  content: OutboundContent,
+): (recipient: string) => Array<NetworkPdu & { summaryJson: string }> {
+  const kind = (content as unknown as RichContent).kind;
+  if (kind !== 'text' && kind !== 'flash') {
+    return (recipient) =>
+      encodeForNetwork(applyWalledGarden(content, recipient), recipient).map((p) => ({
+        ...p,
+        summaryJson: JSON.stringify(p.summary),
+      }));
+  }
+  const smart = toSmartContent(content);
+  let summaries: Array<{ summary: Record<string, unknown>; json: string }> | null = null;
+  return (recipient) => {
+    const to = /^\d{1,20}$/.test(recipient) ? recipient : '0';
+    if (summaries === null) {
+      summaries = encodeForNetwork(content, to).map((p) => ({
+        summary: p.summary,
+        json: JSON.stringify(p.summary),
+      }));
+    }
+    // A concatenated message carries a fresh reference per recipient in its summary: full path.
+    const single = summaries.length === 1 ? summaries[0] : undefined;
+    if (single === undefined) {
+      return encodeForNetwork(content, to).map((p) => ({ ...p, summaryJson: JSON.stringify(p.summary) }));
+    }
+    return encodeContentToPdus(smart, to).map((p) => ({
+      ...p,
+      summary: single.summary,
+      summaryJson: single.json,
+    }));
+  };
+}

@@ -18,7 +18,7 @@ import type { OutboundContent } from '../content.ts';
 import { getAccount } from '../accounts.ts';
 import { newMessageIdentifier } from '../submit.ts';
 import { stmt, transaction } from '../store/db.ts';
-import { encodeForNetwork, applyWalledGarden } from './encode.ts';
+import { encodeForNetwork, networkEncoder } from './encode.ts';
 import type { NetworkPdu } from './encode.ts';
 
 /** Receipt Report values of the simulator (spec 6.1 leaves them open). */
@@ -83,6 +83,9 @@ export interface ReceiptRow {
 }
 
 const SWEEP_MS = 1000;
+/** Queue entries (send requests, ≤ 350 messages each) claimed per drain transaction. */
+const DRAIN_BATCH_ENTRIES = 4;
+const DRAIN_BATCH_MESSAGES = DRAIN_BATCH_ENTRIES * 350;
 const PUSH_TIMEOUT_MS = 5000;
 const PUSH_CONCURRENCY = 8;
 
@@ -91,6 +94,7 @@ export class NetworkSimulator implements NetworkLike {
   private readonly db: DatabaseSync;
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeDue = Infinity;
+  private drainPending: NodeJS.Immediate | null = null;
   private readonly sweeper: NodeJS.Timeout;
   private readonly pushes = new Set<Promise<void>>();
   private activePushes = 0;
@@ -101,7 +105,11 @@ export class NetworkSimulator implements NetworkLike {
     this.ctx = ctx;
     this.db = ctx.db;
     this.sweeper = setInterval(
-      () => this.deliverDue(),
+      () => {
+        // entries left by a crash, a restart or the other instance on the same data directory
+        this.drainQueue();
+        this.deliverDue();
+      },
       Math.min(SWEEP_MS, Math.max(ctx.config.receiptDelayMs, 20)),
     );
     this.sweeper.unref();
@@ -111,49 +119,168 @@ export class NetworkSimulator implements NetworkLike {
     return Math.max(1, encodeForNetwork(content, '0').length);
   }
 
-  /** Encodes the message, stores its PDUs and schedules a receipt per part. */
+  /** Encodes the message, stores its PDUs and schedules a receipt per part (scheduler path). */
   dispatch(message: MessageRow): void {
-    const content = applyWalledGarden(message.content, message.recipient);
-    const pdus = encodeForNetwork(content, message.recipient);
+    const encode = networkEncoder(message.content);
+    transaction(this.db, () => this.store(message, encode(message.recipient)));
+    if (receiptOutcome(message.recipient) !== 'none')
+      this.wakeAt(Date.now() + this.ctx.config.receiptDelayMs);
+  }
+
+  /** Stores the PDUs of one message and a pending receipt per part (inside the caller's transaction). */
+  private store(
+    message: { messageIdentifier: string; accountId: number; recipient: string },
+    pdus: Array<NetworkPdu & { summaryJson: string }>,
+  ): void {
     const outcome = receiptOutcome(message.recipient);
     const due = Date.now() + this.ctx.config.receiptDelayMs;
-    transaction(this.db, () => {
-      const insert = stmt(
-        this.db,
-        `INSERT OR IGNORE INTO outbound_pdus (message_identifier, account_id, recipient, part, parts, dcs, pid, udh, user_data, pdu, summary)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    const insert = stmt(
+      this.db,
+      `INSERT OR IGNORE INTO outbound_pdus (message_identifier, account_id, recipient, part, parts, dcs, pid, udh, user_data, pdu, summary)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const receipt = stmt(
+      this.db,
+      `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at)
+       VALUES (?, ?, ?, ?, ?, 'network', 'pending', ?)`,
+    );
+    for (let i = 0; i < pdus.length; i++) {
+      const p = pdus[i]!;
+      insert.run(
+        message.messageIdentifier,
+        message.accountId,
+        message.recipient,
+        i + 1,
+        pdus.length,
+        p.dcs,
+        p.pid,
+        p.udh,
+        p.userData,
+        p.pdu,
+        p.summaryJson,
       );
-      const receipt = stmt(
-        this.db,
-        `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at)
-         VALUES (?, ?, ?, ?, ?, 'network', 'pending', ?)`,
-      );
-      pdus.forEach((p: NetworkPdu, i) => {
-        insert.run(
+      if (outcome !== 'none')
+        receipt.run(
           message.messageIdentifier,
           message.accountId,
           message.recipient,
           i + 1,
-          pdus.length,
-          p.dcs,
-          p.pid,
-          p.udh,
-          p.userData,
-          p.pdu,
-          JSON.stringify(p.summary),
+          outcome === 'delivered' ? RECEIPT_REPORT.delivered : RECEIPT_REPORT.failed,
+          due,
         );
-        if (outcome !== 'none')
-          receipt.run(
-            message.messageIdentifier,
-            message.accountId,
-            message.recipient,
-            i + 1,
-            outcome === 'delivered' ? RECEIPT_REPORT.delivered : RECEIPT_REPORT.failed,
-            due,
-          );
-      });
+    }
+  }
+
+  /** A send request committed a network_queue entry: drain it right after the answer is written. */
+  drainSoon(): void {
+    if (this.closed || this.drainPending) return;
+    this.drainPending = setImmediate(() => {
+      this.drainPending = null;
+      this.drainQueue();
     });
-    if (outcome !== 'none') this.wakeAt(due);
+  }
+
+  /**
+   * Hands queued messages to the network, a few requests per transaction: the entries are claimed
+   * (deleted), their messages encoded and stored with their receipts in one BEGIN IMMEDIATE
+   * transaction, so each message reaches the network exactly once, also with two instances on one
+   * data directory or after a crash. A message whose content cannot be encoded is marked failed
+   * and refunded (report 100), as the scheduler does. Never throws; returns messages handed over.
+   */
+  drainQueue(): number {
+    if (this.closed) return 0;
+    let total = 0;
+    try {
+      for (;;) {
+        const n = this.drainBatch();
+        if (n <= 0) break;
+        total += n;
+        if (total >= DRAIN_BATCH_MESSAGES * 4) {
+          // yield to requests; the rest follows on the next turn of the event loop
+          this.drainSoon();
+          break;
+        }
+      }
+    } catch (err) {
+      // e.g. SQLITE_BUSY beyond busy_timeout: the entries stay queued for the next sweep
+      this.ctx.log.warn('network queue drain failed', { error: String(err) });
+    }
+    if (total > 0) this.wakeAt(Date.now() + this.ctx.config.receiptDelayMs);
+    return total;
+  }
+
+  /**
+   * The PDUs of a queued message (content as stored JSON), with one encoder per distinct content of
+   * a drain batch. Throws when the content cannot be encoded (the message then fails, refunded).
+   */
+  encodeQueued(
+    contentJson: string,
+    recipient: string,
+    encoders: Map<string, ReturnType<typeof networkEncoder>>,
+  ): Array<NetworkPdu & { summaryJson: string }> {
+    let encode = encoders.get(contentJson);
+    if (encode === undefined) {
+      encode = networkEncoder(JSON.parse(contentJson) as OutboundContent);
+      encoders.set(contentJson, encode);
+    }
+    return encode(recipient);
+  }
+
+  private drainBatch(): number {
+    const db = this.db;
+    // Cheap read first: most sweeps find nothing and must not take the write lock.
+    if (!stmt(db, 'SELECT 1 FROM network_queue LIMIT 1').get()) return 0;
+    return transaction(db, () => {
+      const entries = stmt(
+        db,
+        'SELECT id, first_message_id, last_message_id FROM network_queue ORDER BY id LIMIT ?',
+      ).all(DRAIN_BATCH_ENTRIES) as Array<{ id: number; first_message_id: number; last_message_id: number }>;
+      const rowsOf = stmt(
+        db,
+        `SELECT id, message_identifier, account_id, charged_account_id, recipient, content, cost
+           FROM messages WHERE id BETWEEN ? AND ? AND status = 'dispatched' ORDER BY id`,
+      );
+      const claim = stmt(db, 'DELETE FROM network_queue WHERE id = ?');
+      const fail = stmt(
+        db,
+        "UPDATE messages SET status = 'failed', report = ?, cost = 0, dispatched_at = NULL WHERE id = ?",
+      );
+      const refund = stmt(db, 'UPDATE accounts SET credit = credit + ? WHERE id = ?');
+      const encoders = new Map<string, ReturnType<typeof networkEncoder>>();
+      let handed = 0;
+      for (const e of entries) {
+        claim.run(e.id);
+        const rows = rowsOf.all(e.first_message_id, e.last_message_id) as Array<{
+          id: number;
+          message_identifier: string;
+          account_id: number;
+          charged_account_id: number;
+          recipient: string;
+          content: string;
+          cost: number;
+        }>;
+        for (const r of rows) {
+          let pdus: Array<NetworkPdu & { summaryJson: string }>;
+          try {
+            pdus = this.encodeQueued(r.content, r.recipient, encoders);
+          } catch (err) {
+            this.ctx.log.error('dispatch failed', {
+              messageIdentifier: r.message_identifier,
+              error: String(err),
+            });
+            fail.run(REPORT.serverError, r.id);
+            refund.run(r.cost, r.charged_account_id);
+            continue;
+          }
+          this.store(
+            { messageIdentifier: r.message_identifier, accountId: r.account_id, recipient: r.recipient },
+            pdus,
+          );
+          handed++;
+        }
+      }
+      return entries.length === 0 ? -1 : Math.max(handed, 1);
+    });
   }
 
   /** One timer for the earliest pending receipt (not one per message: a 350-recipient request is one wake-up). */
@@ -472,6 +599,7 @@ export class NetworkSimulator implements NetworkLike {
     this.closed = true;
     clearInterval(this.sweeper);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    if (this.drainPending) clearImmediate(this.drainPending);
     await Promise.allSettled([...this.pushes]);
   }
 }

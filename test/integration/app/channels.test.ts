@@ -1,0 +1,166 @@
+// Every channel of preload/api.ts answers through the facade's generic binding (app.call), the way
+// both shells call it: the storage-backed areas with real data, the gateway-backed ones signed in.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMessengerApp } from '../../../main/services/app.ts';
+import type { MessengerApp } from '../../../main/services/app.ts';
+import type { ApiChannel, Contact, Group, OutboxJob, Template } from '../../../preload/api.ts';
+import { API_CHANNELS } from '../../../preload/api.ts';
+import { postForm, startTestGateway } from '../../support/gateway.ts';
+import type { TestGateway } from '../../support/gateway.ts';
+import { DEMO_NUMBER } from '../../../gateway/demo.ts';
+
+let gw: TestGateway;
+let app: MessengerApp;
+let dir: string;
+const called = new Set<ApiChannel>();
+
+async function call<T>(channel: ApiChannel, arg?: unknown): Promise<T> {
+  called.add(channel);
+  return (await app.call(channel, arg)) as T;
+}
+
+beforeAll(async () => {
+  gw = await startTestGateway({ receiptDelayMs: 100 });
+  dir = await mkdtemp(join(tmpdir(), 'messenger-channels-'));
+  app = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
+});
+afterAll(async () => {
+  await app.close();
+  await gw.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('every API channel', () => {
+  it('accounts, credit, permitted ReplyTo, updates, PIN change', async () => {
+    expect(await call('accounts.list')).toEqual([]);
+    const account = await call<{ id: string }>('accounts.signIn', {
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    expect(await call('accounts.current')).toMatchObject({ id: account.id });
+    expect(await call('accounts.list')).toHaveLength(1);
+    expect(await call('send.permittedReplyTo')).toContain('DemoShop');
+    expect(await call('credit.refresh')).toMatchObject({ currency: 'GBP', low: false });
+    expect(await call('credit.get')).toMatchObject({ currency: 'GBP' });
+    expect(await call('updates.check')).toMatchObject({ newer: false });
+    await expect(call('accounts.changePin', { oldPin: 'not-it', newPin: 'x1234' })).rejects.toMatchObject({
+      code: 'invalid-login',
+    });
+    await expect(
+      call('accounts.changePin', { oldPin: gw.pin, newPin: 'notTheGatewayOne' }),
+    ).rejects.toMatchObject({
+      code: 'invalid-login',
+    });
+    expect(await call('settings.get')).toMatchObject({ pollIntervalSeconds: 30, defaultCountry: 'GB' });
+    expect(await call('settings.update', { lowCreditThreshold: 1_000_000 })).toMatchObject({
+      lowCreditThreshold: 1_000_000,
+    });
+    expect(await call('credit.get')).toMatchObject({ low: true });
+    await expect(call('settings.update', { pollIntervalSeconds: 1 })).rejects.toMatchObject({
+      code: 'invalid-input',
+    });
+  });
+
+  it('contacts, groups and templates', async () => {
+    const alice = await call<Contact>('contacts.add', { name: 'Alice', number: '07700 900801' });
+    const edited = await call<Contact>('contacts.edit', { id: alice.id, changes: { notes: 'VIP' } });
+    expect(edited.notes).toBe('VIP');
+    expect(await call('contacts.get', alice.id)).toMatchObject({ name: 'Alice' });
+    expect(await call('contacts.findDuplicates', '+447700900801')).toHaveLength(1);
+    const csv = await call<{ added: Contact[] }>('contacts.importCsv', {
+      csv: 'Name,Phone\nBob,07700 900802\nBad,12\n',
+      mapping: { name: 'Name', number: 'Phone' },
+    });
+    expect(csv.added.map((c) => c.name)).toEqual(['Bob']);
+    const vcard = await call<{ added: Contact[] }>('contacts.importVcard', {
+      text: 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Carol\r\nTEL:+447700900803\r\nEND:VCARD\r\n',
+    });
+    expect(vcard.added.map((c) => c.name)).toEqual(['Carol']);
+    expect(await call<string>('contacts.exportCsv')).toMatch(/Carol/);
+    expect(await call('contacts.list')).toHaveLength(3);
+
+    const group = await call<Group>('groups.create', 'Friends');
+    await call('groups.addMembers', { id: group.id, contactIds: [alice.id, ...csv.added.map((c) => c.id)] });
+    expect(await call('groups.members', group.id)).toHaveLength(2);
+    await call('groups.removeMembers', { id: group.id, contactIds: [alice.id] });
+    expect(await call('groups.rename', { id: group.id, name: 'Pals' })).toMatchObject({
+      name: 'Pals',
+      memberCount: 1,
+    });
+    expect(await call('groups.list')).toHaveLength(1);
+    await call('groups.delete', group.id);
+    await call('contacts.delete', alice.id);
+    expect(await call('contacts.get', alice.id)).toBeNull();
+
+    const t = await call<Template>('templates.create', { name: 'Hi', text: 'Hello {name}' });
+    expect(await call('templates.update', { id: t.id, text: 'Hello!' })).toMatchObject({
+      name: 'Hi',
+      text: 'Hello!',
+    });
+    expect(await call('templates.list')).toHaveLength(1);
+    await call('templates.delete', t.id);
+    expect(await call('templates.list')).toEqual([]);
+  });
+
+  it('send, outbox, history and inbox', async () => {
+    const sent = await call<{ job: OutboxJob }>('send.submit', {
+      recipients: ['447700900811', '447700900812'],
+      content: { kind: 'text', text: 'Channel check' },
+    });
+    for (let i = 0; i < 200; i++) {
+      const j = await call<OutboxJob>('outbox.job', sent.job.id);
+      if (j.counts.pending === 0 && j.counts.sending === 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(await call('outbox.jobs')).toHaveLength(1);
+    expect(await call('outbox.batches', sent.job.id)).toMatchObject([{ state: 'accepted' }]);
+    expect(await call('outbox.recipients', sent.job.id)).toHaveLength(2);
+    expect(await call('outbox.unknownBatches')).toEqual([]);
+    expect(await call('outbox.cancel', sent.job.id)).toEqual([]);
+    const again = await call<OutboxJob>('outbox.resend', { jobId: sent.job.id, numbers: ['447700900812'] });
+    expect(again).toMatchObject({ resendOf: sent.job.id, recipientCount: 1 });
+    const history = await call<{ items: unknown[] }>('history.messages', { filter: { jobId: sent.job.id } });
+    expect(history.items).toHaveLength(2);
+
+    await postForm(gw.url, '/sandbox/inbound', {
+      SendTo: DEMO_NUMBER,
+      ReplyTo: '447700900811',
+      Message: 'Got it',
+    });
+    expect(await call('inbox.pollNow')).toEqual({ received: 1 });
+    const page = await call<{ items: Array<{ id: number; peer: string }> }>('inbox.conversations', {
+      limit: 10,
+    });
+    const conv = page.items.find((c) => c.peer === '447700900811');
+    expect(conv).toBeDefined();
+    const id = conv?.id ?? 0;
+    const thread = await call<{ items: Array<{ direction: string }> }>('inbox.thread', {
+      conversationId: id,
+    });
+    expect(thread.items.map((m) => m.direction)).toContain('in');
+    expect(await call('inbox.unreadTotal')).toBe(1);
+    await call('inbox.markRead', id);
+    expect(await call('inbox.unreadTotal')).toBe(0);
+    await call('inbox.markUnread', id);
+    expect(await call<string>('inbox.exportCsv', id)).toMatch(/Got it/);
+    expect(await call('inbox.search', { query: 'Got' })).toMatchObject({ messages: [expect.anything()] });
+    // wait for the resend to finish before deleting its conversation
+    for (let i = 0; i < 200; i++) {
+      const j = await call<OutboxJob>('outbox.job', again.id);
+      if (j.counts.pending === 0 && j.counts.sending === 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await call('inbox.delete', id);
+    await call('accounts.signOut');
+    expect(await call('accounts.current')).toBeNull();
+  });
+
+  it('were all called', () => {
+    expect(API_CHANNELS.filter((c) => !called.has(c))).toEqual([]);
+  });
+});

@@ -790,8 +790,6 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     log(
       `${recovered.length} batch(es) were being sent when the app stopped: now unknown, never re-sent by themselves`,
     );
-    // After the caller had a chance to subscribe; outbox.unknownBatches() lists them at any time.
-    setImmediate(() => emit('outbox:recovered', { batches: recovered }));
   }
   try {
     if (opts.sandbox) await signIn({ sandbox: true });
@@ -800,6 +798,11 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     log(`not signed in at start: ${message(err)}`);
   }
 
+  if (recovered.length > 0) {
+    // After the caller has subscribed (it runs before this macrotask); outbox.unknownBatches()
+    // lists them at any time.
+    setImmediate(() => emit('outbox:recovered', { batches: recovered }));
+  }
   return {
     api: api as unknown as MessengerApi,
     events: {

@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AccountSummary, Credit, Settings } from '../preload/api.ts';
+import { api, bridge, errorText, useEvent } from './api.ts';
+import { SignIn } from './views/SignIn.tsx';
+import { Compose, type ComposeDraft } from './views/Compose.tsx';
+import { Inbox } from './views/Inbox.tsx';
+import { History } from './views/History.tsx';
+import { Contacts } from './views/Contacts.tsx';
+import { Account } from './views/Account.tsx';
+import { CreditBadge } from './components/CreditBadge.tsx';
+
+export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account';
+
+const NAV: ReadonlyArray<{ view: View; label: string }> = [
+  { view: 'compose', label: 'Compose' },
+  { view: 'inbox', label: 'Inbox' },
+  { view: 'contacts', label: 'Contacts & groups' },
+  { view: 'history', label: 'History' },
+  { view: 'account', label: 'Account' },
+];
+
+function applyTheme(theme: Settings['theme'] | undefined): void {
+  const root = document.documentElement;
+  if (theme === 'light' || theme === 'dark') root.dataset.theme = theme;
+  else delete root.dataset.theme;
+}
+
+export function App() {
+  const [account, setAccount] = useState<AccountSummary | null | undefined>(undefined);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [view, setView] = useState<View>('compose');
+  const [draft, setDraft] = useState<ComposeDraft | null>(null);
+  const [draftKey, setDraftKey] = useState(0);
+  const [unread, setUnread] = useState(0);
+  const [credit, setCredit] = useState<Credit | null>(null);
+  const [connected, setConnected] = useState(true);
+  const [pollError, setPollError] = useState<string | null>(null);
+  const [searchFocus, setSearchFocus] = useState(0);
+
+  useEffect(() => {
+    api()
+      .accounts.current()
+      .then(setAccount, (e: unknown) => setLoadError(errorText(e)));
+    api()
+      .settings.get()
+      .then((s) => applyTheme(s.theme))
+      .catch(() => undefined);
+    const b = bridge();
+    return b ? b.onConnection(setConnected) : undefined;
+  }, []);
+
+  useEffect(() => {
+    if (!account) return;
+    api()
+      .inbox.unreadTotal()
+      .then(setUnread, () => undefined);
+    api()
+      .credit.get()
+      .then((c) => (c ? setCredit(c) : api().credit.refresh().then(setCredit)))
+      .catch(() => undefined);
+  }, [account]);
+
+  useEvent('accounts:changed', (p) => setAccount(p.current));
+  useEvent('settings:changed', (s) => applyTheme(s.theme));
+  useEvent('credit:changed', setCredit);
+  useEvent('inbox:received', (p) => {
+    setUnread(p.unreadTotal);
+    setPollError(null);
+  });
+  useEvent('inbox:pollFailed', (p) => setPollError(`${p.error} (retrying in ${p.retryInSeconds} s)`));
+
+  const compose = useCallback((d: ComposeDraft | null) => {
+    setDraft(d);
+    setDraftKey((k) => k + 1);
+    setView('compose');
+  }, []);
+
+  const refreshUnread = useCallback(() => {
+    api()
+      .inbox.unreadTotal()
+      .then(setUnread, () => undefined);
+  }, []);
+
+  // Keyboard: Ctrl/Cmd+N compose, Ctrl/Cmd+F search (Ctrl/Cmd+Enter send lives in Compose).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const k = e.key.toLowerCase();
+      if (k === 'n') {
+        e.preventDefault();
+        compose(null);
+      } else if (k === 'f') {
+        e.preventDefault();
+        setView('inbox');
+        setSearchFocus((n) => n + 1);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [compose]);
+
+  if (loadError) {
+    return (
+      <main className="center-page">
+        <p role="alert" className="error">
+          Could not reach the app: {loadError}
+        </p>
+      </main>
+    );
+  }
+  if (account === undefined) {
+    return (
+      <main className="center-page" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+  if (account === null) return <SignIn onSignedIn={setAccount} />;
+
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">Messenger</div>
+        <ul>
+          {NAV.map((n) => (
+            <li key={n.view}>
+              <button
+                type="button"
+                className={view === n.view ? 'nav-item active' : 'nav-item'}
+                aria-current={view === n.view ? 'page' : undefined}
+                onClick={() => (n.view === 'compose' ? compose(null) : setView(n.view))}
+              >
+                <span>{n.label}</span>
+                {n.view === 'inbox' && unread > 0 ? (
+                  <span className="badge" aria-label={`${unread} unread`} data-testid="unread-badge">
+                    {unread}
+                  </span>
+                ) : null}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <CreditBadge credit={credit} onRefresh={setCredit} />
+        <div className="account-line" title={account.primaryUrl}>
+          {account.sandbox ? 'Local sandbox' : account.label || account.username}
+        </div>
+      </nav>
+      <main className="content">
+        {!connected ? (
+          <div role="alert" className="banner error">
+            Connection to the app lost — reconnecting…
+          </div>
+        ) : null}
+        {pollError ? (
+          <div role="status" className="banner warn">
+            Checking for messages failed: {pollError}
+          </div>
+        ) : null}
+        {view === 'compose' ? <Compose key={draftKey} draft={draft} credit={credit} /> : null}
+        {view === 'inbox' ? (
+          <Inbox onUnreadChanged={refreshUnread} onCompose={compose} searchFocus={searchFocus} />
+        ) : null}
+        {view === 'contacts' ? <Contacts onCompose={compose} /> : null}
+        {view === 'history' ? <History onCompose={compose} /> : null}
+        {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
+      </main>
+    </div>
+  );
+}

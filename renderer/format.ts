@@ -1,0 +1,54 @@
+// Small formatting helpers (no protocol knowledge here beyond the SendTimeAbsolute pattern).
+import { SEND_TIME_ABSOLUTE_PATTERN } from '../protocol/limits.ts';
+
+/** A datetime-local value (the user's local time) as UTC YYYY-MM-DDTHH:MM:SS, or null. */
+export function toUtcSendTime(local: string): string | null {
+  if (!local) return null;
+  const d = new Date(local);
+  if (Number.isNaN(d.getTime())) return null;
+  const s = d.toISOString().slice(0, 19);
+  return SEND_TIME_ABSOLUTE_PATTERN.test(s) ? s : null;
+}
+
+export function formatTime(ms: number | null): string {
+  if (ms === null) return '';
+  const d = new Date(ms);
+  const today = new Date();
+  return d.toDateString() === today.toDateString()
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+}
+
+export function displayNumber(n: string): string {
+  return /^\d+$/.test(n) ? `+${n}` : n;
+}
+
+/** Offer text as a file download (CSV exports). */
+export function download(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Split a search snippet's \u0002…\u0003 marks into plain and highlighted parts. */
+export function snippetParts(snippet: string): Array<{ text: string; hit: boolean }> {
+  // The service marks matches with U+0002 … U+0003 (preload/api.ts MessageHit).
+  const out: Array<{ text: string; hit: boolean }> = [];
+  const parts = snippet.split(String.fromCharCode(2));
+  if (parts[0]) out.push({ text: parts[0], hit: false });
+  for (const part of parts.slice(1)) {
+    const end = part.indexOf(String.fromCharCode(3));
+    if (end < 0) {
+      out.push({ text: part, hit: false });
+      continue;
+    }
+    out.push({ text: part.slice(0, end), hit: true });
+    if (end + 1 < part.length) out.push({ text: part.slice(end + 1), hit: false });
+  }
+  return out;
+}

@@ -1,0 +1,23 @@
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { createWebBridge } from './bridge/web.ts';
+import { setApi } from './api.ts';
+
+// Electron's preload provides window.messenger; in a browser we build it over the WebSocket.
+if (window.messenger && window.messengerEvents) {
+  setApi(window.messenger, window.messengerEvents, null);
+} else {
+  const bridge = createWebBridge();
+  window.messenger = bridge.api;
+  window.messengerEvents = bridge.events;
+  setApi(bridge.api, bridge.events, bridge);
+  // The token is in the HttpOnly cookie now; keep it out of the address bar and history.
+  const url = new URL(window.location.href);
+  if (url.searchParams.has('token')) {
+    url.searchParams.delete('token');
+    history.replaceState(null, '', url.pathname + url.search + url.hash);
+  }
+}
+
+const root = document.getElementById('root');
+if (root) createRoot(root).render(<App />);

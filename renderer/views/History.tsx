@@ -1,0 +1,207 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { OutboundStatus, OutboxBatch, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
+import { api, errorText, useEvent } from '../api.ts';
+import { StatusPill } from '../components/StatusPill.tsx';
+import { displayNumber, formatTime } from '../format.ts';
+import type { ComposeDraft } from './Compose.tsx';
+
+type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending';
+const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
+  all: null,
+  accepted: ['accepted', 'queued', 'delivered'],
+  delivered: ['delivered'],
+  failed: ['rejected', 'failed'],
+  unknown: ['unknown'],
+  pending: ['pending', 'sending'],
+};
+
+export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void }) {
+  const [jobs, setJobs] = useState<OutboxJob[]>([]);
+  const [filter, setFilter] = useState<Filter>('all');
+  const [open, setOpen] = useState<number | null>(null);
+  const [unknown, setUnknown] = useState<OutboxBatch[]>([]);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    api()
+      .outbox.jobs({ limit: 200 })
+      .then(setJobs, (e: unknown) => setError(errorText(e)));
+    api()
+      .outbox.unknownBatches()
+      .then(setUnknown, () => undefined);
+  }, []);
+  useEffect(load, [load]);
+  useEvent('outbox:progress', (p) =>
+    setJobs((js) =>
+      js.some((j) => j.id === p.job.id) ? js.map((j) => (j.id === p.job.id ? p.job : j)) : [p.job, ...js],
+    ),
+  );
+  useEvent('outbox:recovered', load);
+
+  const statuses = FILTER_STATUSES[filter];
+  const shown = statuses ? jobs.filter((j) => statuses.some((s) => j.counts[s] > 0)) : jobs;
+
+  return (
+    <section className="view history" aria-labelledby="history-title">
+      <div className="row spread">
+        <h1 id="history-title">History</h1>
+        <label>
+          Show{' '}
+          <select value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
+            <option value="all">All sends</option>
+            <option value="accepted">Accepted</option>
+            <option value="delivered">Delivered</option>
+            <option value="failed">Failed</option>
+            <option value="unknown">Unknown outcome</option>
+            <option value="pending">Pending</option>
+          </select>
+        </label>
+      </div>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {unknown.length ? (
+        <div className="banner warn" role="status">
+          {unknown.length} batch(es) were being sent when the app stopped; their outcome is unknown. Check the
+          recipients below before resending — they may already have received the message.
+        </div>
+      ) : null}
+      {shown.length === 0 ? <p className="muted">No sends.</p> : null}
+      <ul className="plain jobs">
+        {shown.map((j) => (
+          <li key={j.id} className="job">
+            <button
+              type="button"
+              className="job-head"
+              aria-expanded={open === j.id}
+              onClick={() => setOpen(open === j.id ? null : j.id)}
+            >
+              <span className="job-text">{j.content.text || `(${j.content.kind})`}</span>
+              <span className="muted small">
+                {formatTime(j.createdAt)} · {j.recipientCount} recipient(s)
+              </span>
+              <span className="counts">
+                {(
+                  [
+                    'delivered',
+                    'accepted',
+                    'queued',
+                    'pending',
+                    'sending',
+                    'unknown',
+                    'rejected',
+                    'failed',
+                  ] as const
+                ).map((s) =>
+                  j.counts[s] ? (
+                    <span key={s} className={`pill ${s}`}>
+                      {j.counts[s]} {s === 'rejected' ? 'failed' : s}
+                    </span>
+                  ) : null,
+                )}
+              </span>
+            </button>
+            {open === j.id ? (
+              <JobDetail job={j} filter={statuses} onCompose={onCompose} onChanged={load} />
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function JobDetail({
+  job,
+  filter,
+  onCompose,
+  onChanged,
+}: {
+  job: OutboxJob;
+  filter: OutboundStatus[] | null;
+  onCompose: (d: ComposeDraft) => void;
+  onChanged: () => void;
+}) {
+  const [rows, setRows] = useState<RecipientOutcome[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    api()
+      .outbox.recipients(job.id)
+      .then(setRows, (e: unknown) => setError(errorText(e)));
+  }, [job.id, job.counts]);
+
+  const failed = rows.filter((r) => r.status === 'rejected' || r.status === 'failed').map((r) => r.to);
+  const shown = filter ? rows.filter((r) => filter.includes(r.status)) : rows;
+  const resend = () => {
+    if (!window.confirm(`Send the message again to ${failed.length} failed recipient(s)?`)) return;
+    api()
+      .outbox.resend({ jobId: job.id, numbers: failed })
+      .then(
+        (j) => {
+          setNotice(`Resent as send #${j.id}`);
+          onChanged();
+        },
+        (e: unknown) => setError(errorText(e)),
+      );
+  };
+  const pendingCount = job.counts.pending;
+  return (
+    <div className="job-detail">
+      <div className="row">
+        <button type="button" onClick={resend} disabled={failed.length === 0}>
+          Resend to failed ({failed.length})
+        </button>
+        <button
+          type="button"
+          onClick={() => onCompose({ numbers: rows.map((r) => r.to), text: job.content.text })}
+        >
+          Edit and send again
+        </button>
+        {pendingCount ? (
+          <button
+            type="button"
+            className="danger"
+            onClick={() =>
+              void api()
+                .outbox.cancel(job.id)
+                .then(onChanged, (e: unknown) => setError(errorText(e)))
+            }
+          >
+            Cancel pending ({pendingCount})
+          </button>
+        ) : null}
+        {notice ? <span className="muted">{notice}</span> : null}
+      </div>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Recipient</th>
+            <th>Status</th>
+            <th>Report</th>
+            <th>Message id</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((r) => (
+            <tr key={r.to}>
+              <td>{displayNumber(r.to)}</td>
+              <td>
+                <StatusPill status={r.status} />
+              </td>
+              <td className="muted">{r.reportText ?? r.report ?? ''}</td>
+              <td className="muted small">{r.messageIdentifier ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useState, type FormEvent } from 'react';
+import type { AccountSummary } from '../../preload/api.ts';
+import { LIMITS } from '../../protocol/limits.ts';
+import { api, errorText } from '../api.ts';
+
+/** First start: sign in to a gateway account, or use the local sandbox. */
+export function SignIn({ onSignedIn }: { onSignedIn: (a: AccountSummary) => void }) {
+  const [username, setUsername] = useState('');
+  const [pin, setPin] = useState('');
+  const [primaryUrl, setPrimaryUrl] = useState('');
+  const [secondaryUrl, setSecondaryUrl] = useState('');
+  const [remember, setRemember] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = (p: Promise<AccountSummary>) => {
+    setBusy(true);
+    setError(null);
+    p.then(onSignedIn, (e: unknown) => setError(errorText(e))).finally(() => setBusy(false));
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    run(
+      api().accounts.signIn({
+        username: username.trim(),
+        pin,
+        primaryUrl: primaryUrl.trim(),
+        ...(secondaryUrl.trim() ? { secondaryUrl: secondaryUrl.trim() } : {}),
+        rememberPin: remember,
+      }),
+    );
+  };
+
+  return (
+    <main className="center-page">
+      <div className="card signin">
+        <h1>Welcome to Messenger</h1>
+        <p className="muted">
+          Sign in to your Messaging Gateway account, or try everything against a local sandbox.
+        </p>
+        <button
+          type="button"
+          className="primary wide"
+          disabled={busy}
+          onClick={() => run(api().accounts.signIn({ sandbox: true }))}
+        >
+          Use local sandbox
+        </button>
+        <div className="divider">or</div>
+        <form onSubmit={submit} aria-label="Sign in to a gateway">
+          <label>
+            Username
+            <input
+              value={username}
+              maxLength={LIMITS.usernameMax}
+              required
+              autoComplete="username"
+              onChange={(e) => setUsername(e.target.value)}
+            />
+          </label>
+          <label>
+            PIN
+            <input
+              type="password"
+              value={pin}
+              maxLength={LIMITS.pinMax}
+              required
+              autoComplete="current-password"
+              onChange={(e) => setPin(e.target.value)}
+            />
+          </label>
+          <label>
+            Gateway URL
+            <input
+              type="url"
+              value={primaryUrl}
+              required
+              placeholder="https://gateway.example.com"
+              onChange={(e) => setPrimaryUrl(e.target.value)}
+            />
+          </label>
+          <label>
+            Secondary gateway URL (optional)
+            <input type="url" value={secondaryUrl} onChange={(e) => setSecondaryUrl(e.target.value)} />
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />{' '}
+            Remember the PIN
+          </label>
+          {error ? (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          ) : null}
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

@@ -2,8 +2,11 @@
 // namespace) and /sendsms2 (the older namespace), WSDL at /sendsms5?wsdl (and /sendsms2?wsdl) with the
 // endpoint URL of the request's Host. Envelopes are read and written by protocol/soap (fast-xml-parser
 // with DOCTYPE and entities refused). A request that is not a valid envelope of the interface gets a
-// SOAP fault (HTTP 500, as SOAP 1.1 over HTTP prescribes); everything else, including report codes of
-// the gateway such as invalid login or out of credit, is an ordinary HTTP 200 response.
+// SOAP fault. Faults are sent with HTTP 200, not the 500 of SOAP 1.1 over HTTP (section 6.2): the
+// interface's rule is "bad input → a clear report code or fault, HTTP never 5xx", so proxies, load
+// balancers and monitoring never count a client's bad envelope as a server failure, and SOAP
+// toolkits (zeep, .NET, gSOAP) read a fault from the body whatever the status. Everything else,
+// including report codes such as invalid login or out of credit, is an ordinary response.
 //
 // SubmitMessage is a façade over the HTTP form API: the SOAP request is mapped to the form fields of
 // spec 2.2/2.4 and run through the very same handler (sendsms or sendmms), so both interfaces validate,
@@ -41,6 +44,9 @@ const SOAP_PATHS: ReadonlyArray<{ path: string; profile: SoapProfile }> = [
   { path: '/sendsms2', profile: SENDSMS2_PROFILE },
 ];
 
+/** HTTP status of a SOAP fault: 200, never 5xx (see the head of this file). */
+export const FAULT_STATUS = 200;
+
 function xml(body: string, status = 200, log: Record<string, unknown> = {}): RouteResponse {
   return { status, contentType: SOAP_CONTENT_TYPE, body, log };
 }
@@ -50,7 +56,7 @@ function fault(
   message: string,
   log: Record<string, unknown> = {},
 ): RouteResponse {
-  return xml(buildFault(code, message.slice(0, 1000)), 500, { fault: code, ...log });
+  return xml(buildFault(code, message.slice(0, 1000)), FAULT_STATUS, { fault: code, ...log });
 }
 
 /** Host of the request when it is a plain host[:port] (never echo arbitrary header text into the WSDL). */
@@ -84,6 +90,7 @@ export function registerSoapRoutes(router: Router, ctx: GatewayContext, network:
       {
         maxBodyBytes: SOAP_BODY_LIMIT,
         onTooLarge: () => fault('soap:Client', `request larger than ${SOAP_BODY_LIMIT} bytes`),
+        onError: () => fault('soap:Server', 'Internal error; the request was not processed'),
       },
     );
   }
@@ -135,11 +142,15 @@ function authOr(ctx: GatewayContext, req: { Username?: string; PIN?: string }): 
 
 function invalidLoginFault(op: SoapOperation, username: string | undefined): RouteResponse {
   // These responses carry no Report element, so an invalid login is a client fault (detail = the report code).
-  return xml(buildFault('soap:Client', describeReport(REPORT.invalidLogin), REPORT.invalidLogin), 500, {
-    operation: op,
-    username,
-    auth: 'failed',
-  });
+  return xml(
+    buildFault('soap:Client', describeReport(REPORT.invalidLogin), REPORT.invalidLogin),
+    FAULT_STATUS,
+    {
+      operation: op,
+      username,
+      auth: 'failed',
+    },
+  );
 }
 
 async function dispatchOperation(

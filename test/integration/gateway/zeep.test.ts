@@ -74,4 +74,33 @@ describe.skipIf(!zeepAvailable)('a foreign SOAP client (zeep)', () => {
     };
     expect(credit.credit).toBe(100_000 - 500 - 400);
   });
+
+  it('raises zeep.exceptions.Fault for a fault sent with HTTP 200 (never 5xx)', async () => {
+    // The transport records the HTTP status of each POST, so the test sees what zeep got on the wire.
+    const script = [
+      'import json, sys, zeep',
+      'from zeep.transports import Transport',
+      'class Recording(Transport):',
+      '    statuses = []',
+      '    def post(self, *a, **k):',
+      '        r = super().post(*a, **k)',
+      '        Recording.statuses.append(r.status_code)',
+      '        return r',
+      'client = zeep.Client(sys.argv[1] + "/sendsms5?wsdl", transport=Recording())',
+      'out = {}',
+      'try:',
+      '    client.service.AvailableMessages(Username=sys.argv[2], PIN="wrong")',
+      '    out["fault"] = None',
+      'except zeep.exceptions.Fault as f:',
+      '    out["fault"] = {"message": f.message, "code": str(f.code), "detail": f.detail is not None}',
+      'out["statuses"] = Recording.statuses',
+      'print(json.dumps(out))',
+    ].join('\n');
+    const { stdout } = await run(PYTHON, ['-c', script, gw.url, gw.username], { timeout: 60_000 });
+    const out = JSON.parse(stdout) as { fault: { message: string; code: string } | null; statuses: number[] };
+    expect(out.fault).not.toBeNull();
+    expect(out.fault!.message).toMatch(/invalid login/i);
+    expect(out.fault!.code).toMatch(/Client/);
+    expect(out.statuses).toEqual([200]);
+  });
 });

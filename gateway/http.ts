@@ -40,6 +40,11 @@ export interface RouteOptions {
   onTooLarge?: (req: RouteRequest, ctx: GatewayContext) => RouteResponse;
   /** Response when the handler throws (default: HTTP 500). Form routes answer 200 with a report. */
   onError?: (req: RouteRequest, ctx: GatewayContext, err: unknown) => RouteResponse;
+  /**
+   * True for an error the handler throws on bad client input (e.g. malformed form encoding): it is
+   * answered by onError like any other, but logged at info with its reason, not as a handler failure.
+   */
+  expectedError?: (err: unknown) => boolean;
   /** Match every path that starts with `path` (e.g. "/sandbox/"). */
   prefix?: boolean;
 }

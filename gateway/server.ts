@@ -211,10 +211,18 @@ async function handle(
         try {
           out = await route.handler(request, ctx);
         } catch (err) {
-          ctx.log.error('handler failed', {
-            path,
-            error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-          });
+          if (route.options.expectedError?.(err)) {
+            // bad input from the client (answered with a report below): not a gateway failure
+            ctx.log.info('request rejected', {
+              path,
+              reason: err instanceof Error ? err.message : String(err),
+            });
+          } else {
+            ctx.log.error('handler failed', {
+              path,
+              error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+            });
+          }
           out = route.options.onError?.(request, ctx, err) ?? { status: 500, body: 'Internal error\n' };
         }
       }

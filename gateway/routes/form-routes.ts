@@ -44,6 +44,7 @@ function formOptions(style: Style): RouteOptions {
     maxBodyBytes: FORM_BODY_LIMIT,
     onTooLarge: (req) =>
       errorBody(req, style, REPORT.syntaxError, `Request body too large: at most ${FORM_BODY_LIMIT} bytes`),
+    expectedError: isDecodeError,
     onError: (req, _ctx, err) =>
       isDecodeError(err)
         ? errorBody(req, style, REPORT.syntaxError, decodeErrorText(err))

@@ -498,6 +498,7 @@ function sendMmsOptions(): RouteOptions {
         REPORT.syntaxError,
         `Request body too large: at most ${FORM_BODY_LIMIT} bytes`,
       ),
+    expectedError: isDecodeError,
     onError: (req, _ctx, err) =>
       isDecodeError(err)
         ? requestError(

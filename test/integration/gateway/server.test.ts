@@ -105,6 +105,7 @@ describe('gateway HTTP server', () => {
   });
 
   it('malformed percent-encoding and non-UTF-8 bodies get a clear report, never 5xx', async () => {
+    lines.length = 0;
     const before = storedCredit(gw.ctx, gw.username);
     for (const body of [
       `Username=${gw.username}&PIN=${gw.pin}&SendTo=447700900123&Message=100%&ResponseFormat=1`,
@@ -128,6 +129,15 @@ describe('gateway HTTP server', () => {
     expect(raw.status).toBe(200);
     expect(await raw.text()).toMatch(/^\d+ - .*encod/i);
     expect(storedCredit(gw.ctx, gw.username)).toBe(before);
+    // Expected bad input: one info line with the reason each, never an error-level 'handler failed'.
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged.filter((l) => l['level'] === 'error')).toEqual([]);
+    const rejected = logged.filter((l) => l['event'] === 'request rejected');
+    expect(rejected).toHaveLength(4);
+    for (const r of rejected) {
+      expect(r['level']).toBe('info');
+      expect(String(r['reason'])).toMatch(/percent|UTF-8|encod/i);
+    }
   });
 
   it('logs one structured line per request, never the PIN', async () => {

@@ -113,6 +113,19 @@ function describeContent(c: DecodedContent): Record<string, unknown> {
   }
 }
 
+/**
+ * Septets of packed GSM-7 user data given without a septet count (the form's UserData field). n
+ * octets hold floor(n*8/7) septets; when n*8 is a multiple of 7 the last septet may be the 7 spare
+ * bits of a message of 8k-1 characters, which a sender zero-fills: 3GPP TS 23.038 6.1.2.3.1 says
+ * to pad with <CR> exactly so that a receiver does not read those zeros as '@'. So a trailing 0x00
+ * septet in that position is padding and dropped; anywhere else (or a <CR>) it is kept.
+ */
+export function unpackGsm7UserData(packed: Uint8Array): number[] {
+  const septets = unpackSeptets(packed, Math.floor((packed.length * 8) / 7));
+  if ((packed.length * 8) % 7 === 0 && septets.length > 0 && septets[septets.length - 1] === 0) septets.pop();
+  return septets;
+}
+
 /** Maps stored content to protocol/smart's SmartContent. Throws for content it cannot encode. */
 export function toSmartContent(content: OutboundContent): SmartContent {
   const c = content as unknown as RichContent;
@@ -174,8 +187,7 @@ export function toSmartContent(content: OutboundContent): SmartContent {
       if (c.userData === undefined) return { kind: 'raw', dcs: c.dcs, pid: c.pid, udh, text: c.text ?? '' };
       let userData = hexToBytes(c.userData);
       // the form carries GSM-7 user data packed; protocol/smart takes septet values
-      if (describeDcs(c.dcs).alphabet === 'GSM-7')
-        userData = Uint8Array.from(unpackSeptets(userData, Math.floor((userData.length * 8) / 7)));
+      if (describeDcs(c.dcs).alphabet === 'GSM-7') userData = Uint8Array.from(unpackGsm7UserData(userData));
       return { kind: 'raw', dcs: c.dcs, pid: c.pid, udh, userData };
     }
     default:

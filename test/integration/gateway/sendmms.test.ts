@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
 import { Jimp } from 'jimp';
 import { decodeSubmitPdu, SMART_PORTS } from '../../../protocol/smart/sms-submit.ts';
+import { encodeGsm7, packSeptets } from '../../../protocol/sms.ts';
 import { bytesToHex, hexToBytes } from '../../../protocol/smart/bytes.ts';
 import { decodeOtaBitmap } from '../../../protocol/smart/ota-bitmap.ts';
 import { decodeWspPush } from '../../../protocol/smart/wsp-push.ts';
@@ -198,6 +199,32 @@ describe('smart messages', () => {
     expect(d.dcs).toBe(0xf5);
     expect(d.udh.ports).toEqual({ dest: 0x1583, src: 0x158a });
     expect(bytesToHex(d.userData).toLowerCase()).toBe('cafebabe');
+  });
+});
+
+describe('raw GSM-7 user data without a septet count', () => {
+  const send = async (text: string) => {
+    const r = await sendmms({
+      SendTo: '447700900519',
+      SmsSubmitPduDataCodingScheme: '00',
+      SmsSubmitPduProtocolIdentifier: '00',
+      SmsSubmitPduUserDataHeader: '0605041583158A',
+      SmsSubmitPduUserData: bytesToHex(packSeptets(encodeGsm7(text)!)),
+    });
+    expect(r.reports).toEqual(['-3']);
+    const [pdu] = await pdusOf(r.ids[0]!);
+    return decodeSubmitPdu(pdu!.pdu);
+  };
+
+  it('7 characters in 7 octets: the 7 zero pad bits are not read as a trailing @', async () => {
+    const d = await send('1234567');
+    expect(d.text).toBe('1234567');
+    expect(d.userData.length).toBe(7);
+  });
+
+  it('8 characters in 7 octets and 6 in 6 are kept whole', async () => {
+    expect((await send('12345678')).text).toBe('12345678');
+    expect((await send('@bc@ef')).text).toBe('@bc@ef');
   });
 });
 

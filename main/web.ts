@@ -8,7 +8,7 @@
 // request and the WebSocket upgrade (query token= on the page load sets an HttpOnly SameSite=Strict
 // cookie); Host and Origin must name this loopback server (DNS-rebinding guard); strict CSP.
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -101,38 +101,54 @@ export function rendererStale(source = RENDERER_SOURCE, out = RENDERER_OUT): boo
  */
 export async function buildRenderer(log: (m: string) => void, root = ROOT): Promise<void> {
   const vite = await import('vite');
-  const outDir = join(root, 'out', 'renderer');
+  const finalDir = join(root, 'out', 'renderer');
+  // Built beside the target and swapped in, so a second shell starting at the same time (e2e
+  // runs) never serves a half-written directory.
+  const outDir = `${finalDir}.build-${process.pid}-${Date.now()}`;
   const own = ['vite.config.ts', 'vite.config.js', 'vite.config.mjs']
     .map((f) => join(root, 'renderer', f))
     .find(existsSync);
-  log(`building the renderer into ${outDir} …`);
-  if (own !== undefined) {
-    await vite.build({
-      configFile: own,
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    });
-  } else {
-    const mod = (await import(pathToFileURL(join(root, 'electron.vite.config.ts')).href)) as {
-      default: unknown;
-    };
-    const exported = mod.default;
-    const config = (
-      typeof exported === 'function'
-        ? await (exported as (env: unknown) => unknown)({ command: 'build', mode: 'production' })
-        : exported
-    ) as {
-      renderer?: Record<string, unknown>;
-    };
-    const renderer = config.renderer ?? {};
-    const build = (renderer.build ?? {}) as Record<string, unknown>;
-    await vite.build({
-      ...renderer,
-      configFile: false,
-      logLevel: 'warn',
-      base: './',
-      build: { ...build, outDir, emptyOutDir: true },
-    });
+  log(`building the renderer into ${finalDir} …`);
+  try {
+    if (own !== undefined) {
+      await vite.build({
+        configFile: own,
+        logLevel: 'warn',
+        build: { outDir, emptyOutDir: true },
+      });
+    } else {
+      const mod = (await import(pathToFileURL(join(root, 'electron.vite.config.ts')).href)) as {
+        default: unknown;
+      };
+      const exported = mod.default;
+      const config = (
+        typeof exported === 'function'
+          ? await (exported as (env: unknown) => unknown)({ command: 'build', mode: 'production' })
+          : exported
+      ) as {
+        renderer?: Record<string, unknown>;
+      };
+      const renderer = config.renderer ?? {};
+      const build = (renderer.build ?? {}) as Record<string, unknown>;
+      await vite.build({
+        ...renderer,
+        configFile: false,
+        logLevel: 'warn',
+        base: './',
+        build: { ...build, outDir, emptyOutDir: true },
+      });
+    }
+    const old = `${finalDir}.old-${process.pid}-${Date.now()}`;
+    if (existsSync(finalDir)) renameSync(finalDir, old);
+    try {
+      renameSync(outDir, finalDir);
+    } catch (err) {
+      // Another shell swapped its build in meanwhile: the same sources, so keep that one.
+      if (!existsSync(join(finalDir, 'index.html'))) throw err;
+    }
+    rmSync(old, { recursive: true, force: true });
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
   }
   log('renderer built');
 }

@@ -1,0 +1,245 @@
+// End to end: the real web shell (`main/web.ts --sandbox`, a child process) and Debian's Chromium
+// driven by playwright-core. The user's path through the app: sandbox signed in → credit shown;
+// three contacts in a group, a send to the group with per-recipient results and the credit going
+// down; a message from a phone (POST /sandbox/inbound) in the inbox within one poll with the unread
+// badge; search; a delivery receipt turning the sent message "delivered"; an invalid number and an
+// over-length text refused with clear errors and nothing sent. Screenshots land in test-results/.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { DEMO_NUMBER } from '../../gateway/demo.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const SHOTS = join(ROOT, 'test-results');
+
+interface Shell {
+  child: ChildProcess;
+  url: string;
+  stderr: string[];
+}
+
+async function startShell(dataDir: string): Promise<Shell> {
+  const child = spawn(
+    join(ROOT, 'node_modules/.bin/node'),
+    ['main/web.ts', '--port', '0', '--data', dataDir, '--sandbox'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const stderr: string[] = [];
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL line in 150 s:\n${stderr.join('')}`)), 150_000);
+    lines.on('line', (line) => {
+      const m = /^URL: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/.exec(line);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`web shell exited with ${code}:\n${stderr.join('')}`));
+    });
+  });
+  return { child, url, stderr };
+}
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+describe.skipIf(!existsSync(CHROMIUM))(
+  'renderer end to end (web shell + Chromium)',
+  { timeout: 60_000 },
+  () => {
+    let tmp: string;
+    let shell: Shell;
+    let context: BrowserContext;
+    let page: Page;
+    const pageErrors: string[] = [];
+
+    beforeAll(async () => {
+      tmp = mkdtempSync(join(tmpdir(), 'messenger-e2e-'));
+      mkdirSync(SHOTS, { recursive: true });
+      shell = await startShell(join(tmp, 'data'));
+      context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+        executablePath: CHROMIUM,
+        args: ARGS,
+        headless: true,
+        viewport: { width: 1280, height: 820 },
+        colorScheme: 'light',
+      });
+      page = context.pages()[0] ?? (await context.newPage());
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') pageErrors.push(m.text());
+      });
+      await page.goto(shell.url);
+    }, 180_000);
+
+    afterAll(async () => {
+      await context?.close();
+      if (shell?.child.exitCode === null) {
+        const exited = new Promise((r) => shell.child.once('exit', r));
+        shell.child.kill('SIGTERM');
+        await exited;
+      }
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
+    });
+
+    const shoot = async (name: string) => {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.screenshot({ path: join(SHOTS, `${name}-${scheme}.png`) });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    };
+    const creditValue = async () => Number(await page.getByTestId('credit-amount').textContent());
+    const jobCount = () => page.evaluate(async () => (await window.messenger!.outbox.jobs()).length);
+
+    it('starts signed in to the local sandbox with the credit shown', async () => {
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeDefined();
+      await page.getByTestId('credit-amount').waitFor({ timeout: 20_000 });
+      expect(await creditValue()).toBeGreaterThan(0);
+      await expect(page.getByText('Local sandbox')).toBeDefined();
+      // One poll every 5 s (the shortest allowed), so "within one poll" is quick to check.
+      await page.evaluate(() => window.messenger!.settings.update({ pollIntervalSeconds: 5 }));
+    });
+
+    it('creates a group of three contacts and sends to it: per-recipient results, credit drops', async () => {
+      const before = await creditValue();
+      await page.getByRole('button', { name: 'Contacts & groups' }).click();
+      const people = [
+        ['Alice Archer', '+44 7700 900101'],
+        ['Bob Baker', '07700 900102'],
+        ['Carol Cooper', '447700900103'],
+      ] as const;
+      for (const [name, number] of people) {
+        await page.getByRole('button', { name: 'Add contact' }).click();
+        const form = page.getByRole('form', { name: 'Add contact' });
+        await form.getByLabel('Name').fill(name);
+        await form.getByLabel('Number').fill(number);
+        await form.getByRole('button', { name: 'Save' }).click();
+        await page.getByRole('cell', { name, exact: true }).waitFor();
+      }
+      // A duplicate number is flagged before it is saved.
+      await page.getByRole('button', { name: 'Add contact' }).click();
+      await page.getByRole('form', { name: 'Add contact' }).getByLabel('Number').fill('07700900101');
+      await page.getByText('Duplicate: Alice Archer already has this number.').waitFor();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+
+      for (const [name] of people) await page.getByLabel(`Select ${name}`).check();
+      await page.getByLabel('New group name').fill('Team');
+      await page.getByRole('button', { name: 'Create with 3 selected' }).click();
+      const group = page.getByRole('region', { name: 'Group Team' });
+      await group.getByText('Carol Cooper').waitFor();
+      await shoot('contacts');
+      await group.getByRole('button', { name: 'Send to group' }).click();
+
+      await page.getByRole('listitem').filter({ hasText: 'Team (3)' }).waitFor();
+      await page
+        .getByRole('textbox', { name: 'Message', exact: true })
+        .fill('Team meeting moved to 3pm — see you there');
+      await expect(await page.getByTestId('counter').textContent()).toContain('UCS-2'); // the em dash
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const rows = page.getByTestId('send-results').locator('tbody tr');
+      await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(3);
+      for (const n of ['+447700900101', '+447700900102', '+447700900103'])
+        await rows
+          .filter({ hasText: n })
+          .locator('[data-status="accepted"], [data-status="queued"], [data-status="delivered"]')
+          .waitFor({ timeout: 20_000 });
+      await shoot('compose');
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh credit' }).click();
+            return creditValue();
+          },
+          { timeout: 20_000, interval: 1000 },
+        )
+        .toBeLessThan(before);
+    });
+
+    it('shows a message from a phone in the inbox within one poll, with the unread badge; search finds it', async () => {
+      // The sandbox gateway's address is the signed-in account's primary URL.
+      const gateway = await page.evaluate(
+        async () => (await window.messenger!.accounts.current())!.primaryUrl,
+      );
+      const number = DEMO_NUMBER; // the sandbox demo account's number, which the phone writes to
+      const res = await fetch(new URL('/sandbox/inbound', gateway), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        body: new URLSearchParams({
+          SendTo: number,
+          ReplyTo: '447700900101',
+          Message: 'Are we still on for the pelican briefing?',
+        }).toString(),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const badge = page.getByTestId('unread-badge');
+      await badge.waitFor({ timeout: 12_000 });
+      expect(await badge.textContent()).toBe('1');
+
+      await page.getByRole('button', { name: /^Inbox/ }).click();
+      const list = page.getByRole('list', { name: 'Conversations' });
+      await list.getByText('Alice Archer').waitFor();
+      // Unread first: Alice's conversation is the first row.
+      expect(await list.getByRole('listitem').first().textContent()).toContain('pelican');
+
+      await page.getByRole('searchbox', { name: 'Search messages and contacts' }).fill('pelican');
+      await page.keyboard.press('Enter');
+      const results = page.getByTestId('search-results');
+      await results.locator('mark', { hasText: /pelican/i }).waitFor();
+      await shoot('inbox-search');
+      await results.getByRole('button', { name: /Alice Archer/ }).click();
+      const thread = page.getByRole('region', { name: /Conversation with Alice Archer/ });
+      await thread.getByText('Are we still on for the pelican briefing?').waitFor();
+      await badge.waitFor({ state: 'detached', timeout: 10_000 });
+    });
+
+    it('a delivery receipt turns the sent message "delivered"', async () => {
+      const thread = page.getByRole('region', { name: /Conversation with Alice Archer/ });
+      const out = thread.getByTestId('bubble').filter({ hasText: 'Team meeting moved' });
+      await out.locator('[data-status="delivered"]').waitFor({ timeout: 20_000 });
+      await shoot('inbox');
+    });
+
+    it('refuses an invalid number and an over-length text with clear errors, sending nothing', async () => {
+      const jobsBefore = await jobCount();
+      await page.keyboard.press('Control+n');
+      const entry = page.getByRole('combobox', { name: 'To', exact: true });
+      await entry.fill('12ab34');
+      await entry.press('Enter');
+      const chip = page.getByRole('listitem').filter({ hasText: '12ab34' });
+      await chip.waitFor();
+      expect(await chip.getAttribute('class')).toContain('invalid');
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill('x'.repeat(300));
+      await page.getByText('Too long: 45 characters over the 255-character limit.').waitFor();
+      await page.getByRole('textbox', { name: 'Message', exact: true }).press('Control+Enter');
+      const errors = page.getByTestId('compose-errors');
+      await errors.waitFor();
+      const text = (await errors.textContent()) ?? '';
+      expect(text).toContain('Nothing was sent');
+      expect(text).toContain('12ab34');
+      expect(text).toContain('at most 255');
+      await shoot('compose-errors');
+      expect(await jobCount()).toBe(jobsBefore);
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);

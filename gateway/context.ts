@@ -4,6 +4,7 @@ import type { SoapProfile } from '../protocol/soap/namespaces.ts';
 import type { Logger } from './log.ts';
 import type { Account } from './accounts.ts';
 import type { OutboundContent } from './content.ts';
+import type { NumberChecker } from './numbers.ts';
 
 /** Release served by the SOAP operation MobileMessengerVersion (spec 9.3). */
 export interface ReleaseInfo {
@@ -76,6 +77,8 @@ export interface GatewayContext {
   scheduler: SchedulerLike;
   profile: SoapProfile;
   sandbox: boolean;
+  /** Recipient number checks, split across a worker thread for large lists. */
+  numbers: NumberChecker;
   /** Authenticated account helper kept here so rich routes don't re-implement it. */
   authenticate(username: string | undefined, pin: string | undefined): Account | null;
 }

@@ -14,6 +14,7 @@ import type { RouteRequest, RouteResponse } from './http.ts';
 import type { GatewayConfig, GatewayContext, NetworkLike, ReleaseInfo } from './context.ts';
 import { createNetwork, registerRichRoutes } from './rich.ts';
 import { Scheduler } from './scheduler.ts';
+import { NumberChecker } from './numbers.ts';
 import { registerFormRoutes } from './routes/form-routes.ts';
 
 export interface StartGatewayOptions {
@@ -80,6 +81,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     scheduler: { poke: () => {}, close: () => {} },
     profile: SENDSMS5_PROFILE,
     sandbox: opts.sandbox ?? false,
+    numbers: new NumberChecker(),
     authenticate: (username, pin) =>
       username === undefined || pin === undefined ? null : authenticate(db, username, pin),
   };
@@ -128,6 +130,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
           server.closeAllConnections();
         });
         await ctx.network.close();
+        await ctx.numbers.close();
         db.close();
       })();
       return closed;

@@ -9,8 +9,9 @@ import { randomInt } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ResponseRecord } from '../protocol/responses.ts';
 import { REPORT, describeReport } from '../protocol/reports.ts';
-import { normalizeMsisdn } from '../protocol/msisdn.ts';
-import { msisdnProblem, splitNumberList } from '../protocol/validate.ts';
+import { splitNumberList } from '../protocol/validate.ts';
+import type { RecipientCheck } from './recipient-check.ts';
+import { checkRecipient } from './recipient-check.ts';
 import type { DeliveryOption } from '../protocol/limits.ts';
 import type { Account } from './accounts.ts';
 import { creditAccountId } from './accounts.ts';
@@ -30,6 +31,8 @@ export interface SubmitInput {
   content: OutboundContent;
   /** Library number of an uploaded file, echoed in every record (spec 2.5). */
   libraryNumber?: string;
+  /** checkRecipient of each recipient when the caller already ran it (NumberChecker). */
+  checked?: RecipientCheck[];
 }
 
 const ID_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'; // ascending ASCII: string order = number order
@@ -78,14 +81,6 @@ function record(
     : { messageIdentifier, report, text, libraryNumber };
 }
 
-/** A recipient as stored: the spec's form checked first, then a real numbering-plan check. */
-function checkRecipient(raw: string): { ok: true; msisdn: string } | { ok: false; reason: string } {
-  const trimmed = raw.trim();
-  const formProblem = msisdnProblem(trimmed);
-  if (formProblem !== undefined) return { ok: false, reason: formProblem };
-  return normalizeMsisdn(trimmed);
-}
-
 /**
  * Stores one row per recipient and reserves credit for each accepted one in ONE BEGIN IMMEDIATE
  * transaction; accepted rows of an immediate send are queued for the network in the same
@@ -108,7 +103,8 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
   const libraryNumber = input.libraryNumber ?? null;
   const nowIso = new Date(now).toISOString();
   // Numbers are checked before the write lock is taken: the lock is held only for the writes.
-  const checked = input.recipients.map(checkRecipient);
+  const checked =
+    input.checked?.length === input.recipients.length ? input.checked : input.recipients.map(checkRecipient);
   const acceptedText = describeReport(scheduled ? REPORT.queued : REPORT.accepted);
   const outOfCreditText = describeReport(REPORT.outOfCredit);
 

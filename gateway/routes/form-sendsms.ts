@@ -105,7 +105,7 @@ export function resolveRecipients(
   return { recipients };
 }
 
-export function handleSendSms(req: RouteRequest, ctx: GatewayContext): RouteResponse {
+export async function handleSendSms(req: RouteRequest, ctx: GatewayContext): Promise<RouteResponse> {
   const fields = readForm(req);
   if (isDeprecatedShape(fields)) return handleDeprecatedSend(fields, ctx);
   const username = fields.get('Username');
@@ -130,9 +130,12 @@ export function handleSendSms(req: RouteRequest, ctx: GatewayContext): RouteResp
   const sendAt = sendTimeOf(fields);
   const deliveryOption = deliveryOptionOf(fields);
   const replyTo = fields.get('ReplyTo')?.trim();
+  // numbers are checked before the write transaction, on two threads for a large list
+  const checked = await ctx.numbers.check(resolved.recipients);
   const records = submitMessage(ctx, {
     account,
     recipients: resolved.recipients,
+    checked,
     content,
     ...(replyTo ? { replyTo } : {}),
     ...(sendAt ? { sendAt } : {}),

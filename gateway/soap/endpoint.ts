@@ -447,7 +447,7 @@ async function submitViaForm(
     rawQuery: '',
     body: new TextEncoder().encode(encodeForm(fields)),
   };
-  const res = path === 'sendsms' ? handleSendSms(formReq, ctx) : await handleSendMms(formReq, ctx);
+  const res = path === 'sendsms' ? await handleSendSms(formReq, ctx) : await handleSendMms(formReq, ctx);
   const body = typeof res.body === 'string' ? res.body : new TextDecoder().decode(res.body);
   const record = parseRecordsResponse(body).records[0];
   const response: SoapResponses['SubmitMessage'] = record

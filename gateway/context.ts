@@ -59,6 +59,8 @@ export interface NetworkLike {
   dispatch(message: MessageRow): void;
   /** Drain the network queue (table network_queue) soon: a request just committed an entry. */
   drainSoon?(): void;
+  /** Drain the network queue now (returns messages handed over). */
+  drainQueue?(): number;
   close(): void | Promise<void>;
 }
 

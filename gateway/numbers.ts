@@ -11,7 +11,7 @@ import { checkRecipient } from './recipient-check.ts';
 /** Below this many numbers a round trip to the worker is not worth it. */
 const SPLIT_MIN = 32;
 /** Share of the numbers the worker checks (the main thread also parses, stores and answers). */
-const WORKER_SHARE = 0.55;
+const WORKER_SHARE = 0.75;
 
 export class NumberChecker {
   private worker: Worker | null = null;
@@ -19,8 +19,11 @@ export class NumberChecker {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (r: RecipientCheck[]) => void; numbers: string[] }>();
 
-  /** Checks every number; results in input order. */
-  async check(numbers: string[]): Promise<RecipientCheck[]> {
+  /**
+   * Checks every number; results in input order. `whileWaiting` runs on the main thread after its
+   * own share is done, while the worker may still be busy (the gateway drains its network queue).
+   */
+  async check(numbers: string[], whileWaiting?: () => void): Promise<RecipientCheck[]> {
     const worker = numbers.length >= SPLIT_MIN ? this.ensureWorker() : null;
     if (!worker) return numbers.map(checkRecipient);
     const split = Math.floor(numbers.length * (1 - WORKER_SHARE));
@@ -31,6 +34,7 @@ export class NumberChecker {
     });
     worker.postMessage({ id, numbers: remoteNumbers });
     const local = numbers.slice(0, split).map(checkRecipient);
+    whileWaiting?.();
     return local.concat(await remote);
   }
 

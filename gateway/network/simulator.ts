@@ -86,6 +86,12 @@ const SWEEP_MS = 1000;
 /** Queue entries (send requests, ≤ 350 messages each) claimed per drain transaction. */
 const DRAIN_BATCH_ENTRIES = 4;
 const DRAIN_BATCH_MESSAGES = DRAIN_BATCH_ENTRIES * 350;
+/**
+ * How long after a send request the queue is drained at the latest. The drain usually happens
+ * sooner: while a large request waits for its number checks (idle main thread, see NumberChecker),
+ * and before anything reads the network's state (outbound, receiptsFor).
+ */
+const DRAIN_DELAY_MS = 20;
 const PUSH_TIMEOUT_MS = 5000;
 const PUSH_CONCURRENCY = 8;
 
@@ -94,7 +100,7 @@ export class NetworkSimulator implements NetworkLike {
   private readonly db: DatabaseSync;
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeDue = Infinity;
-  private drainPending: NodeJS.Immediate | null = null;
+  private drainPending: NodeJS.Timeout | null = null;
   private readonly sweeper: NodeJS.Timeout;
   private readonly pushes = new Set<Promise<void>>();
   private activePushes = 0;
@@ -174,10 +180,10 @@ export class NetworkSimulator implements NetworkLike {
   /** A send request committed a network_queue entry: drain it right after the answer is written. */
   drainSoon(): void {
     if (this.closed || this.drainPending) return;
-    this.drainPending = setImmediate(() => {
+    this.drainPending = setTimeout(() => {
       this.drainPending = null;
       this.drainQueue();
-    });
+    }, DRAIN_DELAY_MS);
   }
 
   /**
@@ -441,6 +447,7 @@ export class NetworkSimulator implements NetworkLike {
   }
 
   receiptsFor(messageIdentifier: string): ReceiptRow[] {
+    this.drainQueue();
     const rows = stmt(
       this.db,
       'SELECT * FROM delivery_receipts WHERE message_identifier = ? ORDER BY part, id',
@@ -559,6 +566,7 @@ export class NetworkSimulator implements NetworkLike {
       limit?: number;
     } = {},
   ): OutboundPduRow[] {
+    this.drainQueue(); // what was accepted is what the network has received
     const where: string[] = ['id > ?'];
     const args: Array<string | number> = [filter.afterId ?? 0];
     if (filter.accountId !== undefined) {
@@ -599,7 +607,7 @@ export class NetworkSimulator implements NetworkLike {
     this.closed = true;
     clearInterval(this.sweeper);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
-    if (this.drainPending) clearImmediate(this.drainPending);
+    if (this.drainPending) clearTimeout(this.drainPending);
     await Promise.allSettled([...this.pushes]);
   }
 }

@@ -131,7 +131,7 @@ export async function handleSendSms(req: RouteRequest, ctx: GatewayContext): Pro
   const deliveryOption = deliveryOptionOf(fields);
   const replyTo = fields.get('ReplyTo')?.trim();
   // numbers are checked before the write transaction, on two threads for a large list
-  const checked = await ctx.numbers.check(resolved.recipients);
+  const checked = await ctx.numbers.check(resolved.recipients, () => ctx.network.drainQueue?.());
   const records = submitMessage(ctx, {
     account,
     recipients: resolved.recipients,

@@ -197,7 +197,13 @@ describe('delivery receipts', () => {
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const first = await startTestGateway({ sandbox: true, receiptDelayMs: 2500, dataDir, demo: true });
     const { ids } = await send(first, { SendTo: '447700900406', Message: 'before restart' });
-    expect(receipts(first, ids[0]!).map((r) => r.status)).toEqual(['pending']);
+    // the network gets the message off the request path (network_queue), then holds its receipt
+    const pending = await until(
+      () => receipts(first, ids[0]!),
+      (x) => x.length > 0,
+      5_000,
+    );
+    expect(pending.map((r) => r.status)).toEqual(['pending']);
     await first.close();
     const second = await startTestGateway({ sandbox: true, receiptDelayMs: 2500, dataDir, demo: false });
     cleanup.push(() => second.close());

@@ -7,7 +7,7 @@
 // delivers them; each is claimed in a transaction and so delivered exactly once.
 // Inbound (mobile-originated) messages are queued for the account whose number they are sent to and
 // handed out once by CollectMessages.
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
 import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
 import type { MOMessage } from '../../protocol/soap/operations.ts';
@@ -95,6 +95,40 @@ const DRAIN_DELAY_MS = 20;
 const PUSH_TIMEOUT_MS = 5000;
 const PUSH_CONCURRENCY = 8;
 
+/**
+ * Rows inserted up to BATCH_ROWS at a time with one multi-row INSERT … VALUES (…), (…): one call
+ * into SQLite per batch instead of one per row (the drain stores two rows per message).
+ */
+const BATCH_ROWS = 64;
+class BatchInsert {
+  private readonly db: DatabaseSync;
+  private readonly head: string;
+  private readonly columns: number;
+  private values: SQLInputValue[] = [];
+  private rows = 0;
+
+  constructor(db: DatabaseSync, head: string, columns: number) {
+    this.db = db;
+    this.head = head;
+    this.columns = columns;
+  }
+
+  add(...row: SQLInputValue[]): void {
+    this.values.push(...row);
+    if (++this.rows === BATCH_ROWS) this.flush();
+  }
+
+  flush(): void {
+    if (this.rows === 0) return;
+    const tuple = `(${Array.from({ length: this.columns }, () => '?').join(', ')})`;
+    stmt(this.db, `${this.head} VALUES ${Array.from({ length: this.rows }, () => tuple).join(', ')}`).run(
+      ...this.values,
+    );
+    this.values = [];
+    this.rows = 0;
+  }
+}
+
 export class NetworkSimulator implements NetworkLike {
   readonly ctx: GatewayContext;
   private readonly db: DatabaseSync;
@@ -128,31 +162,48 @@ export class NetworkSimulator implements NetworkLike {
   /** Encodes the message, stores its PDUs and schedules a receipt per part (scheduler path). */
   dispatch(message: MessageRow): void {
     const encode = networkEncoder(message.content);
-    transaction(this.db, () => this.store(message, encode(message.recipient)));
+    transaction(this.db, () => {
+      const sink = this.sink();
+      this.store(message, encode(message.recipient), sink);
+      sink.flush();
+    });
     if (receiptOutcome(message.recipient) !== 'none')
       this.wakeAt(Date.now() + this.ctx.config.receiptDelayMs);
   }
 
-  /** Stores the PDUs of one message and a pending receipt per part (inside the caller's transaction). */
+  /** Multi-row inserts for PDUs and receipts (flush before the transaction ends). */
+  private sink(): { pdus: BatchInsert; receipts: BatchInsert; flush(): void } {
+    const pdus = new BatchInsert(
+      this.db,
+      `INSERT OR IGNORE INTO outbound_pdus (message_identifier, account_id, recipient, part, parts, dcs, pid, udh, user_data, pdu, summary)`,
+      11,
+    );
+    const receipts = new BatchInsert(
+      this.db,
+      `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at)`,
+      8,
+    );
+    return {
+      pdus,
+      receipts,
+      flush() {
+        pdus.flush();
+        receipts.flush();
+      },
+    };
+  }
+
+  /** Stores the PDUs of one message and a pending receipt per part (through the caller's sink). */
   private store(
     message: { messageIdentifier: string; accountId: number; recipient: string },
     pdus: Array<NetworkPdu & { summaryJson: string }>,
+    sink: { pdus: BatchInsert; receipts: BatchInsert },
   ): void {
     const outcome = receiptOutcome(message.recipient);
     const due = Date.now() + this.ctx.config.receiptDelayMs;
-    const insert = stmt(
-      this.db,
-      `INSERT OR IGNORE INTO outbound_pdus (message_identifier, account_id, recipient, part, parts, dcs, pid, udh, user_data, pdu, summary)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const receipt = stmt(
-      this.db,
-      `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at)
-       VALUES (?, ?, ?, ?, ?, 'network', 'pending', ?)`,
-    );
     for (let i = 0; i < pdus.length; i++) {
       const p = pdus[i]!;
-      insert.run(
+      sink.pdus.add(
         message.messageIdentifier,
         message.accountId,
         message.recipient,
@@ -166,12 +217,14 @@ export class NetworkSimulator implements NetworkLike {
         p.summaryJson,
       );
       if (outcome !== 'none')
-        receipt.run(
+        sink.receipts.add(
           message.messageIdentifier,
           message.accountId,
           message.recipient,
           i + 1,
           outcome === 'delivered' ? RECEIPT_REPORT.delivered : RECEIPT_REPORT.failed,
+          'network',
+          'pending',
           due,
         );
     }
@@ -253,6 +306,7 @@ export class NetworkSimulator implements NetworkLike {
       );
       const refund = stmt(db, 'UPDATE accounts SET credit = credit + ? WHERE id = ?');
       const encoders = new Map<string, ReturnType<typeof networkEncoder>>();
+      const sink = this.sink();
       let handed = 0;
       for (const e of entries) {
         claim.run(e.id);
@@ -281,10 +335,12 @@ export class NetworkSimulator implements NetworkLike {
           this.store(
             { messageIdentifier: r.message_identifier, accountId: r.account_id, recipient: r.recipient },
             pdus,
+            sink,
           );
           handed++;
         }
       }
+      sink.flush();
       return entries.length === 0 ? -1 : Math.max(handed, 1);
     });
   }

@@ -461,7 +461,11 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         <button type="button" onClick={saveTemplate} disabled={!text}>
           Save as template
         </button>
-        {notice ? <span className="muted">{notice}</span> : null}
+        {job && done === job.recipientCount ? (
+          <span className="muted">All {job.recipientCount} recipient(s) answered.</span>
+        ) : notice ? (
+          <span className="muted">{notice}</span>
+        ) : null}
       </div>
 
       {job ? (

@@ -28,6 +28,8 @@ export function Inbox({
   const [convs, setConvs] = useState<ConversationSummary[]>([]);
   const [cursor, setCursor] = useState<ConversationCursor | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
+  // What the thread needs when the conversation is not in the loaded pages (a search hit).
+  const [selectedRef, setSelectedRef] = useState<ConvRef | null>(null);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<SearchResults | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -77,12 +79,18 @@ export function Inbox({
       .then(setResults, (err: unknown) => setError(errorText(err)));
   };
 
-  const open = (id: number) => {
-    setSelected(id);
+  const open = (ref: ConvRef) => {
+    setSelected(ref.id);
+    setSelectedRef(ref);
     setResults(null);
   };
 
-  const current = convs.find((c) => c.id === selected) ?? null;
+  const found = convs.find((c) => c.id === selected);
+  const current: ConvRef | null = found
+    ? { id: found.id, peer: found.peer, contactName: found.contactName, hasUnread: found.hasUnread }
+    : selectedRef && selectedRef.id === selected
+      ? selectedRef
+      : null;
 
   return (
     <section className="view inbox" aria-labelledby="inbox-title">
@@ -138,7 +146,18 @@ export function Inbox({
               ))}
               {results.messages.map((h) => (
                 <li key={`m${h.message.id}`}>
-                  <button type="button" className="hit" onClick={() => open(h.message.conversationId)}>
+                  <button
+                    type="button"
+                    className="hit"
+                    onClick={() =>
+                      open({
+                        id: h.message.conversationId,
+                        peer: h.message.peer,
+                        contactName: h.contactName,
+                        hasUnread: h.message.direction === 'in' && !h.message.read,
+                      })
+                    }
+                  >
                     <strong>{h.contactName ?? displayNumber(h.message.peer)}</strong>{' '}
                     <span>
                       {snippetParts(h.snippet).map((p, i) =>
@@ -165,7 +184,7 @@ export function Inbox({
                 type="button"
                 className={`conv ${c.hasUnread ? 'unread' : ''} ${c.id === selected ? 'selected' : ''}`}
                 aria-current={c.id === selected ? 'true' : undefined}
-                onClick={() => open(c.id)}
+                onClick={() => open(c)}
               >
                 <span className="conv-top">
                   <span className="conv-name">{c.contactName ?? displayNumber(c.peer)}</span>
@@ -210,12 +229,19 @@ export function Inbox({
   );
 }
 
+interface ConvRef {
+  id: number;
+  peer: string;
+  contactName: string | null;
+  hasUnread: boolean;
+}
+
 function Thread({
   conv,
   onChanged,
   onDeleted,
 }: {
-  conv: ConversationSummary;
+  conv: ConvRef;
   onChanged: () => void;
   onDeleted: () => void;
 }) {
@@ -244,7 +270,10 @@ function Thread({
     // Opening marks read once; onChanged is stable enough for this purpose.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [conv.id]);
-  useEffect(() => endRef.current?.scrollIntoView({ block: 'end' }), [messages.length]);
+  useEffect(() => {
+    // A block body: newer Chromium returns a Promise from scrollIntoView, which an effect must not return.
+    endRef.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length]);
 
   useEvent('inbox:received', (p) => {
     if (p.messages.some((m) => m.conversationId === conv.id)) {

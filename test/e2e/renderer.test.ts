@@ -84,14 +84,18 @@ describe.skipIf(!existsSync(CHROMIUM))(
         colorScheme: 'light',
       });
       page = context.pages()[0] ?? (await context.newPage());
-      page.on('pageerror', (e) => pageErrors.push(e.message));
+      page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
       page.on('console', (m) => {
-        if (m.type() === 'error') pageErrors.push(m.text());
+        if (m.type() === 'error')
+          void Promise.all(m.args().map((a) => a.jsonValue().catch(() => '?'))).then((a) =>
+            pageErrors.push(a.map((x) => String(x).slice(0, 300)).join(' | ')),
+          );
       });
       await page.goto(shell.url);
     }, 180_000);
 
     afterAll(async () => {
+      if (pageErrors.length) console.error('page errors:', pageErrors);
       await context?.close();
       if (shell?.child.exitCode === null) {
         const exited = new Promise((r) => shell.child.once('exit', r));

@@ -243,6 +243,27 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(text).toContain('at most 255');
       await shoot('compose-errors');
       expect(await jobCount()).toBe(jobsBefore);
+    });
+
+    it('history shows a failed delivery and resends to the failed recipient only', async () => {
+      page.on('dialog', (d) => void d.accept());
+      await page.keyboard.press('Control+n');
+      const entry = page.getByRole('combobox', { name: 'To', exact: true });
+      await entry.fill('+44 7700 900000'); // the sandbox network fails numbers ending 0000
+      await entry.press('Enter');
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Ping');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.getByTestId('send-results').locator('[data-status="failed"]').waitFor({ timeout: 20_000 });
+      await page.getByRole('button', { name: 'History' }).click();
+      const job = page.getByRole('listitem').filter({ hasText: 'Ping' });
+      await job.getByText('1 failed').first().waitFor();
+      await job.getByRole('button', { name: /Ping/ }).click();
+      await job.getByRole('button', { name: 'Resend to failed (1)' }).click();
+      await job.getByText(/Resent as send #\d+/).waitFor();
+      await shoot('history');
+      const jobs = await page.evaluate(() => window.messenger!.outbox.jobs());
+      expect(jobs[0]?.resendOf).toBe(jobs[1]?.id);
+      expect(jobs[0]?.recipientCount).toBe(1);
       expect(pageErrors).toEqual([]);
     });
   },

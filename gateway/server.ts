@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SENDSMS5_PROFILE } from '../protocol/soap/namespaces.ts';
-import { openGatewayDb, stmt } from './store/db.ts';
+import { openGatewayDb, stmt, transaction } from './store/db.ts';
 import { authenticate } from './accounts.ts';
 import { createLogger } from './log.ts';
 import type { Logger } from './log.ts';
@@ -91,6 +91,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   registerFormRoutes(router, ctx);
   ctx.network = createNetwork(ctx);
   registerRichRoutes(router, ctx);
+  const requestLog = new RequestLog(ctx);
   const scheduler = new Scheduler(ctx, { intervalMs: opts.schedulerIntervalMs ?? 1000 });
   ctx.scheduler = scheduler;
   scheduler.start();
@@ -98,7 +99,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   const server = createServer(
     { keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000, requestTimeout: 60_000 },
     (req, res) => {
-      handle(router, ctx, req, res).catch((err: unknown) => {
+      handle(router, ctx, requestLog, req, res).catch((err: unknown) => {
         ctx.log.error('response failed', { path: req.url?.split('?')[0], error: String(err) });
         res.destroy();
       });
@@ -129,6 +130,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        requestLog.flush();
         await ctx.network.close();
         await ctx.numbers.close();
         db.close();
@@ -171,9 +173,56 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
   });
 }
 
+/**
+ * The request_log table, written in batches: rows are kept in memory for at most FLUSH_MS (or
+ * FLUSH_ROWS rows) and inserted in one transaction, so a request does not pay a second commit for
+ * its log row. The table is for operators; the stderr line is written at once. Flushed on close.
+ */
+const REQUEST_LOG_FLUSH_MS = 250;
+const REQUEST_LOG_FLUSH_ROWS = 200;
+export class RequestLog {
+  private rows: Array<[string, string, string, string | null, string | null, number, number]> = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly ctx: GatewayContext;
+
+  constructor(ctx: GatewayContext) {
+    this.ctx = ctx;
+  }
+
+  add(...row: [string, string, string, string | null, string | null, number, number]): void {
+    this.rows.push(row);
+    if (this.rows.length >= REQUEST_LOG_FLUSH_ROWS) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), REQUEST_LOG_FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const rows = this.rows;
+    this.rows = [];
+    if (rows.length === 0) return;
+    try {
+      const { db } = this.ctx;
+      transaction(db, () => {
+        const insert = stmt(
+          db,
+          'INSERT INTO request_log (instance, method, path, username, report, status, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        );
+        for (const r of rows) insert.run(...r);
+      });
+    } catch (err) {
+      this.ctx.log.warn('request log not written', { error: String(err), rows: rows.length });
+    }
+  }
+}
+
 async function handle(
   router: Router,
   ctx: GatewayContext,
+  requestLog: RequestLog,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -244,22 +293,15 @@ async function handle(
   res.end(body);
   const ms = Math.round((performance.now() - started) * 100) / 100;
   if (route) {
-    try {
-      stmt(
-        ctx.db,
-        'INSERT INTO request_log (instance, method, path, username, report, status, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).run(
-        ctx.config.instance,
-        method,
-        path,
-        typeof out.log?.username === 'string' ? out.log.username : null,
-        typeof out.log?.report === 'string' ? out.log.report : null,
-        out.status ?? 200,
-        ms,
-      );
-    } catch (err) {
-      ctx.log.warn('request log not written', { error: String(err) });
-    }
+    requestLog.add(
+      ctx.config.instance,
+      method,
+      path,
+      typeof out.log?.username === 'string' ? out.log.username : null,
+      typeof out.log?.report === 'string' ? out.log.report : null,
+      out.status ?? 200,
+      ms,
+    );
   }
   ctx.log.info('request', {
     instance: ctx.config.instance,

@@ -140,6 +140,26 @@ describe('gateway HTTP server', () => {
     }
   });
 
+  it('writes each request to request_log (in batches, never the PIN)', async () => {
+    const count = (): number =>
+      (
+        gw.ctx.db.prepare('SELECT count(*) AS n FROM request_log WHERE username = ?').get(gw.username) as {
+          n: number;
+        }
+      ).n;
+    const before = count();
+    for (let i = 0; i < 3; i++) {
+      await postForm(gw.url, '/webservices/http/queryaccount', {
+        Username: gw.username,
+        PIN: gw.pin,
+        AvailableCredit: '',
+      });
+    }
+    await expect.poll(count, { timeout: 3000 }).toBe(before + 3);
+    const rows = gw.ctx.db.prepare('SELECT * FROM request_log').all();
+    expect(JSON.stringify(rows)).not.toContain(gw.pin);
+  });
+
   it('logs one structured line per request, never the PIN', async () => {
     lines.length = 0;
     await postForm(gw.url, '/webservices/http/queryaccount', {

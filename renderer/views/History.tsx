@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { OutboundStatus, OutboxBatch, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
+import { describeReport } from '../../protocol/reports.ts';
 import { api, errorText, useEvent } from '../api.ts';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { displayNumber, formatTime } from '../format.ts';
@@ -196,7 +197,10 @@ function JobDetail({
               <td>
                 <StatusPill status={r.status} />
               </td>
-              <td className="muted">{r.reportText ?? r.report ?? ''}</td>
+              <td className="muted">
+                {r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : ''}
+                {r.receiptReport !== null ? ` · receipt ${r.receiptReport}` : ''}
+              </td>
               <td className="muted small">{r.messageIdentifier ?? ''}</td>
             </tr>
           ))}

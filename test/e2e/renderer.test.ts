@@ -264,6 +264,24 @@ describe.skipIf(!existsSync(CHROMIUM))(
       const jobs = await page.evaluate(() => window.messenger!.outbox.jobs());
       expect(jobs[0]?.resendOf).toBe(jobs[1]?.id);
       expect(jobs[0]?.recipientCount).toBe(1);
+    });
+
+    it('Ctrl+F opens the inbox search; the theme setting switches to dark', async () => {
+      await page.keyboard.press('Control+f');
+      const search = page.getByRole('searchbox', { name: 'Search messages and contacts' });
+      await search.waitFor();
+      expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.getByRole('button', { name: 'Account' }).click();
+      await page.getByLabel('Theme').selectOption('dark');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByText('Settings saved.').waitFor();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await page.screenshot({ path: join(SHOTS, 'account-theme-dark.png') });
+      await page.getByLabel('Theme').selectOption('system');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.dataset.theme ?? 'none'))
+        .toBe('none');
       expect(pageErrors).toEqual([]);
     });
   },

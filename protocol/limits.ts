@@ -23,6 +23,12 @@ export const LIMITS = {
   mmsMessageMax: 50,
   /** Single message in UTF-8: at most 70 characters. */
   utf8SingleMessageMax: 70,
+  /**
+   * Parts of one concatenated SMS text: the concatenation header counts parts in one octet
+   * (3GPP TS 23.040 9.2.3.24.1), so a Message or FlashMessage longer than 255 parts cannot be sent.
+   * The spec gives no smaller limit; a gateway may set one and answer with a report code.
+   */
+  maxMessageParts: 255,
 } as const;
 
 /** Inclusive library number ranges per content type (spec 2.4, 8). */

@@ -6,6 +6,7 @@
 import { CONTENT_KINDS, FIELDS, MMS_OR_WAP_CONTENT, PHONE_MAKE_REQUIRED } from './fields.ts';
 import type { ContentKind, FieldSpec, ManageKind, Operation } from './fields.ts';
 import { FormFields } from './form.ts';
+import { analyzeText } from './sms.ts';
 import { LIBRARY_RANGES, LIMITS, MANAGE_OPERATIONS, QUERY_OPERATIONS, parseUtcDateTime } from './limits.ts';
 
 export interface Problem {
@@ -223,7 +224,18 @@ function checkValue(c: Collector, spec: FieldSpec, v: string, checkLength = true
     case 'empty':
       if (v !== '') c.add(name, 'empty', v, `${name} is sent with an empty value`);
       break;
-    case 'text':
+    case 'text': {
+      const { segments, encoding } = analyzeText(v);
+      if (segments > LIMITS.maxMessageParts) {
+        c.add(
+          name,
+          'maxParts',
+          v,
+          `${name} needs ${segments} ${encoding} parts; at most ${LIMITS.maxMessageParts} can be joined into one message`,
+        );
+      }
+      break;
+    }
     case 'string':
       break;
   }

@@ -113,7 +113,8 @@ export async function handleSendSms(req: RouteRequest, ctx: GatewayContext): Pro
   if (!account) return invalidLogin(fields, username);
   const problems = requestProblems(validateRequest('sendsms', fields));
   if (problems.length > 0) {
-    return requestError(fields, REPORT.syntaxError, problemsText(problems), {
+    const code = problems.some((p) => p.rule === 'maxParts') ? REPORT.messageTooLong : REPORT.syntaxError;
+    return requestError(fields, code, problemsText(problems), {
       username,
       problems: problems.map((p) => `${p.field}:${p.rule}`),
     });

@@ -196,6 +196,23 @@ describe('sendsms', () => {
 });
 
 describe('sendsms errors', () => {
+  it('a text longer than 255 concatenated parts: report 14, nothing charged or stored', async () => {
+    const before = storedCredit(gw.ctx, gw.username);
+    const count = messageCount(gw.ctx, gw.username);
+    const res = await postForm(gw.url, PATH, {
+      ...login(),
+      SendTo: '447700900123',
+      Message: 'a'.repeat(255 * 153 + 1),
+      ResponseFormat: '3',
+    });
+    expect(res.status).toBe(200);
+    const tags = parseTags(res.body);
+    expect(tags.Report).toEqual(['14']);
+    expect(tags.Text?.[0]).toContain('256 GSM-7 parts');
+    expect(storedCredit(gw.ctx, gw.username)).toBe(before);
+    expect(messageCount(gw.ctx, gw.username)).toBe(count);
+  });
+
   it('invalid login: 171 - Invalid login in format 0, Report=2 in formats 1 and 3', async () => {
     const f0 = await postForm(gw.url, PATH, {
       Username: gw.username,

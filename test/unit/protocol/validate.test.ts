@@ -442,4 +442,14 @@ describe('manageaccount', () => {
       ['TransferMessagesAmount', 'range'],
     ]);
   });
+
+  it('a text longer than 255 concatenated parts is refused with the parts it needs', () => {
+    const base = { ...AUTH, SendTo: '447700900123' };
+    expect(rules('sendsms', { ...base, Message: 'a'.repeat(255 * 153) })).toEqual([]);
+    expect(rules('sendsms', { ...base, FlashMessage: 'a'.repeat(255 * 153 + 1) })).toEqual([
+      ['FlashMessage', 'maxParts'],
+    ]);
+    const [problem] = validateRequest('sendsms', { ...base, Message: 'Ж'.repeat(255 * 67 + 1) });
+    expect(problem?.message).toContain('256 UCS-2 parts');
+  });
 });

@@ -32,9 +32,11 @@ export function VirtualList<T>({
   useEffect(() => {
     const el = ref.current;
     if (!el) return undefined;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    // Never more than the window: an unbounded container would otherwise render every row.
+    const measure = () => setHeight(Math.min(el.clientHeight, window.innerHeight));
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
-    setHeight(el.clientHeight);
+    measure();
     return () => ro.disconnect();
   }, []);
 

@@ -5,7 +5,7 @@
 // badge; search; a delivery receipt turning the sent message "delivered"; an invalid number and an
 // over-length text refused with clear errors and nothing sent. Screenshots land in test-results/.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -282,6 +282,42 @@ describe.skipIf(!existsSync(CHROMIUM))(
       await expect
         .poll(() => page.evaluate(() => document.documentElement.dataset.theme ?? 'none'))
         .toBe('none');
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('imports contacts from CSV with a column mapping and from a vCard, flags duplicates, exports CSV', async () => {
+      await page.getByRole('button', { name: 'Contacts & groups' }).click();
+      const csv =
+        'First,Last,Mobile\nDan,Drake,07700 900104\nErin,Eve,+447700900105\nAl,Dup,07700900101\nBad,Row,12ab\n';
+      await page
+        .getByLabel('Import CSV…')
+        .setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      const dialog = page.getByRole('dialog', { name: 'CSV column mapping' });
+      // The mapping is guessed from the header and can be changed.
+      expect(await dialog.getByLabel('Number (required)').inputValue()).toBe('Mobile');
+      expect(await dialog.getByLabel('Name (or first name)').inputValue()).toBe('First');
+      expect(await dialog.getByLabel('Last name (joined to the name)').inputValue()).toBe('Last');
+      await dialog.getByRole('button', { name: 'Import' }).click();
+      await page
+        .getByText('Imported: 2 added, 0 updated, 1 duplicate(s) skipped, 1 invalid', { exact: false })
+        .waitFor();
+      await page.getByRole('cell', { name: 'Dan Drake', exact: true }).waitFor();
+
+      const vcard =
+        'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Fay Fox\r\nTEL;TYPE=CELL:+447700900106\r\nEND:VCARD\r\n';
+      await page
+        .getByLabel('Import vCard…')
+        .setInputFiles({ name: 'fay.vcf', mimeType: 'text/vcard', buffer: Buffer.from(vcard) });
+      await page.getByRole('cell', { name: 'Fay Fox', exact: true }).waitFor();
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('contacts.csv');
+      const path = await download.path();
+      const exported = readFileSync(path, 'utf8');
+      for (const n of ['Alice Archer', 'Dan Drake', 'Fay Fox', '447700900106']) expect(exported).toContain(n);
       expect(pageErrors).toEqual([]);
     });
   },

@@ -82,6 +82,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
         headless: true,
         viewport: { width: 1280, height: 820 },
         colorScheme: 'light',
+        timezoneId: 'Europe/Berlin',
       });
       page = context.pages()[0] ?? (await context.newPage());
       page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
@@ -318,6 +319,38 @@ describe.skipIf(!existsSync(CHROMIUM))(
       const path = await download.path();
       const exported = readFileSync(path, 'utf8');
       for (const n of ['Alice Archer', 'Dan Drake', 'Fay Fox', '447700900106']) expect(exported).toContain(n);
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('splits a pasted list into chips and sends a scheduled message as UTC SendTimeAbsolute', async () => {
+      await page.keyboard.press('Control+n');
+      const entry = page.getByRole('combobox', { name: 'To', exact: true });
+      await entry.focus();
+      // A pasted list: commas, semicolons and new lines.
+      await page.evaluate(() => {
+        const data = new DataTransfer();
+        data.setData('text/plain', '07700 900107; 07700900108\n+447700900109');
+        document.activeElement!.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+        );
+      });
+      const chips = page.getByRole('list', { name: 'Recipients' }).getByRole('listitem');
+      await expect
+        .poll(() => chips.allTextContents())
+        .toEqual(['+447700900107×', '+447700900108×', '+447700900109×']);
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Later');
+      await page
+        .locator('select')
+        .filter({ has: page.locator('option[value="at"]') })
+        .selectOption('at');
+      // The browser runs in Europe/Berlin (UTC+1 in January): 12:00 local is 11:00 UTC.
+      await page.getByLabel('Local time').fill('2030-01-15T12:00:00');
+      await page.getByText('UTC 2030-01-15T11:00:00').waitFor();
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.getByTestId('send-results').locator('tbody tr').nth(2).waitFor();
+      const job = await page.evaluate(async () => (await window.messenger!.outbox.jobs())[0]);
+      expect(job?.content.sendTimeAbsolute).toBe('2030-01-15T11:00:00');
+      expect(job?.recipientCount).toBe(3);
       expect(pageErrors).toEqual([]);
     });
   },

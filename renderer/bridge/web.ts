@@ -69,7 +69,7 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
       if (!p) return;
       pending.delete(msg.id);
       if (msg.error) p.reject(new ApiCallError(msg.error.message, msg.error.code, msg.error.problems));
-      else p.resolve(msg.result ?? undefined);
+      else p.resolve(msg.result); // null stays null (accounts.current() when signed out)
     });
     socket.addEventListener('close', () => {
       ws = null;

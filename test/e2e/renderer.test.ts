@@ -4,63 +4,16 @@
 // down; a message from a phone (POST /sandbox/inbound) in the inbox within one poll with the unread
 // badge; search; a delivery receipt turning the sent message "delivered"; an invalid number and an
 // over-length text refused with clear errors and nothing sent. Screenshots land in test-results/.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
+import { ARGS, ROOT, startShell, stopShell, type Shell } from './support.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const SHOTS = join(ROOT, 'test-results');
-
-interface Shell {
-  child: ChildProcess;
-  url: string;
-  stderr: string[];
-}
-
-async function startShell(dataDir: string): Promise<Shell> {
-  const child = spawn(
-    join(ROOT, 'node_modules/.bin/node'),
-    ['main/web.ts', '--port', '0', '--data', dataDir, '--sandbox'],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const stderr: string[] = [];
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL line in 150 s:\n${stderr.join('')}`)), 150_000);
-    lines.on('line', (line) => {
-      const m = /^URL: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/.exec(line);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolveUrl(m[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`web shell exited with ${code}:\n${stderr.join('')}`));
-    });
-  });
-  return { child, url, stderr };
-}
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 describe.skipIf(!existsSync(CHROMIUM))(
   'renderer end to end (web shell + Chromium)',

@@ -1,0 +1,57 @@
+// First start without --sandbox: the sign-in page. A wrong gateway shows the service's error and
+// stays on the page; "Use local sandbox" signs in and the credit appears; sign out returns here.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ARGS, ROOT, startShell, stopShell, type Shell } from './support.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe.skipIf(!existsSync(CHROMIUM))('first start: sign in or local sandbox', { timeout: 60_000 }, () => {
+  let tmp: string;
+  let shell: Shell;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'messenger-first-'));
+    shell = await startShell(join(tmp, 'data'), { sandbox: false });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
+    await page.goto(shell.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (shell) await stopShell(shell);
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('refuses a gateway that does not answer, with the reason shown', async () => {
+    await page.getByRole('heading', { name: 'Welcome to Messenger' }).waitFor();
+    const form = page.getByRole('form', { name: 'Sign in to a gateway' });
+    await form.getByLabel('Username', { exact: true }).fill('nobody');
+    await form.getByLabel('PIN', { exact: true }).fill('1234');
+    await form.getByLabel('Gateway URL', { exact: true }).fill('http://127.0.0.1:9/');
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    const alert = form.getByRole('alert');
+    await alert.waitFor({ timeout: 30_000 });
+    expect((await alert.textContent())?.length).toBeGreaterThan(5);
+    await page.screenshot({ path: join(ROOT, 'test-results', 'signin-error-light.png') });
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+  });
+
+  it('"Use local sandbox" signs in and shows the credit; sign out returns to the first page', async () => {
+    await page.getByRole('button', { name: 'Use local sandbox' }).click();
+    await page.getByTestId('credit-amount').waitFor({ timeout: 30_000 });
+    expect(Number(await page.getByTestId('credit-amount').textContent())).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Welcome to Messenger' }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+});

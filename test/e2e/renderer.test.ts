@@ -51,11 +51,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
     afterAll(async () => {
       if (pageErrors.length) console.error('page errors:', pageErrors);
       await context?.close();
-      if (shell?.child.exitCode === null) {
-        const exited = new Promise((r) => shell.child.once('exit', r));
-        shell.child.kill('SIGTERM');
-        await exited;
-      }
+      if (shell) await stopShell(shell);
       if (tmp) rmSync(tmp, { recursive: true, force: true });
     });
 

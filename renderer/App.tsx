@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AccountSummary, Credit, Settings } from '../preload/api.ts';
-import { api, bridge, errorText, useEvent } from './api.ts';
+import type { AccountSummary, Credit, Settings, UpdateInfo } from '../preload/api.ts';
+import { api, bridge, errorText, SEND_REQUEST_EVENT, useEvent } from './api.ts';
 import { SignIn } from './views/SignIn.tsx';
 import { Compose, type ComposeDraft } from './views/Compose.tsx';
 import { Inbox } from './views/Inbox.tsx';
@@ -36,6 +36,7 @@ export function App() {
   const [connected, setConnected] = useState(true);
   const [pollError, setPollError] = useState<string | null>(null);
   const [searchFocus, setSearchFocus] = useState(0);
+  const [update, setUpdate] = useState<UpdateInfo | null>(null);
 
   useEffect(() => {
     api()
@@ -74,6 +75,24 @@ export function App() {
     setDraftKey((k) => k + 1);
     setView('compose');
   }, []);
+
+  // The Electron menu's accelerators reach us as events (the keydown handler below covers browsers).
+  useEvent('menu:compose', () => compose(null));
+  useEvent('menu:search', () => {
+    setView('inbox');
+    setSearchFocus((n) => n + 1);
+  });
+  useEvent('menu:send', () => window.dispatchEvent(new Event(SEND_REQUEST_EVENT)));
+  useEvent('menu:checkUpdates', () => {
+    setView('account');
+    api()
+      .updates.check()
+      .then(
+        (u) => setUpdate(u.newer ? u : null),
+        () => undefined,
+      );
+  });
+  useEvent('updates:available', (u) => setUpdate(u.newer ? u : null));
 
   const refreshUnread = useCallback(() => {
     api()
@@ -149,6 +168,17 @@ export function App() {
         {!connected ? (
           <div role="alert" className="banner error">
             Connection to the app lost — reconnecting…
+          </div>
+        ) : null}
+        {update ? (
+          <div role="status" className="banner warn">
+            Version {update.version} is available{update.releaseNotice ? ` — ${update.releaseNotice}` : ''}.{' '}
+            <a href={update.downloadUrl} target="_blank" rel="noopener noreferrer">
+              Download
+            </a>{' '}
+            <button type="button" className="link" onClick={() => setUpdate(null)}>
+              Dismiss
+            </button>
           </div>
         ) : null}
         {pollError ? (

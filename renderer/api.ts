@@ -1,7 +1,7 @@
 // The renderer's handle on the one typed API (preload/api.ts) and small hooks around it.
 import { useEffect, useRef } from 'react';
-import type { EventChannel, MessengerApi, MessengerEvents } from '../preload/api.ts';
-import type { MessengerEventsApi } from './bridge/types.ts';
+import type { MessengerApi } from '../preload/api.ts';
+import type { MessengerEventsApi, RendererEventChannel, RendererEvents } from './bridge/types.ts';
 import type { WebBridge } from './bridge/web.ts';
 
 let current: { api: MessengerApi; events: MessengerEventsApi; bridge: WebBridge | null } | null = null;
@@ -20,9 +20,9 @@ export function bridge(): WebBridge | null {
 }
 
 /** Subscribe to a main-process event for the component's lifetime (latest listener always used). */
-export function useEvent<E extends EventChannel>(
+export function useEvent<E extends RendererEventChannel>(
   event: E,
-  listener: (payload: MessengerEvents[E]) => void,
+  listener: (payload: RendererEvents[E]) => void,
 ): void {
   const ref = useRef(listener);
   useEffect(() => {
@@ -39,3 +39,6 @@ export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** The menu's "Send" (Electron) asks the open Compose view to send, as Ctrl/Cmd+Enter does. */
+export const SEND_REQUEST_EVENT = 'messenger:send-request';

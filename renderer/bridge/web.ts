@@ -1,9 +1,9 @@
 // MessengerApi over the web shell's WebSocket (main/web.ts, docs/ARCHITECTURE.md):
 // → { id, channel, arg? }   ← { id, result } | { id, error: { message, code?, problems? } } | { event, payload }.
 // Used when window.messenger is absent (the app runs in an ordinary browser).
-import type { ApiChannel, EventChannel, MessengerApi, MessengerEvents } from '../../preload/api.ts';
+import type { ApiChannel, MessengerApi } from '../../preload/api.ts';
 import type { Problem } from '../../protocol/validate.ts';
-import type { MessengerEventsApi } from './types.ts';
+import type { MessengerEventsApi, RendererEventChannel, RendererEvents } from './types.ts';
 
 /** An error answered by the main process; `problems` lists every invalid field. */
 export class ApiCallError extends Error {
@@ -117,7 +117,7 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
   });
 
   const events: MessengerEventsApi = {
-    on<E extends EventChannel>(event: E, listener: (payload: MessengerEvents[E]) => void) {
+    on<E extends RendererEventChannel>(event: E, listener: (payload: RendererEvents[E]) => void) {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));
       const l = listener as (p: unknown) => void;

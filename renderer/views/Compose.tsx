@@ -13,7 +13,7 @@ import { DELIVERY_OPTIONS, LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn, parseRecipientText } from '../../protocol/msisdn.ts';
 import { analyzeText } from '../../protocol/sms.ts';
 import { validateRequest, type Problem } from '../../protocol/validate.ts';
-import { api, errorText, useEvent } from '../api.ts';
+import { api, errorText, SEND_REQUEST_EVENT, useEvent } from '../api.ts';
 import { ApiCallError } from '../bridge/web.ts';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { toUtcSendTime } from '../format.ts';
@@ -243,6 +243,16 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       )
       .finally(() => setBusy(false));
   }
+
+  const sendRef = useRef(send);
+  useEffect(() => {
+    sendRef.current = send;
+  });
+  useEffect(() => {
+    const onRequest = () => sendRef.current();
+    window.addEventListener(SEND_REQUEST_EVENT, onRequest);
+    return () => window.removeEventListener(SEND_REQUEST_EVENT, onRequest);
+  }, []);
 
   const onTextKey = (e: KeyboardEvent<HTMLElement>) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {

@@ -65,8 +65,22 @@ export function Inbox({
       .finally(() => (loading.current = false));
   }, [cursor]);
 
+  // A large send reports progress per batch: refresh the list at most every 500 ms.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const reloadSoon = useCallback(() => {
+    timer.current ??= setTimeout(() => {
+      timer.current = null;
+      reload();
+    }, 500);
+  }, [reload]);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   useEvent('inbox:received', reload);
-  useEvent('outbox:progress', reload);
+  useEvent('outbox:progress', reloadSoon);
 
   const search = (e: FormEvent) => {
     e.preventDefault();

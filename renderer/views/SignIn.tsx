@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AccountSummary } from '../../preload/api.ts';
 import { LIMITS } from '../../protocol/limits.ts';
-import { api, errorText } from '../api.ts';
+import { api, bridge, errorText } from '../api.ts';
 
 /** First start: sign in to a gateway account, or use the local sandbox. */
 export function SignIn({ onSignedIn }: { onSignedIn: (a: AccountSummary) => void }) {
@@ -9,7 +9,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (a: AccountSummary) => void
   const [pin, setPin] = useState('');
   const [primaryUrl, setPrimaryUrl] = useState('');
   const [secondaryUrl, setSecondaryUrl] = useState('');
-  const [remember, setRemember] = useState(true);
+  // In a browser (web shell) there is no OS keyring to keep the PIN in: off by default there.
+  const [remember, setRemember] = useState(bridge() === null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

@@ -42,6 +42,13 @@ function makeNumberChip(input: string, country: string | undefined): Chip {
 }
 const key = () => `c${++chipSeq}`;
 
+/** Of two snapshots of the same job, the one with fewer recipients still pending or sending. */
+function laterSnapshot(current: OutboxJob | null, next: OutboxJob): OutboxJob {
+  if (!current || current.id !== next.id) return next;
+  const open = (j: OutboxJob) => j.counts.pending + j.counts.sending;
+  return open(next) <= open(current) ? next : current;
+}
+
 export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit: Credit | null }) {
   const [contacts, setContacts] = useState<Contact[]>([]);
   const [groups, setGroups] = useState<Group[]>([]);
@@ -130,7 +137,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
 
   const analysis = useMemo(() => analyzeText(text, { flash }), [text, flash]);
   const characters = analysis.characters;
-  const tooLong = characters > LIMITS.textMax;
+  // The one length limit of a text: parts of one concatenated SMS (protocol LIMITS.maxMessageParts).
+  const tooLong = analysis.segments > LIMITS.maxMessageParts;
   const invalid = chips.filter((c): c is Extract<Chip, { kind: 'invalid' }> => c.kind === 'invalid');
   const approxRecipients = chips.reduce(
     (n, c) => n + (c.kind === 'group' ? c.group.memberCount : c.kind === 'invalid' ? 0 : 1),
@@ -146,7 +154,10 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     if (chips.length === 0) out.push('Add at least one recipient.');
     for (const c of invalid) out.push(`${c.input}: ${c.reason}`);
     if (!text) out.push('The message is empty.');
-    if (tooLong) out.push(`The message is ${characters} characters; at most ${LIMITS.textMax} are allowed.`);
+    if (tooLong)
+      out.push(
+        `The message needs ${analysis.segments} parts; at most ${LIMITS.maxMessageParts} can be joined into one message.`,
+      );
     const fields: Record<string, string> = {
       Username: 'user',
       PIN: 'pin',
@@ -174,7 +185,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
 
   useEvent('outbox:progress', (p) => {
     if (!job || p.jobId !== job.id) return;
-    setJob(p.job);
+    setJob((current) => laterSnapshot(current, p.job));
     setOutcomes((m) => {
       const next = new Map(m);
       for (const o of p.outcomes) next.set(o.to, o);
@@ -222,7 +233,14 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       })
       .then(
         (accepted) => {
-          setJob(accepted.job);
+          setJob((current) => laterSnapshot(current, accepted.job));
+          // A small send can finish before submit() answers: its progress events came while no job was
+          // shown, so read the job back once instead of showing it as still pending.
+          void api()
+            .outbox.job(accepted.job.id)
+            .then((fresh) => {
+              if (fresh) setJob((current) => laterSnapshot(current, fresh));
+            });
           void api()
             .outbox.recipients(accepted.job.id)
             .then((list) =>
@@ -374,7 +392,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         >
           <span>{analysis.encoding}</span>
           <span>
-            {characters}/{LIMITS.textMax} characters
+            {characters} character{characters === 1 ? '' : 's'}
           </span>
           <span>
             {analysis.segments} segment{analysis.segments === 1 ? '' : 's'}
@@ -389,12 +407,18 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         </div>
         {analysis.nonGsm.length ? (
           <p className="muted small">
-            UCS-2 because of: {analysis.nonGsm.slice(0, 10).join(' ')} (70 characters per SMS instead of 160)
+            UCS-2 because of:{' '}
+            {analysis.nonGsm
+              .slice(0, 10)
+              .map((ch) => `“${ch}”`)
+              .join(' ')}{' '}
+            (70 characters per SMS instead of 160)
           </p>
         ) : null}
         {tooLong ? (
           <p className="error" role="alert">
-            Too long: {characters - LIMITS.textMax} characters over the {LIMITS.textMax}-character limit.
+            Too long: {analysis.segments} parts, at most {LIMITS.maxMessageParts} can be joined into one
+            message.
           </p>
         ) : null}
       </div>

@@ -315,7 +315,7 @@ function Thread({
       );
   };
 
-  const tooLong = analyzeText(reply).characters > LIMITS.textMax;
+  const tooLong = analyzeText(reply).segments > LIMITS.maxMessageParts;
   const sendReply = () => {
     if (!reply.trim() || tooLong || sending) return;
     setSending(true);
@@ -413,7 +413,11 @@ function Thread({
           Reply
         </button>
       </div>
-      {tooLong ? <p className="error">At most {LIMITS.textMax} characters.</p> : null}
+      {tooLong ? (
+        <p className="error">
+          Too long: at most {LIMITS.maxMessageParts} parts can be joined into one message.
+        </p>
+      ) : null}
     </div>
   );
 }

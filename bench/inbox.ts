@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openAppDb } from '../main/store/db.ts';
+import type { AppDb } from '../main/store/db.ts';
 import { ConversationsRepo } from '../main/services/conversations.ts';
 import { SearchRepo } from '../main/services/search.ts';
 
@@ -46,48 +47,55 @@ function time(fn: () => unknown): number {
   return performance.now() - t0;
 }
 
+/**
+ * Store `messages` messages across `conversations` conversations (70% inbound, about one
+ * conversation in ten with unread messages at the end) in the app database `app`, the same data on
+ * every run. Also used by bench/inbox-render.ts.
+ */
+export function fillInbox(app: AppDb, messages = MESSAGES, conversations = CONVERSATIONS): void {
+  const random = rng(42);
+  app.transaction(() => {
+    const conv = app.db.prepare(
+      'INSERT INTO conversations (peer, last_activity_at) VALUES (?, 0) RETURNING id',
+    );
+    const ids: number[] = [];
+    for (let i = 0; i < conversations; i++) {
+      ids.push((conv.get(`4477009${String(i).padStart(5, '0')}`) as { id: number }).id);
+    }
+    const msg = app.db.prepare(
+      `INSERT INTO messages (conversation_id, direction, peer, local, text, created_at, status, dedupe_key, read)
+       VALUES (?, ?, ?, '447700900999', ?, ?, ?, ?, ?)`,
+    );
+    const start = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < messages; i++) {
+      const c = Math.floor(random() * conversations);
+      const inbound = random() < 0.7;
+      const words = 4 + Math.floor(random() * 14);
+      const text = Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
+      const at = start + i * 30_000;
+      // About one conversation in ten has unread messages at the end of the fill.
+      const read = !inbound || c % 10 !== 0 || i < messages - messages / 20 ? 1 : 0;
+      msg.run(
+        ids[c] ?? 0,
+        inbound ? 'in' : 'out',
+        `4477009${String(c).padStart(5, '0')}`,
+        `${text} #${i}`,
+        at,
+        inbound ? 'received' : 'accepted',
+        inbound ? `bench:${i}` : null,
+        read,
+      );
+    }
+  });
+  app.db.exec('ANALYZE');
+}
+
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'messenger-bench-inbox-'));
   try {
     const app = openAppDb(join(dir, 'app.sqlite'));
-    const random = rng(42);
     const fillStart = performance.now();
-    app.transaction(() => {
-      const conv = app.db.prepare(
-        'INSERT INTO conversations (peer, last_activity_at) VALUES (?, 0) RETURNING id',
-      );
-      const ids: number[] = [];
-      for (let i = 0; i < CONVERSATIONS; i++) {
-        ids.push((conv.get(`4477009${String(i).padStart(5, '0')}`) as { id: number }).id);
-      }
-      const msg = app.db.prepare(
-        `INSERT INTO messages (conversation_id, direction, peer, local, text, created_at, status, dedupe_key, read)
-         VALUES (?, ?, ?, '447700900999', ?, ?, ?, ?, ?)`,
-      );
-      const start = Date.UTC(2026, 0, 1);
-      for (let i = 0; i < MESSAGES; i++) {
-        const c = Math.floor(random() * CONVERSATIONS);
-        const inbound = random() < 0.7;
-        const words = 4 + Math.floor(random() * 14);
-        const text = Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(
-          ' ',
-        );
-        const at = start + i * 30_000;
-        // About one conversation in ten has unread messages at the end of the fill.
-        const read = !inbound || c % 10 !== 0 || i < MESSAGES - 5_000 ? 1 : 0;
-        msg.run(
-          ids[c] ?? 0,
-          inbound ? 'in' : 'out',
-          `4477009${String(c).padStart(5, '0')}`,
-          `${text} #${i}`,
-          at,
-          inbound ? 'received' : 'accepted',
-          inbound ? `bench:${i}` : null,
-          read,
-        );
-      }
-    });
-    app.db.exec('ANALYZE');
+    fillInbox(app);
     const fillMs = performance.now() - fillStart;
 
     const conversations = new ConversationsRepo(app);

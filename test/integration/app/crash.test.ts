@@ -59,7 +59,7 @@ it('kill -9 mid-send: on restart each recipient is accepted once or unknown, and
   // A request the child had sent before it died is still handled by the gateway (its handler does not
   // notice the closed socket): count what reached the gateway once its row count stops moving.
   let atKill = rows().length;
-  for (let stableSince = Date.now(), deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+  for (let stableSince = Date.now(), deadline = Date.now() + 10_000; Date.now() < deadline;) {
     await new Promise((r) => setTimeout(r, 50));
     const now = rows().length;
     if (now !== atKill) [atKill, stableSince] = [now, Date.now()];

@@ -27,6 +27,7 @@ import { compareVersions } from './versions.ts';
 import { parseManageResponse } from '../../protocol/responses.ts';
 import { describeReport } from '../../protocol/reports.ts';
 import { ChildAccountsRepo } from '../store/children.ts';
+import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
 import { clampPollInterval, loadDeployPolicy, signInRefusal } from './deploy-policy.ts';
 import type { LoadPolicyOptions } from './deploy-policy.ts';
 import type {
@@ -990,10 +991,15 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       get: async () => settings(),
       update: async (changes) => {
         const before = settings();
+        // A valid interval outside the deploy policy's bounds is stored clamped; an invalid one
+        // is refused by the settings store as without a policy.
+        const poll = changes.pollIntervalSeconds;
+        const valid =
+          Number.isInteger(poll) &&
+          (poll as number) >= POLL_INTERVAL_RANGE[0] &&
+          (poll as number) <= POLL_INTERVAL_RANGE[1];
         store.settings.update(
-          changes.pollIntervalSeconds !== undefined
-            ? { ...changes, pollIntervalSeconds: clampPollInterval(policy, changes.pollIntervalSeconds) }
-            : changes,
+          valid ? { ...changes, pollIntervalSeconds: clampPollInterval(policy, poll as number) } : changes,
         );
         const after = settings();
         emit('settings:changed', after);

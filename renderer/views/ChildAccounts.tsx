@@ -479,7 +479,7 @@ function TransferForm({
           <legend>Transfer by</legend>
           <label className="check">
             <input type="radio" name="by" checked={by === 'amount'} onChange={() => setBy('amount')} /> Amount
-            (GBP)
+            in GBP
           </label>
           <label className="check">
             <input type="radio" name="by" checked={by === 'messages'} onChange={() => setBy('messages')} />{' '}

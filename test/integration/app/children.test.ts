@@ -26,7 +26,7 @@ async function setup(
     dataDir: dir,
     env: {},
     log: () => {},
-    policy: { file: join(dir, 'none.json') },
+    policy: { systemPath: join(dir, 'no-policy.json') },
   });
   cleanups.push(async () => {
     await app.close();

@@ -7,7 +7,7 @@
 // numbers, booleans, arrays, null. Times are milliseconds since the Unix epoch (UTC); phone
 // numbers are normalised MSISDNs (international digits, no '+', spec 2.2) unless said otherwise.
 // The storage repositories in main/services/ return exactly these shapes.
-import type { DeliveryOption } from '../protocol/limits.ts';
+import type { ChildAccountType, DeliveryOption } from '../protocol/limits.ts';
 import type { ReportGroup } from '../protocol/reports.ts';
 
 export type Millis = number;
@@ -357,6 +357,86 @@ export interface Settings {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Child accounts (manageaccount, spec 4.4) and the deploy policy (docs/ADMIN.md)
+
+/** Whether the signed-in account may manage child accounts (asked once per sign-in). */
+export interface ChildPermission {
+  permitted: boolean;
+  /** Why not, or why it is not known (the gateway could not be asked). */
+  reason: string | null;
+}
+
+/** A child account this app created (the spec has no list operation); never its PIN. */
+export interface ChildAccount {
+  username: string;
+  type: ChildAccountType;
+  email: string;
+  telephoneCountryCode: string;
+  mobileNumber: string;
+  givenName: string | null;
+  familyName: string | null;
+  companyName: string | null;
+  createdAt: Millis;
+}
+
+export interface ChildCreateRequest {
+  type: ChildAccountType;
+  email: string;
+  /** International dialling code without '+', e.g. "44". */
+  telephoneCountryCode: string;
+  /** The child's mobile number; national numbers are read with the default country. */
+  mobileNumber: string;
+  givenName?: string;
+  familyName?: string;
+  companyName?: string;
+}
+
+/** The new child and its PIN: shown to the user once, never stored by the app. */
+export interface ChildCreated {
+  child: ChildAccount;
+  pin: string;
+}
+
+export type TransferDirection = 'toChild' | 'toParent';
+
+export interface ChildTransferRequest {
+  username: string;
+  direction: TransferDirection;
+  /** GBP, a decimal such as "2.50" (exactly one of amount and messages). */
+  amount?: string;
+  messages?: number;
+  /** The child's PIN: needed to transfer to the parent (the paying account signs the request), optional otherwise (then the child's balance is read too). */
+  childPin?: string;
+}
+
+/** A balance read with AvailableCredit / AvailableMessages. */
+export interface Balance {
+  currency: string;
+  credit: string;
+  availableMessages: string | null;
+}
+
+export interface ChildTransferResult {
+  parent: Credit;
+  /** The child's balance when its PIN was given, else null. */
+  child: Balance | null;
+}
+
+/** The deploy policy in force (docs/ADMIN.md): from a file, or the defaults. */
+export interface EffectivePolicy {
+  /** The policy file applied or refused; null when there is none. */
+  source: string | null;
+  /** The file could not be applied: its path and every problem ("field: rule (value)"). */
+  error: { path: string; problems: string[] } | null;
+  gateway: { primaryUrl: string | null; secondaryUrl: string | null; locked: boolean };
+  /** Only these usernames may sign in; null = any. */
+  allowedUsernames: string[] | null;
+  updates: { enabled: boolean; channel: string; allowedDownloadHosts: string[] | null };
+  pollIntervalSeconds: { min: number; max: number };
+  offerSandbox: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The API: calls (request → response) grouped by area, and events (main → renderer).
 
 export interface MessengerApi {
@@ -451,6 +531,20 @@ export interface MessengerApi {
     get(): Promise<Settings>;
     update(changes: Partial<Settings>): Promise<Settings>;
   };
+  children: {
+    /** Asks the gateway once per sign-in (a manageaccount request without an operation). */
+    permitted(): Promise<ChildPermission>;
+    /** The children this app created for the signed-in account. */
+    list(): Promise<ChildAccount[]>;
+    create(request: ChildCreateRequest): Promise<ChildCreated>;
+    delete(username: string): Promise<void>;
+    transfer(request: ChildTransferRequest): Promise<ChildTransferResult>;
+    /** A child's balance, read with its PIN (not stored). */
+    balance(args: { username: string; pin: string }): Promise<Balance>;
+  };
+  policy: {
+    get(): Promise<EffectivePolicy>;
+  };
 }
 
 export interface MessengerEvents {
@@ -529,6 +623,13 @@ export const API_CHANNELS = [
   'updates.check',
   'settings.get',
   'settings.update',
+  'children.permitted',
+  'children.list',
+  'children.create',
+  'children.delete',
+  'children.transfer',
+  'children.balance',
+  'policy.get',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 export const EVENT_CHANNELS = [

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AccountSummary, Credit, Settings, UpdateInfo } from '../preload/api.ts';
+import type { AccountSummary, Credit, EffectivePolicy, Settings, UpdateInfo } from '../preload/api.ts';
 import { api, bridge, errorText, SEND_REQUEST_EVENT, useEvent } from './api.ts';
 import { SignIn } from './views/SignIn.tsx';
 import { Compose, type ComposeDraft } from './views/Compose.tsx';
@@ -8,14 +8,17 @@ import { History } from './views/History.tsx';
 import { Contacts } from './views/Contacts.tsx';
 import { Account } from './views/Account.tsx';
 import { CreditBadge } from './components/CreditBadge.tsx';
+import { ChildAccounts } from './views/ChildAccounts.tsx';
+import { PolicyBanner } from './components/PolicyBanner.tsx';
 
-export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account';
+export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children';
 
 const NAV: ReadonlyArray<{ view: View; label: string }> = [
   { view: 'compose', label: 'Compose' },
   { view: 'inbox', label: 'Inbox' },
   { view: 'contacts', label: 'Contacts & groups' },
   { view: 'history', label: 'History' },
+  { view: 'children', label: 'Accounts' },
   { view: 'account', label: 'Account' },
 ];
 
@@ -37,6 +40,24 @@ export function App() {
   const [pollError, setPollError] = useState<string | null>(null);
   const [searchFocus, setSearchFocus] = useState(0);
   const [update, setUpdate] = useState<UpdateInfo | null>(null);
+  const [policy, setPolicy] = useState<EffectivePolicy | null>(null);
+  // The Accounts view (child accounts) only when the gateway grants the account the permission.
+  const [permittedFor, setPermittedFor] = useState<string | null>(null);
+  useEffect(() => {
+    api()
+      .policy.get()
+      .then(setPolicy, () => undefined);
+  }, []);
+  useEffect(() => {
+    if (!account) return;
+    api()
+      .children.permitted()
+      .then(
+        (p) => setPermittedFor(p.permitted ? account.id : null),
+        () => undefined,
+      );
+  }, [account]);
+  const childrenPermitted = account !== null && account !== undefined && permittedFor === account.id;
 
   useEffect(() => {
     api()
@@ -134,14 +155,21 @@ export function App() {
       </main>
     );
   }
-  if (account === null) return <SignIn onSignedIn={setAccount} />;
+  if (account === null) {
+    return (
+      <div className="signin-page">
+        <PolicyBanner policy={policy} />
+        <SignIn onSignedIn={setAccount} policy={policy} />
+      </div>
+    );
+  }
 
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Main">
         <div className="brand">Messenger</div>
         <ul>
-          {NAV.map((n) => (
+          {NAV.filter((n) => n.view !== 'children' || childrenPermitted).map((n) => (
             <li key={n.view}>
               <button
                 type="button"
@@ -165,6 +193,7 @@ export function App() {
         </div>
       </nav>
       <main className="content">
+        <PolicyBanner policy={policy} />
         {!connected ? (
           <div role="alert" className="banner error">
             Connection to the app lost — reconnecting…
@@ -193,6 +222,7 @@ export function App() {
         {view === 'contacts' ? <Contacts onCompose={compose} /> : null}
         {view === 'history' ? <History onCompose={compose} /> : null}
         {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
+        {view === 'children' && childrenPermitted ? <ChildAccounts account={account} /> : null}
       </main>
     </div>
   );

@@ -24,6 +24,22 @@ import type { SecretStore } from '../secrets.ts';
 import { startSandbox } from './sandbox.ts';
 import type { Sandbox } from './sandbox.ts';
 import { compareVersions } from './versions.ts';
+import { parseManageResponse } from '../../protocol/responses.ts';
+import { describeReport } from '../../protocol/reports.ts';
+import { ChildAccountsRepo } from '../store/children.ts';
+import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
+import { clampPollInterval, loadDeployPolicy, signInRefusal } from './deploy-policy.ts';
+import type { LoadPolicyOptions } from './deploy-policy.ts';
+import type {
+  Balance,
+  ChildAccount,
+  ChildCreated,
+  ChildCreateRequest,
+  ChildPermission,
+  ChildTransferRequest,
+  ChildTransferResult,
+  EffectivePolicy,
+} from '../../preload/api.ts';
 import type {
   AccountSummary,
   ApiChannel,
@@ -54,6 +70,11 @@ export interface MessengerAppOptions {
   /** Receipt delay of the sandbox gateway, ms (tests). */
   sandboxReceiptDelayMs?: number;
   log?: (message: string) => void;
+  /**
+   * The deploy policy: an effective policy as is, or where to read it (tests). Default: the system
+   * location, then MESSENGER_POLICY of `env` (main/services/deploy-policy.ts).
+   */
+  policy?: EffectivePolicy | LoadPolicyOptions;
 }
 
 export interface MessengerEventsHub {
@@ -75,6 +96,8 @@ interface Session {
   pin: string;
   client: GatewayClient;
   receiver: PushReceiver | null;
+  /** The answer of the manageaccount permission probe, asked once per sign-in. */
+  permission?: ChildPermission;
 }
 
 /** Report codes after which the rest of a send is not requested (the client's stop codes). */
@@ -84,6 +107,7 @@ const STOP_CODES: ReadonlySet<string> = new Set([
   REPORT.outOfCredit,
 ]);
 const MAX_POLL_BACKOFF_SECONDS = 3600;
+const SANDBOX_REFUSED = 'the deploy policy of this computer does not offer the local sandbox';
 
 function packageVersion(): string {
   try {
@@ -140,7 +164,20 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   let polling: Promise<{ received: number }> | null = null;
   const version = packageVersion();
 
-  const settings = (): Settings => store.settings.get();
+  const policy: EffectivePolicy =
+    opts.policy !== undefined && 'offerSandbox' in opts.policy
+      ? opts.policy
+      : loadDeployPolicy({ env, ...opts.policy });
+  if (policy.error) {
+    log(
+      `deploy policy ${policy.error.path} not applied, safe defaults in force: ${policy.error.problems.join('; ')}`,
+    );
+  }
+  const children = new ChildAccountsRepo(store.app);
+  const settings = (): Settings => {
+    const s = store.settings.get();
+    return { ...s, pollIntervalSeconds: clampPollInterval(policy, s.pollIntervalSeconds) };
+  };
   const country = (): string | undefined => settings().defaultCountry || undefined;
 
   // ------------------------------------------------------------------ sessions
@@ -257,7 +294,21 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   }
 
   async function signIn(req: SignInRequest): Promise<AccountSummary> {
-    if (req.sandbox === true) return finishSignIn(await signInSandbox());
+    if (req.sandbox === true) {
+      if (!policy.offerSandbox) throw new ApiError('policy', SANDBOX_REFUSED);
+      return finishSignIn(await signInSandbox());
+    }
+    const refusal = signInRefusal(policy, req);
+    if (refusal !== null) throw new ApiError('policy', refusal);
+    if (policy.gateway.locked && policy.gateway.primaryUrl !== null) {
+      // Locked: the policy's URLs, whatever the form sent (a secondary only from the policy).
+      req = {
+        ...req,
+        primaryUrl: policy.gateway.primaryUrl,
+        ...(policy.gateway.secondaryUrl !== null ? { secondaryUrl: policy.gateway.secondaryUrl } : {}),
+      };
+      if (policy.gateway.secondaryUrl === null) delete req.secondaryUrl;
+    }
     if (req.pin === '') throw new ApiError('bad-argument', 'the PIN is empty');
     if (req.rememberPin && secrets.backend === 'none') {
       throw new ApiError(
@@ -315,6 +366,17 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   async function resumeSession(): Promise<void> {
     const current = store.accounts.current();
     if (!current) return;
+    const refusal = current.sandbox
+      ? policy.offerSandbox
+        ? null
+        : SANDBOX_REFUSED
+      : signInRefusal(policy, current);
+    if (refusal !== null) {
+      // The policy changed since this account signed in: signed out, the user signs in again.
+      store.accounts.setCurrent(null);
+      log(`signed out of ${current.username}: ${refusal}`);
+      return;
+    }
     if (current.sandbox) {
       finishSignIn(await signInSandbox());
       return;
@@ -616,6 +678,201 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     return info;
   }
 
+  // ------------------------------------------------------------------ child accounts (spec 4.4)
+
+  /**
+   * Whether the account may use manageaccount, asked once per sign-in with a request that names no
+   * operation: the gateway checks the login and the restricted-service permission before the
+   * request's operation, so it answers "not permitted" (or "invalid login") without the permission
+   * and a syntax error with it, and nothing is created, deleted or moved either way. A definite
+   * answer is kept for the session and never asked again; a request that could not be made (no
+   * connection) is not an answer and is asked again on the next call.
+   */
+  async function childPermission(): Promise<ChildPermission> {
+    const s = requireSession();
+    if (s.permission) return s.permission;
+    const res = await s.client.transport.post({
+      path: PATHS.manageaccount,
+      body: encodeForm({ Username: s.account.username, PIN: s.pin }),
+      contentType: FORM_CONTENT_TYPE,
+    });
+    if (res.kind !== 'response' || res.status !== 200) {
+      const why = res.kind === 'response' ? `the gateway answered HTTP ${res.status}` : res.reason;
+      return { permitted: false, reason: `account management could not be checked: ${why}` };
+    }
+    let report: string;
+    let text: string | undefined;
+    try {
+      ({ report, text } = parseManageResponse(res.body));
+    } catch (err) {
+      return { permitted: false, reason: `account management could not be checked: ${message(err)}` };
+    }
+    const refused: ReadonlySet<string> = new Set([
+      REPORT.notPermitted,
+      REPORT.invalidLogin,
+      REPORT.invalidLoginQuery,
+    ]);
+    const answer: ChildPermission = refused.has(report)
+      ? {
+          permitted: false,
+          reason: `${s.account.username} may not manage child accounts: ${describeReport(report, text)}`,
+        }
+      : { permitted: true, reason: null };
+    if (session === s) s.permission = answer;
+    return answer;
+  }
+
+  async function requirePermission(): Promise<Session> {
+    const p = await childPermission();
+    if (!p.permitted) throw new ApiError('not-permitted', p.reason ?? 'account management is not permitted');
+    return requireSession();
+  }
+
+  /** A refused, unknown or unsent manageaccount answer as an API error. */
+  function manageError(what: string, r: { outcome: string; reason: string; code?: string }): ApiError {
+    if (r.outcome === 'rejected') return new ApiError('gateway-refused', `${what}: ${r.reason}`);
+    if (r.outcome === 'unsent') return new ApiError('gateway-unavailable', `${what}: ${r.reason}`);
+    return new ApiError(
+      'outcome-unknown',
+      `${what}: the request may or may not have reached the gateway (${r.reason}); it is not sent again — check with the gateway before repeating it`,
+    );
+  }
+
+  function clientFor(s: Session, username: string, pin: string): GatewayClient {
+    return new GatewayClient({
+      primaryUrl: s.account.primaryUrl,
+      ...(s.account.secondaryUrl !== null ? { secondaryUrl: s.account.secondaryUrl } : {}),
+      username,
+      pin,
+    });
+  }
+
+  async function readBalance(client: GatewayClient, who: string): Promise<Balance> {
+    const [c, m] = await Promise.all([client.availableCredit(), client.availableMessages()]);
+    if (c.outcome !== 'ok') {
+      throw new ApiError(
+        c.outcome === 'rejected' ? 'gateway-refused' : 'gateway-unavailable',
+        `the balance of ${who} is not available: ${c.reason}`,
+      );
+    }
+    return {
+      currency: c.value.currency,
+      credit: c.value.credit,
+      availableMessages: m.outcome === 'ok' ? String(m.value) : null,
+    };
+  }
+
+  async function createChild(req: ChildCreateRequest): Promise<ChildCreated> {
+    const s = await requirePermission();
+    const typed = req.mobileNumber.trim();
+    const n = normalizeMsisdn(typed, country());
+    const opt = (v: string | undefined): string | undefined => (v?.trim() ? v.trim() : undefined);
+    const givenName = opt(req.givenName);
+    const familyName = opt(req.familyName);
+    const companyName = opt(req.companyName);
+    const request = {
+      type: req.type,
+      email: req.email.trim(),
+      telephoneCountryCode: req.telephoneCountryCode.trim().replace(/^\+/, ''),
+      mobileNumber: n.ok ? n.msisdn : typed,
+      ...(givenName !== undefined ? { givenName } : {}),
+      ...(familyName !== undefined ? { familyName } : {}),
+      ...(companyName !== undefined ? { companyName } : {}),
+    };
+    const r = await s.client.createChildAccount(request);
+    if (r.outcome !== 'ok') throw manageError('the child account was not created', r);
+    const child: ChildAccount = {
+      username: r.value.username,
+      type: request.type,
+      email: request.email,
+      telephoneCountryCode: request.telephoneCountryCode,
+      mobileNumber: request.mobileNumber,
+      givenName: givenName ?? null,
+      familyName: familyName ?? null,
+      companyName: companyName ?? null,
+      createdAt: Date.now(),
+    };
+    children.add(s.account.id, child);
+    return { child, pin: r.value.pin };
+  }
+
+  async function deleteChild(username: string): Promise<void> {
+    const s = await requirePermission();
+    const r = await s.client.deleteChildAccount(username);
+    if (r.outcome !== 'ok') throw manageError(`${username} was not deleted`, r);
+    children.remove(s.account.id, username);
+    // A TRANSFER child's remaining credit goes back to the parent.
+    await refreshCredit().catch((err: unknown) => log(`credit not refreshed: ${message(err)}`));
+  }
+
+  async function transferChild(req: ChildTransferRequest): Promise<ChildTransferResult> {
+    const s = await requirePermission();
+    if ((req.amount === undefined) === (req.messages === undefined)) {
+      throw new ApiError('bad-argument', 'give either an amount in GBP or a number of messages, not both');
+    }
+    if (req.amount !== undefined && !(Number(req.amount) > 0)) {
+      throw new ApiError(
+        'bad-argument',
+        `the amount must be more than 0 GBP (${JSON.stringify(req.amount)})`,
+      );
+    }
+    const amount =
+      req.amount !== undefined ? { currency: req.amount.trim() } : { messages: req.messages ?? 0 };
+    const pin = req.childPin !== undefined && req.childPin !== '' ? req.childPin : null;
+    const username = req.username.trim();
+    const what =
+      req.direction === 'toChild'
+        ? `the transfer to ${username} was refused`
+        : `the transfer from ${username} was refused`;
+    if (req.direction === 'toChild') {
+      const r = await s.client.transferFunds(username, amount);
+      if (r.outcome !== 'ok') throw manageError(what, r);
+    } else {
+      // The paying account signs a transfer (spec 4.4): the child, with the PIN the user gives.
+      if (pin === null) {
+        throw new ApiError(
+          'bad-argument',
+          `the PIN of ${username} is needed to move funds from it to ${s.account.username}: the paying account signs the transfer`,
+        );
+      }
+      const child = clientFor(s, username, pin);
+      try {
+        const r = await child.transferFunds(s.account.username, amount);
+        if (
+          r.outcome === 'rejected' &&
+          (r.code === REPORT.invalidLogin || r.code === REPORT.invalidLoginQuery)
+        ) {
+          throw new ApiError('gateway-refused', `${what}: ${r.reason} — check the PIN of ${username}`);
+        }
+        if (r.outcome !== 'ok') throw manageError(what, r);
+      } finally {
+        await child.close();
+      }
+    }
+    const parent = await refreshCredit();
+    let childBalance: Balance | null = null;
+    if (pin !== null) {
+      const c = clientFor(s, username, pin);
+      try {
+        childBalance = await readBalance(c, username);
+      } catch (err) {
+        log(`balance of ${username} not read: ${message(err)}`);
+      } finally {
+        await c.close();
+      }
+    }
+    return { parent, child: childBalance };
+  }
+
+  async function childBalance({ username, pin }: { username: string; pin: string }): Promise<Balance> {
+    const c = clientFor(requireSession(), username.trim(), pin);
+    try {
+      return await readBalance(c, username.trim());
+    } finally {
+      await c.close();
+    }
+  }
+
   // ------------------------------------------------------------------ the API
 
   const impl: MessengerApi = {
@@ -734,7 +991,17 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       get: async () => settings(),
       update: async (changes) => {
         const before = settings();
-        const after = store.settings.update(changes);
+        // A valid interval outside the deploy policy's bounds is stored clamped; an invalid one
+        // is refused by the settings store as without a policy.
+        const poll = changes.pollIntervalSeconds;
+        const valid =
+          Number.isInteger(poll) &&
+          (poll as number) >= POLL_INTERVAL_RANGE[0] &&
+          (poll as number) <= POLL_INTERVAL_RANGE[1];
+        store.settings.update(
+          valid ? { ...changes, pollIntervalSeconds: clampPollInterval(policy, poll as number) } : changes,
+        );
+        const after = settings();
         emit('settings:changed', after);
         const s = session;
         if (
@@ -754,6 +1021,21 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
         }
         return after;
       },
+    },
+    children: {
+      permitted: childPermission,
+      list: async () => {
+        const s = session;
+        const current = s?.account ?? store.accounts.current();
+        return current ? children.list(current.id) : [];
+      },
+      create: createChild,
+      delete: deleteChild,
+      transfer: transferChild,
+      balance: childBalance,
+    },
+    policy: {
+      get: async () => structuredClone(policy),
     },
   };
 

@@ -225,6 +225,27 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'theme?': str,
   }),
   'settings.get': none,
+  'children.permitted': none,
+  'children.list': none,
+  'children.create': obj({
+    type: oneOf('TRANSFER', 'SHARED'),
+    email: str,
+    telephoneCountryCode: str,
+    mobileNumber: str,
+    'givenName?': str,
+    'familyName?': str,
+    'companyName?': str,
+  }),
+  'children.delete': str,
+  'children.transfer': obj({
+    username: str,
+    direction: oneOf('toChild', 'toParent'),
+    'amount?': str,
+    'messages?': posInt,
+    'childPin?': str,
+  }),
+  'children.balance': obj({ username: str, pin: str }),
+  'policy.get': none,
 };
 
 export function isApiChannel(value: unknown): value is ApiChannel {

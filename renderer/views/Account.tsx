@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { AccountSummary, Settings, UpdateInfo } from '../../preload/api.ts';
+import type { AccountSummary, EffectivePolicy, Settings, UpdateInfo } from '../../preload/api.ts';
 import { api, errorText } from '../api.ts';
 
 export function Account({ account, onSignedOut }: { account: AccountSummary; onSignedOut: () => void }) {
@@ -8,8 +8,16 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [update, setUpdate] = useState<UpdateInfo | null>(null);
+  // The deploy policy's bounds of the poll interval (docs/ADMIN.md); 5–3600 s without a policy.
+  const [poll, setPoll] = useState<EffectivePolicy['pollIntervalSeconds']>({ min: 5, max: 3600 });
 
   useEffect(() => {
+    api()
+      .policy.get()
+      .then(
+        (p) => setPoll(p.pollIntervalSeconds),
+        () => undefined,
+      );
     api()
       .settings.get()
       .then(
@@ -91,11 +99,18 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
             Check for messages every (seconds)
             <input
               type="number"
-              min={5}
-              max={3600}
+              min={poll.min}
+              max={poll.max}
+              aria-describedby="poll-bounds"
               value={draft.pollIntervalSeconds}
               onChange={(e) => set('pollIntervalSeconds', Number(e.target.value))}
             />
+            <span id="poll-bounds" className="muted small">
+              {poll.min} to {poll.max} seconds
+              {poll.min !== 5 || poll.max !== 3600
+                ? ' (set by your administrator; other values are clamped)'
+                : ''}
+            </span>
           </label>
           <label>
             Low-credit warning below

@@ -1,18 +1,33 @@
 import { useState, type FormEvent } from 'react';
-import type { AccountSummary } from '../../preload/api.ts';
+import type { AccountSummary, EffectivePolicy } from '../../preload/api.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { api, bridge, errorText } from '../api.ts';
 
-/** First start: sign in to a gateway account, or use the local sandbox. */
-export function SignIn({ onSignedIn }: { onSignedIn: (a: AccountSummary) => void }) {
+/**
+ * First start: sign in to a gateway account, or use the local sandbox. The deploy policy may
+ * prefill the gateway URLs (locked: read-only) and may not offer the sandbox.
+ */
+export function SignIn({
+  onSignedIn,
+  policy = null,
+}: {
+  onSignedIn: (a: AccountSummary) => void;
+  policy?: EffectivePolicy | null;
+}) {
   const [username, setUsername] = useState('');
   const [pin, setPin] = useState('');
-  const [primaryUrl, setPrimaryUrl] = useState('');
-  const [secondaryUrl, setSecondaryUrl] = useState('');
+  const [primaryTyped, setPrimaryUrl] = useState<string | null>(null);
+  const [secondaryTyped, setSecondaryUrl] = useState<string | null>(null);
   // In a browser (web shell) there is no OS keyring to keep the PIN in: off by default there.
   const [remember, setRemember] = useState(bridge() === null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const locked = policy?.gateway.locked === true && policy.gateway.primaryUrl !== null;
+  const offerSandbox = policy?.offerSandbox ?? true;
+  // What the user typed (null: untouched), over the policy's URLs; locked URLs are the policy's.
+  const g = policy?.gateway;
+  const primaryUrl = locked ? (g?.primaryUrl ?? '') : (primaryTyped ?? g?.primaryUrl ?? '');
+  const secondaryUrl = locked ? (g?.secondaryUrl ?? '') : (secondaryTyped ?? g?.secondaryUrl ?? '');
 
   const run = (p: Promise<AccountSummary>) => {
     setBusy(true);
@@ -37,17 +52,23 @@ export function SignIn({ onSignedIn }: { onSignedIn: (a: AccountSummary) => void
       <div className="card signin">
         <h1>Welcome to Messenger</h1>
         <p className="muted">
-          Sign in to your Messaging Gateway account, or try everything against a local sandbox.
+          {offerSandbox
+            ? 'Sign in to your Messaging Gateway account, or try everything against a local sandbox.'
+            : 'Sign in to your Messaging Gateway account.'}
         </p>
-        <button
-          type="button"
-          className="primary wide"
-          disabled={busy}
-          onClick={() => run(api().accounts.signIn({ sandbox: true }))}
-        >
-          Use local sandbox
-        </button>
-        <div className="divider">or</div>
+        {offerSandbox ? (
+          <>
+            <button
+              type="button"
+              className="primary wide"
+              disabled={busy}
+              onClick={() => run(api().accounts.signIn({ sandbox: true }))}
+            >
+              Use local sandbox
+            </button>
+            <div className="divider">or</div>
+          </>
+        ) : null}
         <form onSubmit={submit} aria-label="Sign in to a gateway">
           <label>
             Username
@@ -76,14 +97,27 @@ export function SignIn({ onSignedIn }: { onSignedIn: (a: AccountSummary) => void
               type="url"
               value={primaryUrl}
               required
+              readOnly={locked}
+              aria-describedby={locked ? 'locked-note' : undefined}
               placeholder="https://gateway.example.com"
               onChange={(e) => setPrimaryUrl(e.target.value)}
             />
           </label>
           <label>
             Secondary gateway URL (optional)
-            <input type="url" value={secondaryUrl} onChange={(e) => setSecondaryUrl(e.target.value)} />
+            <input
+              type="url"
+              value={secondaryUrl}
+              readOnly={locked}
+              aria-describedby={locked ? 'locked-note' : undefined}
+              onChange={(e) => setSecondaryUrl(e.target.value)}
+            />
           </label>
+          {locked ? (
+            <p id="locked-note" className="locked-note">
+              The gateway is set by your administrator&apos;s deploy policy.
+            </p>
+          ) : null}
           <label className="check">
             <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />{' '}
             Remember the PIN

@@ -51,7 +51,7 @@ describe.skipIf(!existsSync(CHROMIUM))('first start: sign in or local sandbox', 
     await page.getByRole('button', { name: 'Use local sandbox' }).click();
     await page.getByTestId('credit-amount').waitFor({ timeout: 30_000 });
     expect(Number(await page.getByTestId('credit-amount').textContent())).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Account', exact: true }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Welcome to Messenger' }).waitFor();
     expect(pageErrors).toEqual([]);

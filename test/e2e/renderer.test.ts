@@ -224,7 +224,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
       const search = page.getByRole('searchbox', { name: 'Search messages and contacts' });
       await search.waitFor();
       expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
-      await page.getByRole('button', { name: 'Account' }).click();
+      await page.getByRole('button', { name: 'Account', exact: true }).click();
       await page.getByLabel('Theme').selectOption('dark');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await page.getByText('Settings saved.').waitFor();

@@ -160,6 +160,40 @@ describe('every API channel', () => {
     expect(await call('accounts.current')).toBeNull();
   });
 
+  it('child accounts and the deploy policy', async () => {
+    await call('accounts.signIn', {
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    expect(await call('policy.get')).toMatchObject({ offerSandbox: true, error: null });
+    expect(await call('children.permitted')).toEqual({ permitted: true, reason: null });
+    const made = await call<{ child: { username: string }; pin: string }>('children.create', {
+      type: 'TRANSFER',
+      email: 'child@example.com',
+      telephoneCountryCode: '44',
+      mobileNumber: '447700900999',
+    });
+    expect(await call('children.list')).toMatchObject([{ username: made.child.username }]);
+    expect(
+      await call('children.transfer', {
+        username: made.child.username,
+        direction: 'toChild',
+        amount: '0.50',
+      }),
+    ).toMatchObject({ child: null });
+    expect(await call('children.balance', { username: made.child.username, pin: made.pin })).toMatchObject({
+      credit: '0.5000',
+    });
+    await expect(call('children.transfer', { username: 'x', direction: 'sideways' })).rejects.toMatchObject({
+      code: 'bad-argument',
+    });
+    await call('children.delete', made.child.username);
+    expect(await call('children.list')).toEqual([]);
+    await call('accounts.signOut');
+  });
+
   it('were all called', () => {
     expect(API_CHANNELS.filter((c) => !called.has(c))).toEqual([]);
   });

@@ -225,6 +225,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'theme?': str,
   }),
   'settings.get': none,
+  'library.list': none,
 };
 
 export function isApiChannel(value: unknown): value is ApiChannel {

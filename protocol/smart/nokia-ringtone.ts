@@ -135,6 +135,36 @@ export function encodeNokiaRingtone(song: RtttlSong): Uint8Array {
   return w.toBytes();
 }
 
+/**
+ * How large a Nokia ringtone binary a handset takes. The spec (section 8) gives no limit; the
+ * handsets do: a Nokia phone reassembles a ringtone from at most three concatenated SMS ("long
+ * ringtone", as gammu encodes it), each carrying 140 octets of user data minus a 12-octet UDH
+ * (16-bit application ports + concatenation), so 3 × 128 = 384 octets. Alone, with only the
+ * 7-octet port-addressing UDH, one SMS carries 133 octets.
+ */
+export const NOKIA_RINGTONE_LIMITS = { maxOctets: 3 * (140 - 12), singleSmsOctets: 140 - 7, maxSms: 3 } as const;
+
+export interface RingtoneFit {
+  /** Octets of the Nokia binary. */
+  size: number;
+  /** SMS it takes (1..3), or more when it does not fit. */
+  sms: number;
+  /** Why it cannot be sent, or null when it fits. */
+  problem: string | null;
+}
+
+/** Whether a song's Nokia binary fits what handsets accept (NOKIA_RINGTONE_LIMITS), with the reason if not. */
+export function nokiaRingtoneFit(song: RtttlSong): RingtoneFit {
+  const size = nokiaRingtoneSize(song);
+  const { maxOctets, singleSmsOctets, maxSms } = NOKIA_RINGTONE_LIMITS;
+  const sms = size <= singleSmsOctets ? 1 : Math.ceil(size / (maxOctets / maxSms));
+  const problem =
+    size > maxOctets
+      ? `The ringtone needs ${size} octets as a Nokia ringtone; handsets take at most ${maxOctets} (${maxSms} concatenated SMS). Remove ${size - maxOctets} octets' worth of notes (about ${Math.ceil(((size - maxOctets) * 8) / 12)} notes).`
+      : null;
+  return { size, sms, problem };
+}
+
 /** Octets of the Nokia binary of this song (what the app shows next to the SMS count). */
 export function nokiaRingtoneSize(song: RtttlSong): number {
   return encodeNokiaRingtone(song).length;

@@ -360,7 +360,8 @@ export interface Settings {
 // Content library (spec 2.4, 2.5, 8): numbers the gateway stores content under
 
 /** The kinds of content a library number can hold, by the ContentKind that sends it. */
-export type LibraryItemKind = 'ringtone' | 'operatorLogo' | 'groupGraphic' | 'pictureMessage' | 'mms' | 'wapPush';
+export type LibraryItemKind =
+  'ringtone' | 'operatorLogo' | 'groupGraphic' | 'pictureMessage' | 'mms' | 'wapPush';
 
 export interface LibraryItem {
   number: number;
@@ -465,7 +466,8 @@ export interface MessengerApi {
   settings: {
     get(): Promise<Settings>;
     update(changes: Partial<Settings>): Promise<Settings>;
-  };  library: {
+  };
+  library: {
     /**
      * Library numbers this account can send: the local sandbox's public library and the account's own
      * uploads; for another gateway, the numbers it returned as LibraryNumber to this app.

@@ -142,7 +142,11 @@ export function encodeNokiaRingtone(song: RtttlSong): Uint8Array {
  * (16-bit application ports + concatenation), so 3 × 128 = 384 octets. Alone, with only the
  * 7-octet port-addressing UDH, one SMS carries 133 octets.
  */
-export const NOKIA_RINGTONE_LIMITS = { maxOctets: 3 * (140 - 12), singleSmsOctets: 140 - 7, maxSms: 3 } as const;
+export const NOKIA_RINGTONE_LIMITS = {
+  maxOctets: 3 * (140 - 12),
+  singleSmsOctets: 140 - 7,
+  maxSms: 3,
+} as const;
 
 export interface RingtoneFit {
   /** Octets of the Nokia binary. */

@@ -149,9 +149,9 @@ export const NOKIA_RINGTONE_LIMITS = {
 } as const;
 
 export interface RingtoneFit {
-  /** Octets of the Nokia binary. */
-  size: number;
-  /** SMS it takes (1..3), or more when it does not fit. */
+  /** Octets of the Nokia binary, or null when the song cannot be encoded at all. */
+  size: number | null;
+  /** SMS it takes (1..3), more when it does not fit, 0 when it cannot be encoded. */
   sms: number;
   /** Why it cannot be sent, or null when it fits. */
   problem: string | null;
@@ -159,12 +159,22 @@ export interface RingtoneFit {
 
 /** Whether a song's Nokia binary fits what handsets accept (NOKIA_RINGTONE_LIMITS), with the reason if not. */
 export function nokiaRingtoneFit(song: RtttlSong): RingtoneFit {
-  const size = nokiaRingtoneSize(song);
+  let size: number;
+  try {
+    size = nokiaRingtoneSize(song);
+  } catch (err) {
+    if (!(err instanceof SmartCodecError)) throw err;
+    return {
+      size: null,
+      sms: 0,
+      problem: `The ringtone cannot be sent as a Nokia ringtone: ${err.message}.`,
+    };
+  }
   const { maxOctets, singleSmsOctets, maxSms } = NOKIA_RINGTONE_LIMITS;
   const sms = size <= singleSmsOctets ? 1 : Math.ceil(size / (maxOctets / maxSms));
   const problem =
     size > maxOctets
-      ? `The ringtone needs ${size} octets as a Nokia ringtone; handsets take at most ${maxOctets} (${maxSms} concatenated SMS). Remove ${size - maxOctets} octets' worth of notes (about ${Math.ceil(((size - maxOctets) * 8) / 12)} notes).`
+      ? `The ringtone needs ${size} octets as a Nokia ringtone; handsets take at most ${maxOctets} (${maxSms} concatenated SMS). Remove about ${Math.ceil(((size - maxOctets) * 8) / 12)} notes.`
       : null;
   return { size, sms, problem };
 }

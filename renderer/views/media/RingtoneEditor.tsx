@@ -47,14 +47,7 @@ export function RingtoneEditor({ onChange }: ContentEditorProps) {
   const textRef = useRef<HTMLTextAreaElement>(null);
 
   const parsed = useMemo(() => parseForEditor(text), [text]);
-  const fit = useMemo(() => {
-    if (!parsed.ok) return null;
-    try {
-      return nokiaRingtoneFit(parsed.song);
-    } catch (err) {
-      return { size: 0, sms: 0, problem: err instanceof Error ? err.message : String(err) };
-    }
-  }, [parsed]);
+  const fit = useMemo(() => (parsed.ok ? nokiaRingtoneFit(parsed.song) : null), [parsed]);
 
   useEffect(() => () => playing?.stop(), [playing]);
 
@@ -85,7 +78,7 @@ export function RingtoneEditor({ onChange }: ContentEditorProps) {
       text: '',
       fields: { Ringtone: text.trim() },
       problems,
-      summary: fit ? `Ringtone “${name}”, ${fit.size} bytes` : `Ringtone “${name}”`,
+      summary: fit && fit.size !== null ? `Ringtone “${name}”, ${fit.size} bytes` : `Ringtone “${name}”`,
     };
   }, [source, libraryNumber, parsed, fit, text]);
   useReportDraft(draft, onChange);
@@ -205,8 +198,8 @@ export function RingtoneEditor({ onChange }: ContentEditorProps) {
                   {tempo && tempo.bpm !== parsed.song.bpm ? ` (sent as ${tempo.bpm})` : ''}
                 </span>
                 <span>{(rtttlDurationMs(parsed.song) / 1000).toFixed(1)} s</span>
-                {fit ? (
-                  <span className={fit.problem ? 'error' : ''}>
+                {fit && fit.size !== null ? (
+                  <span className={fit.problem ? 'error' : ''} data-testid="ringtone-size">
                     Nokia binary {fit.size} bytes
                     {fit.problem ? '' : `, ${fit.sms} SMS`}
                   </span>

@@ -413,9 +413,10 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       </div>
 
       <div className="row wrap content-choice">
-        <label>
-          Content
+        <div className="labelled">
+          <label htmlFor="content-kind">Content</label>
           <select
+            id="content-kind"
             value={kind}
             onChange={(e) => {
               setKind(e.target.value as ContentKind);
@@ -431,11 +432,12 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
               </option>
             ))}
           </select>
-        </label>
+        </div>
         {makeRule !== 'none' ? (
-          <label>
-            Phone make
+          <div className="labelled">
+            <label htmlFor="phone-make">Phone make</label>
             <select
+              id="phone-make"
               value={effectiveMake}
               disabled={makeRule === 'nokia'}
               aria-describedby={makeRule === 'nokia' ? 'phone-make-note' : undefined}
@@ -448,7 +450,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
                 </option>
               ))}
             </select>
-          </label>
+          </div>
         ) : null}
         {makeRule === 'nokia' ? (
           <span id="phone-make-note" className="muted small">

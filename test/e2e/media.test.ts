@@ -109,6 +109,10 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(await page.getByTestId('ringtone-size').textContent()).toMatch(/Nokia binary \d+ bytes, 1 SMS/);
       await page.getByRole('img', { name: /^7 notes: C5 1\/8/ }).waitFor();
       await shoot('media-ringtone');
+      // Preview through Web Audio: Play turns into Stop while it plays, and back.
+      await page.getByRole('button', { name: 'Play' }).click();
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await page.getByRole('button', { name: 'Play' }).waitFor();
 
       await rtttl.fill('Bad:d=4,o=5,b=120:c,d,x,e');
       await page

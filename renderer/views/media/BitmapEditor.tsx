@@ -49,10 +49,11 @@ export function BitmapEditor({ width, height, label, onChange }: BitmapEditorPro
   const [dither, setDither] = useState(true);
   const [importError, setImportError] = useState<string | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const previewRef = useRef<HTMLCanvasElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const stroke = useRef<0 | 1 | null>(null);
   const bitmap = history.present;
-  const cell = Math.max(4, Math.floor(576 / width));
+  const cell = Math.max(4, Math.floor(720 / width));
 
   const onChangeRef = useRef(onChange);
   useEffect(() => {
@@ -83,6 +84,16 @@ export function BitmapEditor({ width, height, label, onChange }: BitmapEditorPro
       g.lineTo(width * cell, y * cell + 0.5);
     }
     g.stroke();
+    // The handset-size preview: two screen pixels per bitmap pixel, no grid.
+    const preview = previewRef.current?.getContext('2d');
+    if (preview) {
+      preview.fillStyle = '#c7d3b0';
+      preview.fillRect(0, 0, width * 2, height * 2);
+      preview.fillStyle = '#1d2410';
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++)
+          if (bitmap.pixels[y * width + x]) preview.fillRect(x * 2, y * 2, 2, 2);
+    }
     if (focused) {
       g.strokeStyle = '#1f6feb';
       g.lineWidth = 2;
@@ -270,6 +281,14 @@ export function BitmapEditor({ width, height, label, onChange }: BitmapEditorPro
         onBlur={() => setFocused(false)}
       />
       <div className="row wrap small muted">
+        <canvas
+          ref={previewRef}
+          className="bitmap-preview"
+          width={width * 2}
+          height={height * 2}
+          title="As a handset shows it"
+          aria-hidden="true"
+        />
         <span data-testid="bitmap-status">
           {width}×{height}, {black} black pixel{black === 1 ? '' : 's'}
         </span>

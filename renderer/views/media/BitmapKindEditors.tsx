@@ -91,7 +91,13 @@ export function OperatorLogoEditor({ onChange }: ContentEditorProps) {
       text: '',
       fields: { OperatorLogo: b.value, MCC: net.mcc, MNC: net.mnc },
       problems: [...b.problems, ...networkProblems(net.mcc, net.mnc)],
-      summary: `Operator logo (${sizeNote(source)}) for ${network ? network.name : `${net.mcc} ${net.mnc}`}`,
+      summary: `Operator logo (${sizeNote(source)}) for ${
+        network
+          ? `${network.name} (${net.mcc} ${net.mnc})`
+          : net.mcc || net.mnc
+            ? `network ${net.mcc} ${net.mnc}`
+            : 'no network yet'
+      }`,
     };
   }, [source, net]);
   useReportDraft(draft, onChange);

@@ -72,13 +72,17 @@ export function RingtoneEditor({ onChange }: ContentEditorProps) {
       if (parsed.song.notes.length === 0) problems.push('The ringtone has no notes.');
       if (fit?.problem) problems.push(fit.problem);
     }
-    const name = parsed.ok ? parsed.song.name || 'untitled' : 'ringtone';
+    const name = parsed.ok ? parsed.song.name || 'untitled' : '';
     return {
       kind: 'ringtone',
       text: '',
       fields: { Ringtone: text.trim() },
       problems,
-      summary: fit && fit.size !== null ? `Ringtone “${name}”, ${fit.size} bytes` : `Ringtone “${name}”`,
+      summary: !parsed.ok
+        ? 'Ringtone (the RTTTL text is not valid yet)'
+        : fit && fit.size !== null
+          ? `Ringtone “${name}”, ${fit.size} bytes`
+          : `Ringtone “${name}”`,
     };
   }, [source, libraryNumber, parsed, fit, text]);
   useReportDraft(draft, onChange);

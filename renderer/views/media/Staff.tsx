@@ -3,9 +3,9 @@
 import type { RtttlNote } from '../../../protocol/smart/rtttl.ts';
 
 const LETTER_STEP: Record<string, number> = { c: 0, d: 1, e: 2, f: 3, g: 4, a: 5, b: 6 };
-const STEP = 4; // px per diatonic step
+const STEP = 5; // px per diatonic step
 const X0 = 16;
-const DX = 18;
+const DX = 22;
 
 /** Diatonic steps above C of RTTTL octave 4 (for placing a note head). */
 export function staffStep(note: Pick<RtttlNote, 'pitch' | 'octave'>): number | null {
@@ -68,11 +68,11 @@ export function Staff({ notes }: { notes: readonly RtttlNote[] }) {
                 className={hollow ? 'staff-head hollow' : 'staff-head'}
               />
               {n.duration > 1 ? (
-                <line x1={x + 5} x2={x + 5} y1={y} y2={y - 22} className="staff-stem" />
+                <line x1={x + 6} x2={x + 6} y1={y} y2={y - 26} className="staff-stem" />
               ) : null}
               {n.duration >= 8 ? (
                 <path
-                  d={`M${x + 5} ${y - 22} q 6 6 5 ${n.duration >= 16 ? 14 : 10}`}
+                  d={`M${x + 6} ${y - 26} q 6 6 5 ${n.duration >= 16 ? 14 : 10}`}
                   className="staff-flag"
                 />
               ) : null}

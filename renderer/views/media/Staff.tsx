@@ -13,6 +13,14 @@ export function staffStep(note: Pick<RtttlNote, 'pitch' | 'octave'>): number | n
   return (note.octave - 4) * 7 + (LETTER_STEP[note.pitch[0]!] ?? 0);
 }
 
+/** Short extra lines a note outside the five lines (steps 9..17) needs. */
+function ledgerSteps(step: number): number[] {
+  const out: number[] = [];
+  for (let l = 7; l >= step; l -= 2) out.push(l);
+  for (let l = 19; l <= step; l += 2) out.push(l);
+  return out;
+}
+
 export function describeNote(n: RtttlNote): string {
   const len = `1/${n.duration}${n.dotted ? ' dotted' : ''}`;
   return n.pitch === 'p' ? `rest ${len}` : `${n.pitch.toUpperCase()}${n.octave} ${len}`;
@@ -22,8 +30,8 @@ export function Staff({ notes }: { notes: readonly RtttlNote[] }) {
   const steps = notes.map(staffStep).filter((s): s is number => s !== null);
   const lo = Math.min(10, ...steps);
   const hi = Math.max(18, ...steps);
-  const height = (hi - lo) * STEP + 40;
-  const yOf = (step: number) => 20 + (hi - step) * STEP;
+  const height = (hi - lo) * STEP + 52;
+  const yOf = (step: number) => 32 + (hi - step) * STEP;
   // Five lines around the middle of octave 5 (E5..F6 as a treble staff an octave up).
   const lines = [9, 11, 13, 15, 17].map(yOf);
   const width = X0 * 2 + Math.max(1, notes.length) * DX;
@@ -60,11 +68,14 @@ export function Staff({ notes }: { notes: readonly RtttlNote[] }) {
           return (
             <g key={i}>
               <title>{describeNote(n)}</title>
+              {ledgerSteps(s).map((l) => (
+                <line key={l} x1={x - 9} x2={x + 9} y1={yOf(l)} y2={yOf(l)} className="staff-line" />
+              ))}
               <ellipse
                 cx={x}
                 cy={y}
-                rx={5}
-                ry={3.6}
+                rx={6}
+                ry={4.4}
                 className={hollow ? 'staff-head hollow' : 'staff-head'}
               />
               {n.duration > 1 ? (

@@ -114,6 +114,16 @@ describe.skipIf(!existsSync(CHROMIUM))(
       await page.getByRole('button', { name: 'Stop' }).click();
       await page.getByRole('button', { name: 'Play' }).waitFor();
 
+      // A .rtttl file imported: octave changes, a dotted note and a pause, tempo 180.
+      const tune = join(tmp, 'tune.rtttl');
+      writeFileSync(tune, 'Tune:d=4,o=5,b=180:8c6.,p,2a#4,16g7\n');
+      await page.getByLabel('Import a ringtone file').setInputFiles(tune);
+      await expect.poll(() => rtttl.inputValue()).toBe('Tune:d=4,o=5,b=180:8c6.,p,2a#4,16g7');
+      await expect
+        .poll(() => page.getByTestId('ringtone-info').textContent())
+        .toMatch(/4 notes.*Tempo 180 bpm/);
+      await page.getByRole('img', { name: '4 notes: C6 1/8 dotted, rest 1/4, A#4 1/2, G7 1/16' }).waitFor();
+
       await rtttl.fill('Bad:d=4,o=5,b=120:c,d,x,e');
       await page
         .getByTestId('rtttl-error')
@@ -203,6 +213,31 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(black.sort()).toEqual(
         ['20,6', '23,7', '10,5', ...Array.from({ length: 10 }, (_, i) => `${20 + i},8`)].sort(),
       );
+    });
+
+    it('sends a group graphic from the library, PhoneMake forced to Nokia', async () => {
+      await composeTo('447700900954', 'Group graphic');
+      const make = page.getByLabel('Phone make');
+      expect(await make.inputValue()).toBe('Nokia');
+      expect(await make.isDisabled()).toBe(true);
+      await page.getByRole('radio', { name: 'Library' }).check();
+      const number = page.getByRole('textbox', { name: 'Library number' });
+      // A picture number is outside the range of group graphics (spec 8): refused before sending.
+      await number.fill('20000');
+      await page
+        .getByTestId('content-problems')
+        .getByText('Library number 20000 is outside 10000–19999, the range of this kind of content.')
+        .waitFor();
+      const list = page.getByRole('listbox', { name: 'From the library' });
+      const option = list.locator('option', { hasText: 'group' }).first();
+      const chosen = (await option.getAttribute('value')) ?? '';
+      expect(chosen).toMatch(/^1\d{4}$/);
+      await list.selectOption(chosen);
+      expect(await number.inputValue()).toBe(chosen);
+      const got = await sendAndReceive('447700900954');
+      expect(got.content.kind).toBe('groupGraphic');
+      if (got.content.kind === 'groupGraphic')
+        expect([got.content.bitmap.width, got.content.bitmap.height]).toEqual([72, 14]);
     });
 
     it('imports a PNG as a picture message with text and sends it', async () => {

@@ -248,6 +248,25 @@ describe.skipIf(!existsSync(CHROMIUM))(
       writeFileSync(file, await img.getBuffer('image/png'));
 
       await composeTo('447700900953', 'Picture message');
+      // A uniform grey 160: dithered, part of it black; as a plain threshold at 128 all white, at 200 all black.
+      const grey = join(tmp, 'grey.png');
+      writeFileSync(
+        grey,
+        await new Jimp({ width: 72, height: 28, color: 0xa0a0a0ff }).getBuffer('image/png'),
+      );
+      await page.getByLabel('Import an image into the picture').setInputFiles(grey);
+      await page.getByText('Imported grey.png').waitFor();
+      const status = page.getByTestId('bitmap-status');
+      const blackNow = async () => Number(/(\d+) black/.exec((await status.textContent()) ?? '')?.[1]);
+      await expect.poll(blackNow).toBeGreaterThan(200);
+      expect(await blackNow()).toBeLessThan(72 * 28 - 200);
+      await page.getByRole('checkbox', { name: 'Dither (Floyd–Steinberg)' }).uncheck();
+      await status.getByText('72×28, 0 black pixels').waitFor();
+      await page.getByRole('slider', { name: 'Threshold' }).fill('200');
+      await status.getByText(`72×28, ${72 * 28} black pixels`).waitFor();
+      await page.getByRole('checkbox', { name: 'Dither (Floyd–Steinberg)' }).check();
+      await page.getByRole('slider', { name: 'Threshold' }).fill('128');
+
       await page.getByLabel('Import an image into the picture').setInputFiles(file);
       await page.getByText('Imported half.png').waitFor();
       await page

@@ -42,8 +42,14 @@ export function playSong(song: RtttlSong): { stop(): void; done: Promise<void> }
   const Ctor =
     (globalThis as { AudioContext?: AudioContextCtor; webkitAudioContext?: AudioContextCtor }).AudioContext ??
     (globalThis as { webkitAudioContext?: AudioContextCtor }).webkitAudioContext;
-  if (!Ctor) return { stop() {}, done: Promise.reject(new Error('this browser has no Web Audio')) };
+  if (!Ctor) {
+    const done = Promise.reject(new Error('this browser has no Web Audio'));
+    done.catch(() => undefined); // a caller that never awaits it gets no unhandled rejection
+    return { stop() {}, done };
+  }
   const ctx = new Ctor();
+  // Started from a click, but a context can still begin suspended (autoplay policy).
+  if (ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
   const master = ctx.createGain();
   // RTX volume 0..15 (default 7): square waves are loud, so keep well below full scale.
   master.gain.value = 0.24 * (((song.defaults.volume ?? 7) + 1) / 16);

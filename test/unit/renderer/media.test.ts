@@ -11,7 +11,7 @@ import {
   nokiaRingtoneSize,
 } from '../../../protocol/smart/nokia-ringtone.ts';
 import { parseRtttl } from '../../../protocol/smart/rtttl.ts';
-import { noteFrequency, noteMs } from '../../../renderer/views/media/audio.ts';
+import { noteFrequency, noteMs, playSong } from '../../../renderer/views/media/audio.ts';
 import {
   blackCount,
   clearBitmap,
@@ -105,6 +105,12 @@ describe('square-wave player: pitch and timing', () => {
     expect(noteMs({ duration: 4, dotted: false }, 120)).toBe(500);
     expect(noteMs({ duration: 8, dotted: true }, 120)).toBe(375);
     expect(noteMs({ duration: 1, dotted: false }, 60)).toBe(4000);
+  });
+
+  it('says so when there is no Web Audio (Node has none), instead of failing silently', async () => {
+    const p = playSong(parseRtttl('A:d=4,o=5,b=120:c'));
+    p.stop();
+    await expect(p.done).rejects.toThrow('this browser has no Web Audio');
   });
 
   it('places notes on the staff by octave and letter (sharps share their letter line)', () => {

@@ -437,6 +437,22 @@ export interface EffectivePolicy {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Content library (spec 2.4, 2.5, 8): numbers the gateway stores content under
+
+/** The kinds of content a library number can hold, by the ContentKind that sends it. */
+export type LibraryItemKind =
+  'ringtone' | 'operatorLogo' | 'groupGraphic' | 'pictureMessage' | 'mms' | 'wapPush';
+
+export interface LibraryItem {
+  number: number;
+  kind: LibraryItemKind;
+  /** The file name the gateway keeps, or the name given when it was uploaded ('' when unknown). */
+  name: string;
+  /** Public library, or the account's own upload. */
+  owner: 'public' | 'own';
+}
+
+// ---------------------------------------------------------------------------------------------
 // The API: calls (request → response) grouped by area, and events (main → renderer).
 
 export interface MessengerApi {
@@ -545,6 +561,13 @@ export interface MessengerApi {
   policy: {
     get(): Promise<EffectivePolicy>;
   };
+  library: {
+    /**
+     * Library numbers this account can send: the local sandbox's public library and the account's own
+     * uploads; for another gateway, the numbers it returned as LibraryNumber to this app.
+     */
+    list(): Promise<LibraryItem[]>;
+  };
 }
 
 export interface MessengerEvents {
@@ -630,6 +653,7 @@ export const API_CHANNELS = [
   'children.transfer',
   'children.balance',
   'policy.get',
+  'library.list',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 export const EVENT_CHANNELS = [

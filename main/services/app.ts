@@ -40,6 +40,7 @@ import type {
   ChildTransferResult,
   EffectivePolicy,
 } from '../../preload/api.ts';
+import { gatewayLibrary, libraryKindOf, LibraryNumbersRepo, mergeLibrary } from './library.ts';
 import type {
   AccountSummary,
   ApiChannel,
@@ -147,6 +148,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const store: AppStore = openAppStore(join(opts.dataDir, 'messenger.sqlite'), {
     defaultCountry: 'GB',
   });
+  const libraryNumbers = new LibraryNumbersRepo(store.app);
   const emitter = new EventEmitter();
   emitter.setMaxListeners(100);
   const emit = <E extends EventChannel>(event: E, payload: MessengerEvents[E]): void => {
@@ -483,6 +485,13 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     }
     const interpreted = interpretRecords(res.body, batch.recipients);
     store.outbox.recordResults(batch.id, interpreted.results.map(toJournalResult));
+    const libraryKind = libraryKindOf(content.kind);
+    if (interpreted.libraryNumber !== undefined && libraryKind !== null) {
+      // The gateway stored an upload under this number: the media picker offers it again.
+      const f = content.fields ?? {};
+      const name = f.MMSNotificationFileName1 ?? f.WAPPushFileName1 ?? '';
+      libraryNumbers.record(s.account.id, Number(interpreted.libraryNumber), libraryKind, name);
+    }
     return interpreted.stop ? (interpreted.error?.message ?? 'the gateway refused the account') : null;
   }
 
@@ -987,6 +996,15 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       refresh: refreshCredit,
     },
     updates: { check: checkUpdates },
+    library: {
+      list: async () => {
+        const s = requireSession();
+        const seen = libraryNumbers.list(s.account.id);
+        if (s.account.sandbox && sandbox)
+          return mergeLibrary(gatewayLibrary(sandbox.gateway.ctx.db, s.account.username), seen);
+        return seen;
+      },
+    },
     settings: {
       get: async () => settings(),
       update: async (changes) => {

@@ -246,6 +246,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   }),
   'children.balance': obj({ username: str, pin: str }),
   'policy.get': none,
+  'library.list': none,
 };
 
 export function isApiChannel(value: unknown): value is ApiChannel {

@@ -135,6 +135,50 @@ export function encodeNokiaRingtone(song: RtttlSong): Uint8Array {
   return w.toBytes();
 }
 
+/**
+ * How large a Nokia ringtone binary a handset takes. The spec (section 8) gives no limit; the
+ * handsets do: a Nokia phone reassembles a ringtone from at most three concatenated SMS ("long
+ * ringtone", as gammu encodes it), each carrying 140 octets of user data minus a 12-octet UDH
+ * (16-bit application ports + concatenation), so 3 × 128 = 384 octets. Alone, with only the
+ * 7-octet port-addressing UDH, one SMS carries 133 octets.
+ */
+export const NOKIA_RINGTONE_LIMITS = {
+  maxOctets: 3 * (140 - 12),
+  singleSmsOctets: 140 - 7,
+  maxSms: 3,
+} as const;
+
+export interface RingtoneFit {
+  /** Octets of the Nokia binary, or null when the song cannot be encoded at all. */
+  size: number | null;
+  /** SMS it takes (1..3), more when it does not fit, 0 when it cannot be encoded. */
+  sms: number;
+  /** Why it cannot be sent, or null when it fits. */
+  problem: string | null;
+}
+
+/** Whether a song's Nokia binary fits what handsets accept (NOKIA_RINGTONE_LIMITS), with the reason if not. */
+export function nokiaRingtoneFit(song: RtttlSong): RingtoneFit {
+  let size: number;
+  try {
+    size = nokiaRingtoneSize(song);
+  } catch (err) {
+    if (!(err instanceof SmartCodecError)) throw err;
+    return {
+      size: null,
+      sms: 0,
+      problem: `The ringtone cannot be sent as a Nokia ringtone: ${err.message}.`,
+    };
+  }
+  const { maxOctets, singleSmsOctets, maxSms } = NOKIA_RINGTONE_LIMITS;
+  const sms = size <= singleSmsOctets ? 1 : Math.ceil(size / (maxOctets / maxSms));
+  const problem =
+    size > maxOctets
+      ? `The ringtone needs ${size} octets as a Nokia ringtone; handsets take at most ${maxOctets} (${maxSms} concatenated SMS). Remove about ${Math.ceil(((size - maxOctets) * 8) / 12)} notes.`
+      : null;
+  return { size, sms, problem };
+}
+
 /** Octets of the Nokia binary of this song (what the app shows next to the SMS count). */
 export function nokiaRingtoneSize(song: RtttlSong): number {
   return encodeNokiaRingtone(song).length;

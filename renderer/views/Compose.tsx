@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type {
   Contact,
+  ContentKind,
   Credit,
   DeliveryOption,
   Group,
@@ -9,7 +10,8 @@ import type {
   RecipientOutcome,
   Template,
 } from '../../preload/api.ts';
-import { DELIVERY_OPTIONS, LIMITS } from '../../protocol/limits.ts';
+import { PHONE_MAKE_REQUIRED } from '../../protocol/fields.ts';
+import { DELIVERY_OPTIONS, LIMITS, PHONE_MAKES, type PhoneMake } from '../../protocol/limits.ts';
 import { normalizeMsisdn, parseRecipientText } from '../../protocol/msisdn.ts';
 import { analyzeText } from '../../protocol/sms.ts';
 import { validateRequest, type Problem } from '../../protocol/validate.ts';
@@ -17,6 +19,14 @@ import { api, errorText, SEND_REQUEST_EVENT, useEvent } from '../api.ts';
 import { ApiCallError } from '../bridge/web.ts';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { toUtcSendTime } from '../format.ts';
+import { EDITORS } from './media/registry.ts';
+import { draftContent, type ContentDraft } from './media/types.ts';
+
+/** The kinds whose request needs PhoneMake (spec 2.4), and group graphics' forced Nokia. */
+function phoneMakeRule(kind: ContentKind): 'none' | 'choose' | 'nokia' {
+  if (kind === 'groupGraphic') return 'nokia';
+  return (PHONE_MAKE_REQUIRED as readonly string[]).includes(kind) ? 'choose' : 'none';
+}
 
 /** What another view asks Compose to start with (reply, resend, send to group). */
 export interface ComposeDraft {
@@ -58,7 +68,14 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [chips, setChips] = useState<Chip[]>([]);
   const [entry, setEntry] = useState('');
   const [text, setText] = useState(draft?.text ?? '');
-  const [flash, setFlash] = useState(false);
+  const [kind, setKind] = useState<ContentKind>('text');
+  const [richDraft, setRichDraft] = useState<ContentDraft | null>(null);
+  const [phoneMake, setPhoneMake] = useState<PhoneMake | ''>('Nokia');
+  const flash = kind === 'flash';
+  const rich = kind !== 'text' && kind !== 'flash';
+  const editor = rich ? EDITORS[kind] : undefined;
+  const makeRule = phoneMakeRule(kind);
+  const effectiveMake = makeRule === 'nokia' ? 'Nokia' : makeRule === 'choose' ? phoneMake : '';
   const [replyTo, setReplyTo] = useState('');
   const [delivery, setDelivery] = useState<DeliveryOption>('Default');
   const [schedule, setSchedule] = useState<'now' | 'delay' | 'at'>('now');
@@ -146,6 +163,36 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   );
   const costMessages = approxRecipients * Math.max(analysis.segments, 1);
 
+  /** The rich draft's own problems, then protocol validation of the sendmms request it becomes. */
+  function richProblems(): string[] {
+    if (!richDraft || richDraft.kind !== kind) return ['The content editor is not ready yet.'];
+    const out = [...richDraft.problems];
+    const fields: Record<string, string> = {
+      Username: 'user',
+      PIN: 'pin',
+      SendTo: '447700900000',
+      ...richDraft.fields,
+    };
+    if (richDraft.text !== '') fields.Message = richDraft.text;
+    if (effectiveMake) fields.PhoneMake = effectiveMake;
+    if (replyTo) fields.ReplyTo = replyTo;
+    if (schedule === 'delay') fields.SendTimeDelay = delay;
+    if (schedule === 'at') {
+      const utc = toUtcSendTime(at);
+      if (!utc) out.push('Choose a valid date and time for the scheduled send.');
+      else if (new Date(at).getTime() < Date.now()) out.push('The scheduled time is in the past.');
+      else fields.SendTimeAbsolute = utc;
+    }
+    // The editor's own sentences come first; protocol problems of fields it already explained are not repeated.
+    const explained = richDraft.problems.length > 0;
+    for (const p of validateRequest('sendmms', fields) as Problem[]) {
+      if (p.field === 'Username' || p.field === 'PIN' || p.field === 'SendTo') continue;
+      if (explained && p.field in richDraft.fields) continue;
+      if (!out.includes(p.message)) out.push(p.message);
+    }
+    return out;
+  }
+
   /** Everything wrong with the form, before anything is sent (protocol validation + UI rules). */
   function problems(): string[] {
     const out: string[] = [];
@@ -153,6 +200,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     if (pending) out.push(`Press Enter to add “${pending}” as a recipient, or clear it.`);
     if (chips.length === 0) out.push('Add at least one recipient.');
     for (const c of invalid) out.push(`${c.input}: ${c.reason}`);
+    if (rich) return out.concat(richProblems());
     if (!text) out.push('The message is empty.');
     if (tooLong)
       out.push(
@@ -214,11 +262,17 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setErrors(found);
     setNotice(null);
     if (found.length) return;
+    const base: OutboxContent =
+      rich && richDraft
+        ? (() => {
+            const c = draftContent(richDraft);
+            return { ...c, fields: { ...c.fields, ...(effectiveMake ? { PhoneMake: effectiveMake } : {}) } };
+          })()
+        : { kind: flash ? 'flash' : 'text', text };
     const content: OutboxContent = {
-      kind: flash ? 'flash' : 'text',
-      text,
+      ...base,
       ...(replyTo ? { replyTo } : {}),
-      ...(delivery !== 'Default' ? { deliveryOption: delivery } : {}),
+      ...(delivery !== 'Default' && !rich ? { deliveryOption: delivery } : {}),
       ...(schedule === 'delay' ? { sendTimeDelay: Number(delay) } : {}),
       ...(schedule === 'at' ? { sendTimeAbsolute: toUtcSendTime(at) ?? '' } : {}),
     };
@@ -278,6 +332,10 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       send();
     }
   };
+
+  // While the rich content itself cannot be sent, Send is disabled and the reasons are listed.
+  const contentIssues = rich ? (richDraft && richDraft.kind === kind ? richDraft.problems : []) : [];
+  const contentBlocked = contentIssues.length > 0;
 
   const done = job ? job.recipientCount - job.counts.pending - job.counts.sending : 0;
   const pct = job && job.recipientCount ? Math.round((done / job.recipientCount) * 100) : 0;
@@ -354,79 +412,134 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         ) : null}
       </div>
 
-      <div className="field">
-        <div className="row spread">
-          <label htmlFor="message">Message</label>
-          {templates.length ? (
+      <div className="row wrap content-choice">
+        <div className="labelled">
+          <label htmlFor="content-kind">Content</label>
+          <select
+            id="content-kind"
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value as ContentKind);
+              setRichDraft(null);
+              setErrors([]);
+            }}
+          >
+            <option value="text">Text</option>
+            <option value="flash">Flash</option>
+            {Object.entries(EDITORS).map(([k, entry]) => (
+              <option key={k} value={k}>
+                {entry.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {makeRule !== 'none' ? (
+          <div className="labelled">
+            <label htmlFor="phone-make">Phone make</label>
             <select
-              aria-label="Insert template"
-              value=""
-              onChange={(e) => {
-                const t = templates.find((x) => String(x.id) === e.target.value);
-                if (t) setText(t.text);
-              }}
+              id="phone-make"
+              value={effectiveMake}
+              disabled={makeRule === 'nokia'}
+              aria-describedby={makeRule === 'nokia' ? 'phone-make-note' : undefined}
+              onChange={(e) => setPhoneMake(e.target.value as PhoneMake | '')}
             >
-              <option value="">Templates…</option>
-              {templates.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
+              <option value="">Choose…</option>
+              {PHONE_MAKES.map((m) => (
+                <option key={m} value={m}>
+                  {m}
                 </option>
               ))}
             </select>
-          ) : null}
-        </div>
-        <textarea
-          id="message"
-          ref={textRef}
-          rows={6}
-          value={text}
-          aria-invalid={tooLong}
-          aria-describedby="counter"
-          onChange={(e) => setText(e.target.value)}
-        />
-        <div
-          id="counter"
-          className={tooLong ? 'counter error' : 'counter'}
-          aria-live="polite"
-          data-testid="counter"
-        >
-          <span>{analysis.encoding}</span>
-          <span>
-            {characters} character{characters === 1 ? '' : 's'}
-          </span>
-          <span>
-            {analysis.segments} segment{analysis.segments === 1 ? '' : 's'}
-          </span>
-          <span>{analysis.remaining} left in segment</span>
-          <span>
-            ≈ {costMessages} message credit{costMessages === 1 ? '' : 's'}
-          </span>
-          {credit && credit.availableMessages !== null ? (
-            <span>of {credit.availableMessages} available</span>
-          ) : null}
-        </div>
-        {analysis.nonGsm.length ? (
-          <p className="muted small">
-            UCS-2 because of:{' '}
-            {analysis.nonGsm
-              .slice(0, 10)
-              .map((ch) => `“${ch}”`)
-              .join(' ')}{' '}
-            (70 characters per SMS instead of 160)
-          </p>
+          </div>
         ) : null}
-        {tooLong ? (
-          <p className="error" role="alert">
-            Too long: {analysis.segments} parts, at most {LIMITS.maxMessageParts} can be joined into one
-            message.
-          </p>
+        {makeRule === 'nokia' ? (
+          <span id="phone-make-note" className="muted small">
+            Group graphics are sent to Nokia handsets only.
+          </span>
         ) : null}
       </div>
 
+      {editor ? (
+        <div className="field media" aria-label={`${editor.label} content`} role="group">
+          <editor.Editor key={kind} onChange={setRichDraft} />
+          {richDraft && richDraft.kind === kind ? (
+            <p className="muted small" data-testid="content-summary">
+              {richDraft.summary}
+            </p>
+          ) : null}
+        </div>
+      ) : (
+        <div className="field">
+          <div className="row spread">
+            <label htmlFor="message">Message</label>
+            {templates.length ? (
+              <select
+                aria-label="Insert template"
+                value=""
+                onChange={(e) => {
+                  const t = templates.find((x) => String(x.id) === e.target.value);
+                  if (t) setText(t.text);
+                }}
+              >
+                <option value="">Templates…</option>
+                {templates.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            ) : null}
+          </div>
+          <textarea
+            id="message"
+            ref={textRef}
+            rows={6}
+            value={text}
+            aria-invalid={tooLong}
+            aria-describedby="counter"
+            onChange={(e) => setText(e.target.value)}
+          />
+          <div
+            id="counter"
+            className={tooLong ? 'counter error' : 'counter'}
+            aria-live="polite"
+            data-testid="counter"
+          >
+            <span>{analysis.encoding}</span>
+            <span>
+              {characters} character{characters === 1 ? '' : 's'}
+            </span>
+            <span>
+              {analysis.segments} segment{analysis.segments === 1 ? '' : 's'}
+            </span>
+            <span>{analysis.remaining} left in segment</span>
+            <span>
+              ≈ {costMessages} message credit{costMessages === 1 ? '' : 's'}
+            </span>
+            {credit && credit.availableMessages !== null ? (
+              <span>of {credit.availableMessages} available</span>
+            ) : null}
+          </div>
+          {analysis.nonGsm.length ? (
+            <p className="muted small">
+              UCS-2 because of:{' '}
+              {analysis.nonGsm
+                .slice(0, 10)
+                .map((ch) => `“${ch}”`)
+                .join(' ')}{' '}
+              (70 characters per SMS instead of 160)
+            </p>
+          ) : null}
+          {tooLong ? (
+            <p className="error" role="alert">
+              Too long: {analysis.segments} parts, at most {LIMITS.maxMessageParts} can be joined into one
+              message.
+            </p>
+          ) : null}
+        </div>
+      )}
+
       <div className="options">
-        <label className="check">
-          <input type="checkbox" checked={flash} onChange={(e) => setFlash(e.target.checked)} /> Flash message
-        </label>
         <label>
           Reply to
           <select value={replyTo} onChange={(e) => setReplyTo(e.target.value)}>
@@ -438,16 +551,18 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
             ))}
           </select>
         </label>
-        <label>
-          Delivery
-          <select value={delivery} onChange={(e) => setDelivery(e.target.value as DeliveryOption)}>
-            {DELIVERY_OPTIONS.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
+        {rich ? null : (
+          <label>
+            Delivery
+            <select value={delivery} onChange={(e) => setDelivery(e.target.value as DeliveryOption)}>
+              {DELIVERY_OPTIONS.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label>
           Send
           <select value={schedule} onChange={(e) => setSchedule(e.target.value as typeof schedule)}>
@@ -477,6 +592,22 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         ) : null}
       </div>
 
+      {contentBlocked ? (
+        <div
+          className="content-problems"
+          id="content-problems"
+          data-testid="content-problems"
+          aria-live="polite"
+        >
+          <strong>Not ready to send:</strong>
+          <ul>
+            {contentIssues.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
       {errors.length ? (
         <div className="errors" role="alert" data-testid="compose-errors">
           <strong>Nothing was sent:</strong>
@@ -489,10 +620,17 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       ) : null}
 
       <div className="row">
-        <button type="button" className="primary" onClick={send} disabled={busy} title="Ctrl+Enter">
+        <button
+          type="button"
+          className="primary"
+          onClick={send}
+          disabled={busy || contentBlocked}
+          aria-describedby={contentBlocked ? 'content-problems' : undefined}
+          title="Ctrl+Enter"
+        >
           {busy ? 'Sending…' : 'Send'}
         </button>
-        <button type="button" onClick={saveTemplate} disabled={!text}>
+        <button type="button" onClick={saveTemplate} disabled={!text || rich}>
           Save as template
         </button>
         {job && done === job.recipientCount ? (

@@ -48,6 +48,8 @@ describe('every API channel', () => {
     expect(await call('credit.refresh')).toMatchObject({ currency: 'GBP', low: false });
     expect(await call('credit.get')).toMatchObject({ currency: 'GBP' });
     expect(await call('updates.check')).toMatchObject({ newer: false });
+    // Not the local sandbox and nothing uploaded yet: no library number seen (library.test.ts does more).
+    expect(await call('library.list')).toEqual([]);
     await expect(call('accounts.changePin', { oldPin: 'not-it', newPin: 'x1234' })).rejects.toMatchObject({
       code: 'invalid-login',
     });

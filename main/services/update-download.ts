@@ -99,8 +99,9 @@ export function checkDownloadUrl(url: string, allowedHosts: readonly string[]): 
 
 /** A safe file name: no folders, no control or reserved characters, not hidden, not too long. */
 export function safeFileName(name: string): string {
-  const cleaned = name
-    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_')
+  const cleaned = [...name]
+    .map((c) => (c.charCodeAt(0) < 0x20 || c === '\u007f' || '\\/:*?"<>|'.includes(c) ? '_' : c))
+    .join('')
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .trim();
   if (cleaned === '') return '';

@@ -23,7 +23,8 @@ import { BASIC_TEXT_MESSAGE, MemoryPins, NO_KEYRING_MESSAGE, NO_SECRET_STORE } f
 import type { SecretStore } from '../secrets.ts';
 import { startSandbox } from './sandbox.ts';
 import type { Sandbox } from './sandbox.ts';
-import { compareVersions } from './versions.ts';
+import { createUpdater, gatewayHostOf } from './updates.ts';
+import type { UpdatePolicy } from './updates.ts';
 import type {
   AccountSummary,
   ApiChannel,
@@ -38,7 +39,6 @@ import type {
   SendRequest,
   Settings,
   SignInRequest,
-  UpdateInfo,
 } from '../../preload/api.ts';
 
 export { ApiError };
@@ -54,6 +54,14 @@ export interface MessengerAppOptions {
   /** Receipt delay of the sandbox gateway, ms (tests). */
   sandboxReceiptDelayMs?: number;
   log?: (message: string) => void;
+  /** Update checks and downloads (deploy policy; docs/ADMIN.md "Updates"). Default: enabled, stable. */
+  updates?: UpdatePolicy;
+  /** Where update downloads go: the Electron shell passes app.getPath('downloads'); default ~/Downloads. */
+  downloadsDir?: string;
+  /** Opens a downloaded file or shows it in its folder (Electron's shell); absent in the web shell. */
+  openPath?: (path: string, how: 'open' | 'reveal') => Promise<void>;
+  /** An extra CA (PEM) trusted for update downloads only in place of the system's (tests). */
+  updateDownloadCa?: string;
 }
 
 export interface MessengerEventsHub {
@@ -218,6 +226,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     });
     session = { account, pin, client, receiver: await startReceiver(account) };
     schedulePoll(settings().pollIntervalSeconds);
+    updater.sessionReady();
     return session;
   }
 
@@ -602,19 +611,33 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     return credit;
   }
 
-  async function checkUpdates(): Promise<UpdateInfo> {
-    const r = await requireSession().client.mobileMessengerVersion();
-    if (r.outcome !== 'ok') throw new ApiError('gateway-unavailable', `no version information: ${r.reason}`);
-    const info: UpdateInfo = {
-      version: r.value.Version,
-      releaseNotice: r.value.ReleaseNotice,
-      downloadUrl: r.value.DownloadURL,
-      releaseDate: r.value.ReleaseDate,
-      newer: compareVersions(r.value.Version, version) > 0,
-    };
-    if (info.newer) emit('updates:available', info);
-    return info;
-  }
+  // On start (once a session exists) and every 24 h, policy permitting (./updates.ts).
+  const updater = createUpdater({
+    ...(opts.updates ? { policy: opts.updates } : {}),
+    currentVersion: version,
+    ...(opts.downloadsDir !== undefined ? { downloadsDir: opts.downloadsDir } : {}),
+    ...(opts.openPath ? { openPath: opts.openPath } : {}),
+    ...(opts.updateDownloadCa !== undefined ? { ca: opts.updateDownloadCa } : {}),
+    fetchRelease: () => {
+      if (!session) return null;
+      return session.client.mobileMessengerVersion().then((r) => {
+        if (r.outcome !== 'ok')
+          throw new ApiError('gateway-unavailable', `no version information: ${r.reason}`);
+        return {
+          version: r.value.Version,
+          releaseNotice: r.value.ReleaseNotice,
+          downloadUrl: r.value.DownloadURL,
+          releaseDate: r.value.ReleaseDate,
+        };
+      });
+    },
+    gatewayHosts: () =>
+      [session?.account.primaryUrl, session?.account.secondaryUrl]
+        .map(gatewayHostOf)
+        .filter((h): h is string => h !== null),
+    emit,
+    log,
+  });
 
   // ------------------------------------------------------------------ the API
 
@@ -729,7 +752,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       get: async () => credit,
       refresh: refreshCredit,
     },
-    updates: { check: checkUpdates },
+    updates: updater.api,
     settings: {
       get: async () => settings(),
       update: async (changes) => {
@@ -817,6 +840,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       if (closing) return;
       closing = true;
       stopPolling();
+      await updater.close();
       await sendChain;
       await endSession();
       await Promise.all(clientCloses);

@@ -48,6 +48,12 @@ describe('every API channel', () => {
     expect(await call('credit.refresh')).toMatchObject({ currency: 'GBP', low: false });
     expect(await call('credit.get')).toMatchObject({ currency: 'GBP' });
     expect(await call('updates.check')).toMatchObject({ newer: false });
+    expect(await call('updates.status')).toMatchObject({ enabled: true, channel: 'stable', available: null });
+    await expect(call('updates.download')).rejects.toMatchObject({ code: 'no-update' });
+    expect(await call('updates.cancelDownload')).toBeUndefined();
+    await expect(call('updates.openDownload', { reveal: false })).rejects.toMatchObject({
+      code: 'not-supported',
+    });
     await expect(call('accounts.changePin', { oldPin: 'not-it', newPin: 'x1234' })).rejects.toMatchObject({
       code: 'invalid-login',
     });

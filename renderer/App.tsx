@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AccountSummary, Credit, Settings, UpdateInfo } from '../preload/api.ts';
+import type { AccountSummary, Credit, Settings } from '../preload/api.ts';
 import { api, bridge, errorText, SEND_REQUEST_EVENT, useEvent } from './api.ts';
 import { SignIn } from './views/SignIn.tsx';
 import { Compose, type ComposeDraft } from './views/Compose.tsx';
@@ -8,6 +8,7 @@ import { History } from './views/History.tsx';
 import { Contacts } from './views/Contacts.tsx';
 import { Account } from './views/Account.tsx';
 import { CreditBadge } from './components/CreditBadge.tsx';
+import { UpdateBanner } from './components/UpdateBanner.tsx';
 
 export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account';
 
@@ -36,7 +37,6 @@ export function App() {
   const [connected, setConnected] = useState(true);
   const [pollError, setPollError] = useState<string | null>(null);
   const [searchFocus, setSearchFocus] = useState(0);
-  const [update, setUpdate] = useState<UpdateInfo | null>(null);
 
   useEffect(() => {
     api()
@@ -83,16 +83,7 @@ export function App() {
     setSearchFocus((n) => n + 1);
   });
   useEvent('menu:send', () => window.dispatchEvent(new Event(SEND_REQUEST_EVENT)));
-  useEvent('menu:checkUpdates', () => {
-    setView('account');
-    api()
-      .updates.check()
-      .then(
-        (u) => setUpdate(u.newer ? u : null),
-        () => undefined,
-      );
-  });
-  useEvent('updates:available', (u) => setUpdate(u.newer ? u : null));
+  // "Check for updates" (menu) and 'updates:available' are the UpdateBanner's.
 
   const refreshUnread = useCallback(() => {
     api()
@@ -170,17 +161,7 @@ export function App() {
             Connection to the app lost — reconnecting…
           </div>
         ) : null}
-        {update ? (
-          <div role="status" className="banner warn">
-            Version {update.version} is available{update.releaseNotice ? ` — ${update.releaseNotice}` : ''}.{' '}
-            <a href={update.downloadUrl} target="_blank" rel="noopener noreferrer">
-              Download
-            </a>{' '}
-            <button type="button" className="link" onClick={() => setUpdate(null)}>
-              Dismiss
-            </button>
-          </div>
-        ) : null}
+        <UpdateBanner />
         {pollError ? (
           <div role="status" className="banner warn">
             Checking for messages failed: {pollError}

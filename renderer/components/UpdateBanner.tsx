@@ -131,7 +131,9 @@ export function UpdateBanner() {
   return (
     <section className="banner warn update-banner" aria-label="Update available">
       <p className="update-title">
-        <strong>Version {available.version} is available</strong>
+        <strong>
+          Version {available.version} {done ? 'downloaded' : 'is available'}
+        </strong>
         <span className="muted">
           {' '}
           · released <time dateTime={available.releaseDate}>{releaseDateText(available.releaseDate)}</time>
@@ -183,7 +185,7 @@ export function UpdateBanner() {
             <button type="button" className="primary" onClick={start}>
               {error ? 'Try again' : 'Download'}
             </button>
-          ) : null}{' '}
+          ) : null}
           <button type="button" className="link" onClick={() => setDismissed(available.version)}>
             Dismiss
           </button>

@@ -262,6 +262,16 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     secrets: await createSafeStorageSecretStore(safeStorage),
     log: (message) => log(message),
+    // Update downloads: the user's Downloads folder; Open / Show in folder through the OS shell.
+    downloadsDir: app.getPath('downloads'),
+    openPath: async (path, how) => {
+      if (how === 'reveal') {
+        shell.showItemInFolder(path);
+        return;
+      }
+      const failure = await shell.openPath(path);
+      if (failure !== '') throw new Error(`${path} could not be opened: ${failure}`);
+    },
   });
   const { api, events } = messenger;
 

@@ -34,6 +34,26 @@ describe.skipIf(!existsSync(CHROMIUM))(
     let context: BrowserContext;
     let page: Page;
     const pageErrors: string[] = [];
+    let data: string;
+
+    /** What an operator does: store the release the sandbox gateway serves (gateway/cli.ts release set). */
+    const setRelease = (version: string, url: string): void => {
+      execFileSync(join(ROOT, 'node_modules/.bin/node'), [
+        join(ROOT, 'gateway/cli.ts'),
+        'release',
+        'set',
+        '--data',
+        join(data, 'sandbox-gateway'),
+        '--release-version',
+        version,
+        '--release-url',
+        url,
+        '--release-notice',
+        'Scheduled sends and a new inbox.',
+        '--release-date',
+        '2026-11-20T09:30:00Z',
+      ]);
+    };
 
     beforeAll(async () => {
       tmp = mkdtempSync(join(tmpdir(), 'messenger-e2e-updates-'));
@@ -46,22 +66,8 @@ describe.skipIf(!existsSync(CHROMIUM))(
         if (req.url === '/releases/Messenger-9.1.0.AppImage') serveSlowly(res, BODY, 40, 100);
         else res.writeHead(404).end();
       });
-      const data = join(tmp, 'data');
-      execFileSync(join(ROOT, 'node_modules/.bin/node'), [
-        join(ROOT, 'gateway/cli.ts'),
-        'release',
-        'set',
-        '--data',
-        join(data, 'sandbox-gateway'),
-        '--release-version',
-        '9.1.0',
-        '--release-url',
-        `${server.origin}/releases/Messenger-9.1.0.AppImage`,
-        '--release-notice',
-        'Scheduled sends and a new inbox.',
-        '--release-date',
-        '2026-11-20T09:30:00Z',
-      ]);
+      data = join(tmp, 'data');
+      setRelease('9.1.0', `${server.origin}/releases/Messenger-9.1.0.AppImage`);
       shell = await startShell(data, {
         args: ['--downloads', downloads],
         env: { NODE_EXTRA_CA_CERTS: cert.certFile },
@@ -137,6 +143,22 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(await banner().getByRole('button', { name: 'Open' }).count()).toBe(0);
       await shoot('update-done');
       expect(pageErrors).toEqual([]);
+    });
+
+    it('a newer release with an http URL is refused with a clear error, nothing downloaded', async () => {
+      setRelease('9.2.0', `http://127.0.0.1:${server.port}/releases/Messenger-9.1.0.AppImage`);
+      // What "Check for updates" in the menu does; the banner follows the 'updates:available' event.
+      await page.evaluate(() => window.messenger!.updates.check());
+      await banner().getByText('Version 9.2.0 is available').waitFor();
+      await banner().getByRole('button', { name: 'Download' }).click();
+      const alert = banner().getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toMatch(
+        /^Download failed: .*only https downloads are allowed, not http/,
+      );
+      await banner().getByRole('button', { name: 'Try again' }).waitFor();
+      await shoot('update-refused');
+      expect(readdirSync(downloads)).toEqual(['Messenger-9.1.0.AppImage']);
     });
   },
 );

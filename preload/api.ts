@@ -494,6 +494,8 @@ export interface MessengerEvents {
   'credit:changed': Credit;
   'updates:available': UpdateInfo;
   'updates:progress': { received: number; total: number | null };
+  /** The download started, finished, failed or was cancelled (every window follows it). */
+  'updates:download': UpdateDownload;
   'settings:changed': Settings;
   'accounts:changed': { current: AccountSummary | null };
 }
@@ -577,6 +579,7 @@ export const EVENT_CHANNELS = [
   'credit:changed',
   'updates:available',
   'updates:progress',
+  'updates:download',
   'settings:changed',
   'accounts:changed',
 ] as const satisfies ReadonlyArray<EventChannel>;

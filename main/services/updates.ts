@@ -39,7 +39,10 @@ export interface UpdaterOptions {
   gatewayHosts: () => string[];
   /** The Electron shell's shell.openPath / showItemInFolder; none in the web shell. */
   openPath?: (path: string, how: 'open' | 'reveal') => Promise<void>;
-  emit: <E extends 'updates:available' | 'updates:progress'>(event: E, payload: MessengerEvents[E]) => void;
+  emit: <E extends 'updates:available' | 'updates:progress' | 'updates:download'>(
+    event: E,
+    payload: MessengerEvents[E],
+  ) => void;
   log: (message: string) => void;
   /** Tests: the check interval, and an extra trusted CA for the download. */
   intervalMs?: number;
@@ -53,7 +56,8 @@ export interface Updater {
   close(): Promise<void>;
 }
 
-function hostOf(url: string | null | undefined): string | null {
+/** The host name of a gateway URL (for the download allow-list), null when it is not a URL. */
+export function gatewayHostOf(url: string | null | undefined): string | null {
   if (!url) return null;
   try {
     return new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '') || null;
@@ -61,8 +65,6 @@ function hostOf(url: string | null | undefined): string | null {
     return null;
   }
 }
-
-export { hostOf as gatewayHostOf };
 
 export function createUpdater(opts: UpdaterOptions): Updater {
   const policy = opts.policy ?? {};
@@ -140,6 +142,10 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       canOpen: opts.openPath !== undefined,
     };
     download = state;
+    const announce = (): void => {
+      if (!closed) opts.emit('updates:download', { ...state });
+    };
+    announce();
     const work = downloadFile({
       url: info.downloadUrl,
       dir: downloadsDir,
@@ -160,6 +166,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       state.path = result.path;
       state.received = result.bytes;
       opts.log(`update ${info.version} downloaded to ${result.path}`);
+      announce();
       return { ...state };
     } catch (err) {
       const e =
@@ -168,6 +175,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
           : new ApiError('download-failed', err instanceof Error ? err.message : String(err));
       state.state = e.code === 'download-cancelled' ? 'cancelled' : 'failed';
       state.error = e.message;
+      announce();
       throw e;
     } finally {
       running = null;

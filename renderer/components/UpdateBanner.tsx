@@ -28,7 +28,6 @@ export function UpdateBanner() {
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
-  const [cancelled, setCancelled] = useState(false);
 
   useEffect(() => {
     api()
@@ -48,6 +47,10 @@ export function UpdateBanner() {
     setNote(null);
   });
   useEvent('updates:progress', (p) => setProgress(p));
+  useEvent('updates:download', (d) => {
+    setDownload(d);
+    setProgress({ received: d.received, total: d.total });
+  });
   useEvent('menu:checkUpdates', () => {
     setNote(null);
     setError(null);
@@ -65,37 +68,22 @@ export function UpdateBanner() {
 
   const start = () => {
     setError(null);
-    setCancelled(false);
     setProgress({ received: 0, total: null });
-    setDownload(
-      available
-        ? {
-            state: 'downloading',
-            version: available.version,
-            received: 0,
-            total: null,
-            path: null,
-            error: null,
-            canOpen: false,
-          }
-        : null,
-    );
     api()
       .updates.download()
       .then(setDownload, (e: unknown) => {
+        // A failure or cancel of the download itself is in its state ('updates:download'); an
+        // error before it began (no update known, one under way, turned off) is shown as is.
         const message = errorText(e);
         api()
           .updates.status()
           .then(
             (s) => {
               setDownload(s.download);
-              if (s.download?.state === 'cancelled') setCancelled(true);
-              else setError(message);
+              const ended = s.download?.state === 'failed' || s.download?.state === 'cancelled';
+              if (!ended || s.download?.version !== available?.version) setError(message);
             },
-            () => {
-              setDownload(null);
-              setError(message);
-            },
+            () => setError(message),
           );
       });
   };
@@ -122,8 +110,11 @@ export function UpdateBanner() {
   }
   if (!available || dismissed === available.version) return null;
 
-  const downloading = download?.state === 'downloading';
-  const done = download?.state === 'done' && download.version === available.version;
+  const mine = download?.version === available.version ? download : null;
+  const downloading = mine?.state === 'downloading';
+  const cancelled = mine?.state === 'cancelled';
+  const shownError = error ?? (mine?.state === 'failed' ? mine.error : null);
+  const done = mine?.state === 'done';
   const received = progress?.received ?? 0;
   const total = progress?.total ?? null;
   const percent = total ? Math.min(100, Math.floor((received / total) * 100)) : null;
@@ -157,10 +148,10 @@ export function UpdateBanner() {
           </button>
         </div>
       ) : null}
-      {done ? (
+      {done && mine ? (
         <div className="update-done" role="status">
-          Saved to <code data-testid="download-path">{download.path}</code>
-          {download.canOpen ? (
+          Saved to <code data-testid="download-path">{mine.path}</code>
+          {mine.canOpen ? (
             <>
               {' '}
               <button type="button" onClick={() => open(false)}>
@@ -174,16 +165,16 @@ export function UpdateBanner() {
         </div>
       ) : null}
       {cancelled ? <p role="status">Download cancelled; nothing was kept.</p> : null}
-      {error ? (
+      {shownError ? (
         <p role="alert" className="error">
-          Download failed: {error}
+          Download failed: {shownError}
         </p>
       ) : null}
       {!downloading ? (
         <div className="update-actions">
           {!done ? (
             <button type="button" className="primary" onClick={start}>
-              {error ? 'Try again' : 'Download'}
+              {shownError || cancelled ? 'Try again' : 'Download'}
             </button>
           ) : null}
           <button type="button" className="link" onClick={() => setDismissed(available.version)}>

@@ -126,11 +126,12 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(readdirSync(downloads)).toEqual(['Messenger-9.1.0.AppImage.part']);
       await banner().getByRole('button', { name: 'Cancel download' }).click();
       await banner().getByText('Download cancelled; nothing was kept.').waitFor();
+      await banner().getByRole('button', { name: 'Try again' }).waitFor();
       expect(readdirSync(downloads)).toEqual([]);
     });
 
     it('a second Download finishes and shows where the file was saved', async () => {
-      await banner().getByRole('button', { name: 'Download' }).click();
+      await banner().getByRole('button', { name: 'Try again' }).click();
       await banner().getByRole('progressbar', { name: 'Download progress' }).waitFor();
       const path = page.getByTestId('download-path');
       await path.waitFor({ timeout: 30_000 });

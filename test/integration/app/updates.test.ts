@@ -72,7 +72,7 @@ async function appWithRelease(
     updateDownloadCa: cert.cert,
     ...extra,
   });
-  for (const e of ['updates:available', 'updates:progress'] as const)
+  for (const e of ['updates:available', 'updates:progress', 'updates:download'] as const)
     app.events.on(e, (p: MessengerEvents[typeof e]) => events.push([e, p]));
   cleanups.push(() => app.close());
   return { app, downloads, events };
@@ -114,13 +114,18 @@ describe('updates through the app', { timeout: 30_000 }, () => {
     const progress = events.filter(([e]) => e === 'updates:progress').map(([, p]) => p);
     expect(progress.at(-1)).toEqual({ received: BODY.length, total: BODY.length });
     expect((await app.api.updates.status()).download?.state).toBe('done');
+    const states = events.filter(([e]) => e === 'updates:download').map(([, d]) => d);
+    expect(states).toMatchObject([
+      { state: 'downloading', version: '9.0.0', path: null },
+      { state: 'done', path: done.path, received: BODY.length },
+    ]);
     await expect(app.api.updates.openDownload({ reveal: true })).rejects.toMatchObject({
       code: 'not-supported',
     });
   });
 
   it('cancelDownload stops the download and leaves nothing in Downloads', async () => {
-    const { app, downloads } = await appWithRelease('9.0.0', `${server.origin}/slow.AppImage`);
+    const { app, downloads, events } = await appWithRelease('9.0.0', `${server.origin}/slow.AppImage`);
     await until('the start-up check', async () => (await app.api.updates.status()).available);
     const running = app.api.updates.download().then(
       () => null,
@@ -130,6 +135,10 @@ describe('updates through the app', { timeout: 30_000 }, () => {
     await app.api.updates.cancelDownload();
     expect(await running).toMatchObject({ code: 'download-cancelled' });
     expect((await app.api.updates.status()).download).toMatchObject({ state: 'cancelled' });
+    expect(events.filter(([e]) => e === 'updates:download').map(([, d]) => d)).toMatchObject([
+      { state: 'downloading' },
+      { state: 'cancelled', path: null, error: expect.stringMatching(/cancelled/) },
+    ]);
     expect(readdirSync(downloads)).toEqual([]);
   });
 

@@ -308,7 +308,8 @@ async function start(): Promise<void> {
     // In front of the user the renderer shows it (it asked); a notification only for the background.
     if (!content || !Notification.isSupported() || windowFocused()) return;
     const n = new Notification(content);
-    n.on('click', () => openExternally(info.downloadUrl));
+    // The window's banner downloads it (https, allow-listed host, progress, nothing partial kept).
+    n.on('click', () => showWindow());
     n.show();
   });
 

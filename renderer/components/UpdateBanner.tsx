@@ -138,12 +138,14 @@ export function UpdateBanner() {
             max={total ?? undefined}
             value={total ? received : undefined}
           />
-          <span aria-live="polite" data-testid="download-percent">
+          {/* Not a live region: the bar carries the value; the end is announced by the status below. */}
+          <span data-testid="download-percent">
             {percent !== null
               ? `${percent} % (${sizeText(received)} of ${sizeText(total ?? 0)})`
               : `${sizeText(received)}`}
           </span>
-          <button type="button" onClick={cancel}>
+          {/* Download was pressed and is gone: keyboard focus moves to Cancel. */}
+          <button type="button" onClick={cancel} autoFocus>
             Cancel download
           </button>
         </div>

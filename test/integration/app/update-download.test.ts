@@ -37,6 +37,14 @@ describe('update download over HTTPS', { timeout: 30_000 }, () => {
       else if (path === '/truncated') {
         res.writeHead(200, { 'content-length': String(SIZE) });
         res.write(BODY.subarray(0, SIZE / 2), () => setTimeout(() => res.socket?.destroy(), 20));
+      } else if (path === '/chunked.bin' || path === '/chunked-cut.bin') {
+        // No Content-Length: the end of the chunked body is what says it is complete.
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.write(BODY.subarray(0, SIZE / 2));
+        setTimeout(() => {
+          if (path === '/chunked-cut.bin') res.socket?.destroy();
+          else res.end(BODY.subarray(SIZE / 2));
+        }, 20);
       } else if (path === '/named') {
         res.writeHead(200, {
           'content-length': '5',
@@ -132,6 +140,17 @@ describe('update download over HTTPS', { timeout: 30_000 }, () => {
     expect(err.code).toBe('download-incomplete');
     expect(err.message).toMatch(/nothing was kept/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('without Content-Length: complete when the chunked body ends, nothing kept when it is cut', async () => {
+    const progress: DownloadProgress[] = [];
+    const ok = await run('/chunked.bin', { onProgress: (p) => progress.push(p), progressIntervalMs: 0 });
+    expect(ok.bytes).toBe(SIZE);
+    expect(readFileSync(ok.path).equals(BODY)).toBe(true);
+    expect(progress.every((p) => p.total === null)).toBe(true);
+    const err = await failure(run('/chunked-cut.bin'));
+    expect(err.code).toBe('download-incomplete');
+    expect(readdirSync(dir)).toEqual(['chunked.bin']);
   });
 
   it('a server error says the status and leaves no file', async () => {

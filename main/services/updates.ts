@@ -112,17 +112,31 @@ export function createUpdater(opts: UpdaterOptions): Updater {
     return checking;
   }
 
-  function autoCheck(): void {
+  // One timer, re-armed at every automatic check: the next check is `interval` after the last one
+  // (not after the app started), whatever that one's outcome. Unref'd; cleared on close.
+  let timer: NodeJS.Timeout | null = null;
+  function schedule(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
     if (!enabled || closed) return;
-    if (lastCheckedAt !== null && Date.now() - lastCheckedAt < interval - 1000) return;
+    timer = setTimeout(() => {
+      timer = null;
+      autoCheck(true);
+    }, interval);
+    timer.unref();
+  }
+
+  /** A check when due (never checked, or `interval` since the last), or at once from the timer. */
+  function autoCheck(fromTimer: boolean): void {
+    if (!enabled || closed) return;
+    if (!fromTimer && lastCheckedAt !== null && Date.now() - lastCheckedAt < interval) return;
+    schedule();
     check().catch((err: unknown) => {
       if (!(err instanceof ApiError && err.code === 'not-signed-in'))
         opts.log(`update check failed: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
-
-  const timer = enabled ? setInterval(autoCheck, interval) : null;
-  timer?.unref();
+  schedule();
 
   async function startDownload(): Promise<UpdateDownload> {
     if (!enabled)
@@ -210,10 +224,11 @@ export function createUpdater(opts: UpdaterOptions): Updater {
         await opts.openPath(download.path, reveal ? 'reveal' : 'open');
       },
     },
-    sessionReady: autoCheck,
+    sessionReady: () => autoCheck(false),
     async close() {
       closed = true;
-      if (timer) clearInterval(timer);
+      if (timer) clearTimeout(timer);
+      timer = null;
       const r = running;
       if (r) {
         r.controller.abort();

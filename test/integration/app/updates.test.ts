@@ -194,13 +194,17 @@ describe('updates through the app', { timeout: 30_000 }, () => {
 });
 
 describe('update timer', () => {
-  it('checks again every interval while running, and stops on close', async () => {
-    let calls = 0;
-    const updater = createUpdater({
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  function updater(hasSession: () => boolean) {
+    const calls = { attempts: 0, checks: 0 };
+    const u = createUpdater({
       currentVersion: '1.0.0',
-      intervalMs: 1100,
+      intervalMs: 1000,
       fetchRelease: () => {
-        calls++;
+        calls.attempts++;
+        if (!hasSession()) return null;
+        calls.checks++;
         return Promise.resolve({
           version: '1.0.0',
           releaseNotice: '',
@@ -212,14 +216,48 @@ describe('update timer', () => {
       emit: () => {},
       log: () => {},
     });
-    updater.sessionReady();
-    updater.sessionReady(); // a second session within the interval: no second check
-    await new Promise((r) => setTimeout(r, 50));
-    expect(calls).toBe(1);
-    await new Promise((r) => setTimeout(r, 1200));
-    expect(calls).toBe(2);
-    await updater.close();
-    await new Promise((r) => setTimeout(r, 1200));
-    expect(calls).toBe(2);
+    return { u, calls };
+  }
+
+  it('checks when a session is ready, then one interval after each check, and stops on close', async () => {
+    let session = false;
+    const { u, calls } = updater(() => session);
+    await sleep(400);
+    session = true;
+    u.sessionReady();
+    u.sessionReady(); // a second session within the interval: no second check
+    await sleep(50);
+    expect(calls.checks).toBe(1);
+    await sleep(750); // ~1.2 s after start, ~0.8 s after the check: not due yet
+    expect(calls.checks).toBe(1);
+    await sleep(450); // ~1.25 s after the check
+    expect(calls.checks).toBe(2);
+    await u.close();
+    await sleep(1200);
+    expect(calls.checks).toBe(2);
+  });
+
+  it('keeps trying every interval while there is no session; disabled means no timer at all', async () => {
+    const { u, calls } = updater(() => false);
+    await sleep(2300);
+    expect(calls.attempts).toBe(2);
+    await u.close();
+    let offCalls = 0;
+    const off = createUpdater({
+      policy: { enabled: false },
+      currentVersion: '1.0.0',
+      intervalMs: 200,
+      fetchRelease: () => {
+        offCalls++;
+        return null;
+      },
+      gatewayHosts: () => [],
+      emit: () => {},
+      log: () => {},
+    });
+    off.sessionReady();
+    await sleep(500);
+    expect(offCalls).toBe(0);
+    await off.close();
   });
 });

@@ -19,6 +19,8 @@ import { isOfferedUpdate, UPDATE_CHANNELS } from './versions.ts';
 import type { UpdateChannel } from './versions.ts';
 
 export const UPDATE_CHECK_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** After a failed automatic check (gateway unreachable) the next try comes sooner. */
+export const UPDATE_RETRY_MS = 60 * 60 * 1000;
 
 /** The deploy policy's updates section (the lead wires the policy file to it). */
 export interface UpdatePolicy {
@@ -115,14 +117,14 @@ export function createUpdater(opts: UpdaterOptions): Updater {
   // One timer, re-armed at every automatic check: the next check is `interval` after the last one
   // (not after the app started), whatever that one's outcome. Unref'd; cleared on close.
   let timer: NodeJS.Timeout | null = null;
-  function schedule(): void {
+  function schedule(ms = interval): void {
     if (timer) clearTimeout(timer);
     timer = null;
     if (!enabled || closed) return;
     timer = setTimeout(() => {
       timer = null;
       autoCheck(true);
-    }, interval);
+    }, ms);
     timer.unref();
   }
 
@@ -132,8 +134,9 @@ export function createUpdater(opts: UpdaterOptions): Updater {
     if (!fromTimer && lastCheckedAt !== null && Date.now() - lastCheckedAt < interval) return;
     schedule();
     check().catch((err: unknown) => {
-      if (!(err instanceof ApiError && err.code === 'not-signed-in'))
-        opts.log(`update check failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (err instanceof ApiError && err.code === 'not-signed-in') return;
+      opts.log(`update check failed: ${err instanceof Error ? err.message : String(err)}`);
+      schedule(Math.min(interval, UPDATE_RETRY_MS));
     });
   }
   schedule();

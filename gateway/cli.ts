@@ -11,6 +11,8 @@ import { importAddressBook, parseAddressBookCsv } from './address-books.ts';
 import { createDemoAccount } from './demo.ts';
 import { startGateway } from './server.ts';
 import type { RunningGateway } from './server.ts';
+import { DEFAULT_RELEASE } from './server.ts';
+import { ReleaseError, releaseFromFlags, setStoredRelease, storedRelease } from './release.ts';
 
 const USAGE = `Usage: npm run gateway -- <command> [options]
 
@@ -18,6 +20,11 @@ Commands:
   serve [--port 8080] [--secondary-port 8081] [--host 127.0.0.1] [--sandbox] [--receipt-delay-ms 2000]
         Start the gateway (and a secondary instance on the same data directory when --secondary-port is given).
         With --sandbox on an empty data directory a demo account is created and its credentials printed.
+        [--release-version 2.0.0 --release-url https://… --release-notice TEXT --release-date 2026-11-20T09:00:00Z]
+        The release MobileMessengerVersion serves (unless one is stored with release set).
+  release set --release-version V --release-url URL [--release-notice TEXT] [--release-date ISO]
+        Store the release served from now on (wins over the serve flags; a running gateway serves it at once).
+  release show
   account add --username U --pin P [--credit 10.00] [--restricted] [--reply-to N,..] [--number N] [--push-url URL]
   account list
   account top-up --username U --credit 5.00
@@ -73,6 +80,10 @@ export async function main(
       book: { type: 'string' },
       file: { type: 'string' },
       country: { type: 'string' },
+      'release-version': { type: 'string' },
+      'release-notice': { type: 'string' },
+      'release-url': { type: 'string' },
+      'release-date': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -130,6 +141,24 @@ export async function main(
       out(`${account.username}: credit now GBP ${formatMoney(balance)}`);
       return 0;
     }
+    if (cmd === 'release' && sub === 'set') {
+      const given = releaseFromFlags(values);
+      required(given.version, '--release-version');
+      required(given.downloadUrl, '--release-url');
+      const release = { ...DEFAULT_RELEASE, releaseDate: new Date().toISOString(), ...given };
+      setStoredRelease(db, release);
+      out(`release ${release.version} (${release.releaseDate}) stored in ${dataDir}: ${release.downloadUrl}`);
+      return 0;
+    }
+    if (cmd === 'release' && sub === 'show') {
+      const r = storedRelease(db);
+      out(
+        r
+          ? `${r.version}\t${r.releaseDate}\t${r.downloadUrl}\t${r.releaseNotice}`
+          : `no stored release in ${dataDir} (the serve flags or the default apply)`,
+      );
+      return 0;
+    }
     if (cmd === 'address-book' && sub === 'import') {
       const account = getAccount(db, required(values.username, '--username'));
       if (!account) throw new UsageError(`no account ${values.username}`);
@@ -168,7 +197,14 @@ async function serve(
       db.close();
     }
   }
-  const common = { dataDir, host, sandbox, ...(receiptDelayMs !== undefined ? { receiptDelayMs } : {}) };
+  const release = releaseFromFlags(values);
+  const common = {
+    dataDir,
+    host,
+    sandbox,
+    release,
+    ...(receiptDelayMs !== undefined ? { receiptDelayMs } : {}),
+  };
   const instances: RunningGateway[] = [await startGateway({ ...common, port, instance: 'primary' })];
   if (values['secondary-port'] !== undefined) {
     instances.push(
@@ -202,7 +238,7 @@ if (import.meta.main) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      if (err instanceof UsageError || err instanceof AccountError) {
+      if (err instanceof UsageError || err instanceof AccountError || err instanceof ReleaseError) {
         process.stderr.write(`error: ${err.message}\n\n${USAGE}`);
         process.exitCode = 2;
       } else if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

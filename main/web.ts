@@ -62,6 +62,8 @@ export interface WebShellOptions {
   /** Passed to createMessengerApp (tests). */
   sandboxReceiptDelayMs?: number;
   env?: Record<string, string | undefined>;
+  /** Where update downloads go (default ~/Downloads); the page shows the saved path. */
+  downloadsDir?: string;
 }
 
 export interface WebShell {
@@ -206,6 +208,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       ? { sandboxReceiptDelayMs: opts.sandboxReceiptDelayMs }
       : {}),
     ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.downloadsDir !== undefined ? { downloadsDir: opts.downloadsDir } : {}),
   });
   const token = randomBytes(32).toString('base64url');
   let port = 0;
@@ -418,6 +421,7 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '0' },
       data: { type: 'string' },
       sandbox: { type: 'boolean', default: false },
+      downloads: { type: 'string' },
       // --no-build: serve out/renderer as it is (tests, or a machine without the build tools).
       build: { type: 'boolean', default: true },
       help: { type: 'boolean', short: 'h', default: false },
@@ -426,7 +430,9 @@ async function main(): Promise<void> {
     allowNegative: true,
   });
   if (values.help) {
-    process.stderr.write('usage: npm run web -- [--port P] [--data DIR] [--sandbox] [--no-build]\n');
+    process.stderr.write(
+      'usage: npm run web -- [--port P] [--data DIR] [--sandbox] [--downloads DIR] [--no-build]\n',
+    );
     return;
   }
   const port = Number(values.port);
@@ -436,6 +442,7 @@ async function main(): Promise<void> {
     dataDir: resolve(values.data ?? defaultDataDir()),
     port,
     sandbox: values.sandbox,
+    ...(values.downloads !== undefined ? { downloadsDir: resolve(values.downloads) } : {}),
   });
   process.stdout.write(`URL: ${shell.url}\n`);
   const stop = (): void => {

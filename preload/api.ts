@@ -347,6 +347,31 @@ export interface UpdateInfo {
   newer: boolean;
 }
 
+/** The update download (updates.download): one at a time, its state until the next one. */
+export interface UpdateDownload {
+  state: 'downloading' | 'done' | 'failed' | 'cancelled';
+  version: string;
+  received: number;
+  /** Content-Length, null when the server did not say. */
+  total: number | null;
+  /** The finished file (state 'done'). Incomplete files never keep a final name. */
+  path: string | null;
+  error: string | null;
+  /** The shell can open the file or show it in its folder (Electron); the web shell shows the path. */
+  canOpen: boolean;
+}
+
+export interface UpdateStatus {
+  /** Checks are on (deploy policy updates.enabled); off: no automatic or manual check. */
+  enabled: boolean;
+  /** 'stable' ignores pre-release versions, 'beta' offers them. */
+  channel: 'stable' | 'beta';
+  /** The newer version found by the last check, null when none. */
+  available: UpdateInfo | null;
+  download: UpdateDownload | null;
+  lastCheckedAt: Millis | null;
+}
+
 export interface Settings {
   defaultCountry: string;
   pollIntervalSeconds: number;
@@ -542,6 +567,13 @@ export interface MessengerApi {
   };
   updates: {
     check(): Promise<UpdateInfo>;
+    /** What the last check found and the download's state (no gateway request). */
+    status(): Promise<UpdateStatus>;
+    /** Download the available version into the Downloads folder; progress as 'updates:progress'. */
+    download(): Promise<UpdateDownload>;
+    cancelDownload(): Promise<void>;
+    /** Open the downloaded file, or show it in its folder (reveal); Electron only. */
+    openDownload(args: { reveal: boolean }): Promise<void>;
   };
   settings: {
     get(): Promise<Settings>;
@@ -578,6 +610,9 @@ export interface MessengerEvents {
   'inbox:pollFailed': { error: string; retryInSeconds: number };
   'credit:changed': Credit;
   'updates:available': UpdateInfo;
+  'updates:progress': { received: number; total: number | null };
+  /** The download started, finished, failed or was cancelled (every window follows it). */
+  'updates:download': UpdateDownload;
   'settings:changed': Settings;
   'accounts:changed': { current: AccountSummary | null };
 }
@@ -644,6 +679,10 @@ export const API_CHANNELS = [
   'credit.get',
   'credit.refresh',
   'updates.check',
+  'updates.status',
+  'updates.download',
+  'updates.cancelDownload',
+  'updates.openDownload',
   'settings.get',
   'settings.update',
   'children.permitted',
@@ -664,6 +703,8 @@ export const EVENT_CHANNELS = [
   'inbox:pollFailed',
   'credit:changed',
   'updates:available',
+  'updates:progress',
+  'updates:download',
   'settings:changed',
   'accounts:changed',
 ] as const satisfies ReadonlyArray<EventChannel>;

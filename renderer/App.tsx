@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AccountSummary, Credit, EffectivePolicy, Settings, UpdateInfo } from '../preload/api.ts';
+import type { AccountSummary, Credit, EffectivePolicy, Settings } from '../preload/api.ts';
 import { api, bridge, errorText, SEND_REQUEST_EVENT, useEvent } from './api.ts';
 import { SignIn } from './views/SignIn.tsx';
 import { Compose, type ComposeDraft } from './views/Compose.tsx';
@@ -10,6 +10,7 @@ import { Account } from './views/Account.tsx';
 import { CreditBadge } from './components/CreditBadge.tsx';
 import { ChildAccounts } from './views/ChildAccounts.tsx';
 import { PolicyBanner } from './components/PolicyBanner.tsx';
+import { UpdateBanner } from './components/UpdateBanner.tsx';
 
 export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children';
 
@@ -39,7 +40,6 @@ export function App() {
   const [connected, setConnected] = useState(true);
   const [pollError, setPollError] = useState<string | null>(null);
   const [searchFocus, setSearchFocus] = useState(0);
-  const [update, setUpdate] = useState<UpdateInfo | null>(null);
   const [policy, setPolicy] = useState<EffectivePolicy | null>(null);
   // The Accounts view (child accounts) only when the gateway grants the account the permission.
   const [permittedFor, setPermittedFor] = useState<string | null>(null);
@@ -104,16 +104,7 @@ export function App() {
     setSearchFocus((n) => n + 1);
   });
   useEvent('menu:send', () => window.dispatchEvent(new Event(SEND_REQUEST_EVENT)));
-  useEvent('menu:checkUpdates', () => {
-    setView('account');
-    api()
-      .updates.check()
-      .then(
-        (u) => setUpdate(u.newer ? u : null),
-        () => undefined,
-      );
-  });
-  useEvent('updates:available', (u) => setUpdate(u.newer ? u : null));
+  // "Check for updates" (menu) and 'updates:available' are the UpdateBanner's.
 
   const refreshUnread = useCallback(() => {
     api()
@@ -199,17 +190,7 @@ export function App() {
             Connection to the app lost — reconnecting…
           </div>
         ) : null}
-        {update ? (
-          <div role="status" className="banner warn">
-            Version {update.version} is available{update.releaseNotice ? ` — ${update.releaseNotice}` : ''}.{' '}
-            <a href={update.downloadUrl} target="_blank" rel="noopener noreferrer">
-              Download
-            </a>{' '}
-            <button type="button" className="link" onClick={() => setUpdate(null)}>
-              Dismiss
-            </button>
-          </div>
-        ) : null}
+        <UpdateBanner />
         {pollError ? (
           <div role="status" className="banner warn">
             Checking for messages failed: {pollError}

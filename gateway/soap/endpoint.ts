@@ -12,6 +12,7 @@
 // spec 2.2/2.4 and run through the very same handler (sendsms or sendmms), so both interfaces validate,
 // charge and answer identically; the format-1 record (last failure, else last recipient) becomes the
 // SOAP response.
+import { storedRelease } from '../release.ts';
 import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
@@ -309,16 +310,7 @@ async function dispatchOperation(
 }
 
 function currentRelease(ctx: GatewayContext): GatewayContext['config']['release'] {
-  const row = ctx.db.prepare('SELECT * FROM app_release WHERE id = 1').get() as
-    { version: string; release_notice: string; download_url: string; release_date: string } | undefined;
-  return row
-    ? {
-        version: row.version,
-        releaseNotice: row.release_notice,
-        downloadUrl: row.download_url,
-        releaseDate: row.release_date,
-      }
-    : ctx.config.release;
+  return storedRelease(ctx.db) ?? ctx.config.release;
 }
 
 /** UTC YYYY-MM-DDTHH:MM:SS (the form's SendTimeAbsolute) from an xs:dateTime (no zone = UTC). */

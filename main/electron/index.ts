@@ -262,6 +262,16 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     secrets: await createSafeStorageSecretStore(safeStorage),
     log: (message) => log(message),
+    // Update downloads: the user's Downloads folder; Open / Show in folder through the OS shell.
+    downloadsDir: app.getPath('downloads'),
+    openPath: async (path, how) => {
+      if (how === 'reveal') {
+        shell.showItemInFolder(path);
+        return;
+      }
+      const failure = await shell.openPath(path);
+      if (failure !== '') throw new Error(`${path} could not be opened: ${failure}`);
+    },
   });
   const { api, events } = messenger;
 
@@ -298,7 +308,8 @@ async function start(): Promise<void> {
     // In front of the user the renderer shows it (it asked); a notification only for the background.
     if (!content || !Notification.isSupported() || windowFocused()) return;
     const n = new Notification(content);
-    n.on('click', () => openExternally(info.downloadUrl));
+    // The window's banner downloads it (https, allow-listed host, progress, nothing partial kept).
+    n.on('click', () => showWindow());
     n.show();
   });
 

@@ -23,7 +23,6 @@ import { BASIC_TEXT_MESSAGE, MemoryPins, NO_KEYRING_MESSAGE, NO_SECRET_STORE } f
 import type { SecretStore } from '../secrets.ts';
 import { startSandbox } from './sandbox.ts';
 import type { Sandbox } from './sandbox.ts';
-import { compareVersions } from './versions.ts';
 import { parseManageResponse } from '../../protocol/responses.ts';
 import { describeReport } from '../../protocol/reports.ts';
 import { ChildAccountsRepo } from '../store/children.ts';
@@ -41,6 +40,8 @@ import type {
   EffectivePolicy,
 } from '../../preload/api.ts';
 import { gatewayLibrary, libraryKindOf, LibraryNumbersRepo, mergeLibrary } from './library.ts';
+import { createUpdater, gatewayHostOf } from './updates.ts';
+import type { UpdatePolicy } from './updates.ts';
 import type {
   AccountSummary,
   ApiChannel,
@@ -55,7 +56,6 @@ import type {
   SendRequest,
   Settings,
   SignInRequest,
-  UpdateInfo,
 } from '../../preload/api.ts';
 
 export { ApiError };
@@ -76,6 +76,17 @@ export interface MessengerAppOptions {
    * location, then MESSENGER_POLICY of `env` (main/services/deploy-policy.ts).
    */
   policy?: EffectivePolicy | LoadPolicyOptions;
+  /**
+   * Update checks and downloads in place of the deploy policy's `updates` part (tests); by default
+   * the policy decides (docs/ADMIN.md "Updates"; without a policy: enabled, stable).
+   */
+  updates?: UpdatePolicy;
+  /** Where update downloads go: the Electron shell passes app.getPath('downloads'); default ~/Downloads. */
+  downloadsDir?: string;
+  /** Opens a downloaded file or shows it in its folder (Electron's shell); absent in the web shell. */
+  openPath?: (path: string, how: 'open' | 'reveal') => Promise<void>;
+  /** An extra CA (PEM) trusted for update downloads only in place of the system's (tests). */
+  updateDownloadCa?: string;
 }
 
 export interface MessengerEventsHub {
@@ -257,6 +268,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     });
     session = { account, pin, client, receiver: await startReceiver(account) };
     schedulePoll(settings().pollIntervalSeconds);
+    updater.sessionReady();
     return session;
   }
 
@@ -673,19 +685,34 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     return credit;
   }
 
-  async function checkUpdates(): Promise<UpdateInfo> {
-    const r = await requireSession().client.mobileMessengerVersion();
-    if (r.outcome !== 'ok') throw new ApiError('gateway-unavailable', `no version information: ${r.reason}`);
-    const info: UpdateInfo = {
-      version: r.value.Version,
-      releaseNotice: r.value.ReleaseNotice,
-      downloadUrl: r.value.DownloadURL,
-      releaseDate: r.value.ReleaseDate,
-      newer: compareVersions(r.value.Version, version) > 0,
-    };
-    if (info.newer) emit('updates:available', info);
-    return info;
-  }
+  // On start (once a session exists) and every 24 h, policy permitting (./updates.ts).
+  const { enabled, channel, allowedDownloadHosts } = policy.updates;
+  const updater = createUpdater({
+    policy: opts.updates ?? { enabled, channel, ...(allowedDownloadHosts ? { allowedDownloadHosts } : {}) },
+    currentVersion: version,
+    ...(opts.downloadsDir !== undefined ? { downloadsDir: opts.downloadsDir } : {}),
+    ...(opts.openPath ? { openPath: opts.openPath } : {}),
+    ...(opts.updateDownloadCa !== undefined ? { ca: opts.updateDownloadCa } : {}),
+    fetchRelease: () => {
+      if (!session) return null;
+      return session.client.mobileMessengerVersion().then((r) => {
+        if (r.outcome !== 'ok')
+          throw new ApiError('gateway-unavailable', `no version information: ${r.reason}`);
+        return {
+          version: r.value.Version,
+          releaseNotice: r.value.ReleaseNotice,
+          downloadUrl: r.value.DownloadURL,
+          releaseDate: r.value.ReleaseDate,
+        };
+      });
+    },
+    gatewayHosts: () =>
+      [session?.account.primaryUrl, session?.account.secondaryUrl]
+        .map(gatewayHostOf)
+        .filter((h): h is string => h !== null),
+    emit,
+    log,
+  });
 
   // ------------------------------------------------------------------ child accounts (spec 4.4)
 
@@ -995,7 +1022,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       get: async () => credit,
       refresh: refreshCredit,
     },
-    updates: { check: checkUpdates },
+    updates: updater.api,
     library: {
       list: async () => {
         const s = requireSession();
@@ -1117,6 +1144,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       if (closing) return;
       closing = true;
       stopPolling();
+      await updater.close();
       await sendChain;
       await endSession();
       await Promise.all(clientCloses);

@@ -215,6 +215,10 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'credit.get': none,
   'credit.refresh': none,
   'updates.check': none,
+  'updates.status': none,
+  'updates.download': none,
+  'updates.cancelDownload': none,
+  'updates.openDownload': obj({ reveal: bool }),
   // Settings values are checked by the settings store (SettingsRepo.update); here only the shape.
   'settings.update': obj({
     'defaultCountry?': str,

@@ -21,13 +21,31 @@ export interface Shell {
   stderr: string[];
 }
 
-export async function startShell(dataDir: string, opts: { sandbox?: boolean } = {}): Promise<Shell> {
+export interface ShellOptions {
+  /** Sign in to the local sandbox (default true). */
+  sandbox?: boolean;
+  /** More arguments of main/web.ts (e.g. --downloads DIR). */
+  args?: string[];
+  /** Added to the child's environment (e.g. NODE_EXTRA_CA_CERTS). */
+  env?: Record<string, string>;
+}
+
+export async function startShell(dataDir: string, opts: ShellOptions = {}): Promise<Shell> {
   const child = spawn(
     join(ROOT, 'node_modules/.bin/node'),
-    ['main/web.ts', '--port', '0', '--data', dataDir, ...(opts.sandbox === false ? [] : ['--sandbox'])],
+    [
+      'main/web.ts',
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+      ...(opts.sandbox === false ? [] : ['--sandbox']),
+      ...(opts.args ?? []),
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
     },
   );
   const stderr: string[] = [];

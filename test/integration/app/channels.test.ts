@@ -50,6 +50,12 @@ describe('every API channel', () => {
     expect(await call('updates.check')).toMatchObject({ newer: false });
     // Not the local sandbox and nothing uploaded yet: no library number seen (library.test.ts does more).
     expect(await call('library.list')).toEqual([]);
+    expect(await call('updates.status')).toMatchObject({ enabled: true, channel: 'stable', available: null });
+    await expect(call('updates.download')).rejects.toMatchObject({ code: 'no-update' });
+    expect(await call('updates.cancelDownload')).toBeUndefined();
+    await expect(call('updates.openDownload', { reveal: false })).rejects.toMatchObject({
+      code: 'not-supported',
+    });
     await expect(call('accounts.changePin', { oldPin: 'not-it', newPin: 'x1234' })).rejects.toMatchObject({
       code: 'invalid-login',
     });

@@ -115,6 +115,21 @@ describe('deploy policy enforcement', () => {
     expect((await app.api.policy.get()).pollIntervalSeconds).toEqual({ min: 60, max: 120 });
   });
 
+  it('hands its update rules to the update checker: channel, and checks off when disabled', async () => {
+    const gw = await gateway();
+    const beta = await appWith(await dataDir(), { updates: { enabled: true, channel: 'beta' } });
+    expect(await beta.api.updates.status()).toMatchObject({ enabled: true, channel: 'beta' });
+    const off = await appWith(await dataDir(), { updates: { enabled: false } });
+    expect(await off.api.updates.status()).toMatchObject({ enabled: false });
+    await off.api.accounts.signIn({
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    await expect(off.api.updates.check()).rejects.toMatchObject({ code: 'updates-disabled' });
+  });
+
   it('starts with safe defaults on a bad file and exposes the path and every problem', async () => {
     const dir = await dataDir();
     const app = await appWith(dir, { offerSandbox: 'maybe', pollIntervalSeconds: { min: 1, max: 60 } });
@@ -128,6 +143,7 @@ describe('deploy policy enforcement', () => {
     });
     expect(p).toMatchObject({ offerSandbox: false, updates: { enabled: false }, allowedUsernames: null });
     await expect(app.api.accounts.signIn({ sandbox: true })).rejects.toMatchObject({ code: 'policy' });
+    expect(await app.api.updates.status()).toMatchObject({ enabled: false });
     // Signing in to a gateway stays possible.
     const gw = await gateway();
     await expect(

@@ -1,0 +1,311 @@
+// Downloading an update's DownloadURL (MobileMessengerVersion) into the Downloads folder, with
+// nothing incomplete ever looking complete: the body streams into "<name>.part" (created
+// exclusively), which gets the final name only when the body ended and its length is the
+// Content-Length; on any failure or a cancel the .part is removed. The final name never replaces
+// an existing file ("name (1).ext" instead).
+//
+// Only https, only to an allowed host (checked again on every redirect), certificate errors are
+// errors: verification is never turned off. A test trusts its own CA with `ca` (or the process
+// with NODE_EXTRA_CA_CERTS, which Node's default trust store includes).
+import { constants } from 'node:fs';
+import { link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+
+export type DownloadErrorCode =
+  | 'download-url-invalid'
+  | 'download-url-insecure'
+  | 'download-host-not-allowed'
+  | 'download-certificate'
+  | 'download-http-error'
+  | 'download-incomplete'
+  | 'download-cancelled'
+  | 'download-failed';
+
+export class DownloadError extends Error {
+  readonly code: DownloadErrorCode;
+  constructor(code: DownloadErrorCode, message: string) {
+    super(message);
+    this.name = 'DownloadError';
+    this.code = code;
+  }
+}
+
+export interface DownloadProgress {
+  received: number;
+  total: number | null;
+}
+
+export interface DownloadOptions {
+  url: string;
+  /** The Downloads folder (created when missing). */
+  dir: string;
+  /** Host names a download may come from (exact match, case-insensitive; any port). */
+  allowedHosts: readonly string[];
+  /** File name when neither Content-Disposition nor the URL's path gives one. */
+  fallbackName: string;
+  signal?: AbortSignal;
+  onProgress?: (p: DownloadProgress) => void;
+  /** Progress callbacks at most this often, ms (the last one always). Default 100. */
+  progressIntervalMs?: number;
+  /** Extra trusted CA certificates (PEM) in place of the default store: tests. */
+  ca?: string | Buffer;
+  /** Default 5. */
+  maxRedirects?: number;
+}
+
+export interface DownloadResult {
+  path: string;
+  bytes: number;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_NAME_CHARS = 120;
+const CERT_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME_INVALID/;
+
+/** The URL if it may be downloaded: https and an allowed host; otherwise a DownloadError. */
+export function checkDownloadUrl(url: string, allowedHosts: readonly string[]): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new DownloadError('download-url-invalid', `the download URL ${JSON.stringify(url)} is not a URL`);
+  }
+  if (u.protocol !== 'https:') {
+    throw new DownloadError(
+      'download-url-insecure',
+      `the download URL ${u.href} is refused: only https downloads are allowed, not ${u.protocol.replace(':', '')}`,
+    );
+  }
+  const host = u.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const allowed = allowedHosts
+    .map((h) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, ''),
+    )
+    .filter(Boolean);
+  if (!allowed.includes(host)) {
+    throw new DownloadError(
+      'download-host-not-allowed',
+      `the download host ${host} is not allowed (allowed: ${allowed.length ? allowed.join(', ') : 'none'}); an administrator can add it to updates.allowedDownloadHosts`,
+    );
+  }
+  return u;
+}
+
+/** A safe file name: no folders, no control or reserved characters, not hidden, not too long. */
+export function safeFileName(name: string): string {
+  const cleaned = [...name]
+    .map((c) => (c.charCodeAt(0) < 0x20 || c === '\u007f' || '\\/:*?"<>|'.includes(c) ? '_' : c))
+    .join('')
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .trim();
+  if (cleaned === '') return '';
+  if (cleaned.length <= MAX_NAME_CHARS) return cleaned;
+  const ext = extname(cleaned).slice(0, 20);
+  return cleaned.slice(0, MAX_NAME_CHARS - ext.length) + ext;
+}
+
+/** The file name a response suggests: Content-Disposition (filename* first), else the URL's last segment. */
+export function suggestedName(url: URL, contentDisposition: string | undefined, fallback: string): string {
+  const cd = contentDisposition ?? '';
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(cd);
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/.exec(cd);
+  const candidates: string[] = [];
+  if (star?.[1]) {
+    try {
+      candidates.push(decodeURIComponent(star[1].trim()));
+    } catch {
+      // a malformed escape: ignore this form
+    }
+  }
+  if (plain) candidates.push(plain[1] ?? plain[2] ?? '');
+  const last = url.pathname.split('/').pop() ?? '';
+  try {
+    candidates.push(decodeURIComponent(last));
+  } catch {
+    candidates.push(last);
+  }
+  for (const c of candidates) {
+    const safe = safeFileName(c);
+    if (safe !== '') return safe;
+  }
+  return safeFileName(fallback) || 'download';
+}
+
+function numbered(name: string, n: number): string {
+  if (n === 0) return name;
+  const ext = extname(name);
+  const stem = ext === '' || ext === name ? name : name.slice(0, -ext.length);
+  return `${stem} (${n})${ext === name ? '' : ext}`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first free "<name>" / "name (n)" whose "<name>.part" could be created exclusively. */
+async function reservePart(dir: string, name: string): Promise<{ n: number; part: string; fh: FileHandle }> {
+  for (let n = 0; n < 1000; n++) {
+    const candidate = join(dir, numbered(name, n));
+    if (await exists(candidate)) continue;
+    const part = `${candidate}.part`;
+    try {
+      const fh = await open(part, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+      return { n, part, fh };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw err;
+    }
+  }
+  throw new DownloadError('download-failed', `no free file name for ${name} in ${dir}`);
+}
+
+/** Gives the .part its final name without replacing anything; returns the final path. */
+async function finish(dir: string, name: string, from: number, part: string): Promise<string> {
+  for (let n = from; n < 1000; n++) {
+    const target = join(dir, numbered(name, n));
+    try {
+      // link() fails with EEXIST instead of replacing: no window where an existing file is lost.
+      await link(part, target);
+      await rm(part, { force: true });
+      return target;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      // A file system without hard links (FAT, some network shares): checked rename.
+      if (await exists(target)) continue;
+      await rename(part, target);
+      return target;
+    }
+  }
+  throw new DownloadError('download-failed', `no free file name for ${name} in ${dir}`);
+}
+
+function errorCode(err: unknown): string {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CERT_CODES.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : '';
+}
+
+function describe(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e; i++) {
+    if (e instanceof Error && e.message && !parts.includes(e.message)) parts.push(e.message);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(': ') || String(err);
+}
+
+/** Streams `opts.url` into the Downloads folder; see the file comment for the guarantees. */
+export async function downloadFile(opts: DownloadOptions): Promise<DownloadResult> {
+  const signal = opts.signal;
+  const cancelled = (): DownloadError =>
+    new DownloadError('download-cancelled', 'the download was cancelled; nothing was kept');
+  if (signal?.aborted) throw cancelled();
+  let url = checkDownloadUrl(opts.url, opts.allowedHosts);
+  const agent: Agent | null = opts.ca !== undefined ? new Agent({ connect: { ca: opts.ca } }) : null;
+  const dispatcher: Dispatcher | undefined = agent ?? undefined;
+  let fh: FileHandle | null = null;
+  let part: string | null = null;
+  try {
+    let res: Dispatcher.ResponseData | null = null;
+    for (let hop = 0; ; hop++) {
+      try {
+        res = await request(url, {
+          method: 'GET',
+          headers: { accept: '*/*', 'user-agent': 'Messenger-updater' },
+          ...(dispatcher ? { dispatcher } : {}),
+          ...(signal ? { signal } : {}),
+        });
+      } catch (err) {
+        if (signal?.aborted) throw cancelled();
+        const code = errorCode(err);
+        if (CERT_CODES.test(code)) {
+          throw new DownloadError(
+            'download-certificate',
+            `the certificate of ${url.host} is not trusted (${code}); the download was refused`,
+          );
+        }
+        throw new DownloadError('download-failed', `the download from ${url.host} failed: ${describe(err)}`);
+      }
+      const location = res.headers.location;
+      if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string') break;
+      await res.body.dump();
+      if (hop >= (opts.maxRedirects ?? 5))
+        throw new DownloadError('download-failed', `too many redirects from ${opts.url}`);
+      url = checkDownloadUrl(new URL(location, url).href, opts.allowedHosts);
+    }
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      await res.body.dump().catch(() => undefined);
+      throw new DownloadError(
+        'download-http-error',
+        `the download server answered HTTP ${res.statusCode} for ${url.href}`,
+      );
+    }
+    const lengthHeader = res.headers['content-length'];
+    const total =
+      typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+    const cd = res.headers['content-disposition'];
+    const name = suggestedName(url, typeof cd === 'string' ? cd : undefined, opts.fallbackName);
+    await mkdir(opts.dir, { recursive: true });
+    const reserved = await reservePart(opts.dir, name);
+    fh = reserved.fh;
+    part = reserved.part;
+
+    let received = 0;
+    let lastReport = 0;
+    const interval = opts.progressIntervalMs ?? 100;
+    opts.onProgress?.({ received, total });
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        await fh.write(chunk);
+        received += chunk.byteLength;
+        if (total !== null && received > total) break;
+        const now = Date.now();
+        if (now - lastReport >= interval) {
+          lastReport = now;
+          opts.onProgress?.({ received, total });
+        }
+      }
+    } catch (err) {
+      if (signal?.aborted) throw cancelled();
+      throw new DownloadError(
+        'download-incomplete',
+        `the download stopped after ${received} of ${total ?? 'an unknown number of'} bytes: ${describe(err)}; nothing was kept`,
+      );
+    }
+    if (signal?.aborted) throw cancelled();
+    if (total !== null && received !== total) {
+      throw new DownloadError(
+        'download-incomplete',
+        `the download has ${received} bytes but the server announced ${total}; nothing was kept`,
+      );
+    }
+    opts.onProgress?.({ received, total });
+    await fh.sync();
+    await fh.close();
+    fh = null;
+    const path = await finish(opts.dir, name, reserved.n, part);
+    part = null;
+    return { path, bytes: received };
+  } finally {
+    if (fh) await fh.close().catch(() => undefined);
+    if (part) await rm(part, { force: true }).catch(() => undefined);
+    if (agent) await agent.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,242 @@
+// Update checks and the update download (issue 7): MobileMessengerVersion at start (once a gateway
+// session exists) and every 24 h while the app runs, only when the deploy policy leaves updates
+// enabled; a newer version (by channel: 'stable' ignores pre-releases, 'beta' offers them) is
+// kept as `available` and announced as 'updates:available'. updates.download() streams its
+// DownloadURL into the Downloads folder (./update-download.ts): https only, from a host of
+// allowedDownloadHosts or the signed-in gateway's host.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type {
+  MessengerApi,
+  MessengerEvents,
+  UpdateDownload,
+  UpdateInfo,
+  UpdateStatus,
+} from '../../preload/api.ts';
+import { DownloadError, downloadFile } from './update-download.ts';
+import { ApiError } from './validate-args.ts';
+import { isOfferedUpdate, UPDATE_CHANNELS } from './versions.ts';
+import type { UpdateChannel } from './versions.ts';
+
+export const UPDATE_CHECK_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** After a failed automatic check (gateway unreachable) the next try comes sooner. */
+export const UPDATE_RETRY_MS = 60 * 60 * 1000;
+
+/** The deploy policy's updates section (the lead wires the policy file to it). */
+export interface UpdatePolicy {
+  enabled?: boolean;
+  channel?: string;
+  allowedDownloadHosts?: string[];
+}
+
+export interface UpdaterOptions {
+  policy?: UpdatePolicy;
+  /** This app's version (package.json). */
+  currentVersion: string;
+  /** Default ~/Downloads (the Electron shell passes app.getPath('downloads')). */
+  downloadsDir?: string;
+  /** MobileMessengerVersion through the signed-in client; null when no session. */
+  fetchRelease: () => Promise<Omit<UpdateInfo, 'newer'>> | null;
+  /** Hosts of the signed-in gateway (primary, secondary). */
+  gatewayHosts: () => string[];
+  /** The Electron shell's shell.openPath / showItemInFolder; none in the web shell. */
+  openPath?: (path: string, how: 'open' | 'reveal') => Promise<void>;
+  emit: <E extends 'updates:available' | 'updates:progress' | 'updates:download'>(
+    event: E,
+    payload: MessengerEvents[E],
+  ) => void;
+  log: (message: string) => void;
+  /** Tests: the check interval, and an extra trusted CA for the download. */
+  intervalMs?: number;
+  ca?: string;
+}
+
+export interface Updater {
+  api: MessengerApi['updates'];
+  /** A session is ready (start-up or sign-in): check when due. */
+  sessionReady(): void;
+  close(): Promise<void>;
+}
+
+/** The host name of a gateway URL (for the download allow-list), null when it is not a URL. */
+export function gatewayHostOf(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '') || null;
+  } catch {
+    return null;
+  }
+}
+
+export function createUpdater(opts: UpdaterOptions): Updater {
+  const policy = opts.policy ?? {};
+  const enabled = policy.enabled !== false;
+  const channel: UpdateChannel = UPDATE_CHANNELS.includes(policy.channel as UpdateChannel)
+    ? (policy.channel as UpdateChannel)
+    : 'stable';
+  if (policy.channel !== undefined && policy.channel !== channel)
+    opts.log(`updates.channel ${JSON.stringify(policy.channel)} is not "stable" or "beta": using "stable"`);
+  const interval = opts.intervalMs ?? UPDATE_CHECK_INTERVAL_MS;
+  const downloadsDir = opts.downloadsDir ?? join(homedir(), 'Downloads');
+
+  let available: UpdateInfo | null = null;
+  let lastCheckedAt: number | null = null;
+  let checking: Promise<UpdateInfo> | null = null;
+  let download: UpdateDownload | null = null;
+  let running: { controller: AbortController; done: Promise<unknown> } | null = null;
+  let closed = false;
+
+  async function check(): Promise<UpdateInfo> {
+    if (!enabled)
+      throw new ApiError(
+        'updates-disabled',
+        'update checks are turned off by the deploy policy (updates.enabled)',
+      );
+    checking ??= (async () => {
+      const pending = opts.fetchRelease();
+      if (pending === null)
+        throw new ApiError(
+          'not-signed-in',
+          'sign in to a gateway account first: the gateway tells the version',
+        );
+      const release = await pending;
+      const info: UpdateInfo = {
+        ...release,
+        newer: isOfferedUpdate(release.version, opts.currentVersion, channel),
+      };
+      lastCheckedAt = Date.now();
+      available = info.newer ? info : null;
+      if (info.newer && !closed) opts.emit('updates:available', info);
+      return info;
+    })().finally(() => {
+      checking = null;
+    });
+    return checking;
+  }
+
+  // One timer, re-armed at every automatic check: the next check is `interval` after the last one
+  // (not after the app started), whatever that one's outcome. Unref'd; cleared on close.
+  let timer: NodeJS.Timeout | null = null;
+  function schedule(ms = interval): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (!enabled || closed) return;
+    timer = setTimeout(() => {
+      timer = null;
+      autoCheck(true);
+    }, ms);
+    timer.unref();
+  }
+
+  /** A check when due (never checked, or `interval` since the last), or at once from the timer. */
+  function autoCheck(fromTimer: boolean): void {
+    if (!enabled || closed) return;
+    if (!fromTimer && lastCheckedAt !== null && Date.now() - lastCheckedAt < interval) return;
+    schedule();
+    check().catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === 'not-signed-in') return;
+      opts.log(`update check failed: ${err instanceof Error ? err.message : String(err)}`);
+      schedule(Math.min(interval, UPDATE_RETRY_MS));
+    });
+  }
+  schedule();
+
+  async function startDownload(): Promise<UpdateDownload> {
+    if (!enabled)
+      throw new ApiError('updates-disabled', 'updates are turned off by the deploy policy (updates.enabled)');
+    const info = available;
+    if (!info) throw new ApiError('no-update', 'no newer version is known: check for updates first');
+    if (running) throw new ApiError('download-in-progress', 'an update is being downloaded already');
+    const allowedHosts = [...(policy.allowedDownloadHosts ?? []), ...opts.gatewayHosts()];
+    const controller = new AbortController();
+    const state: UpdateDownload = {
+      state: 'downloading',
+      version: info.version,
+      received: 0,
+      total: null,
+      path: null,
+      error: null,
+      canOpen: opts.openPath !== undefined,
+    };
+    download = state;
+    const announce = (): void => {
+      if (!closed) opts.emit('updates:download', { ...state });
+    };
+    announce();
+    const work = downloadFile({
+      url: info.downloadUrl,
+      dir: downloadsDir,
+      allowedHosts,
+      fallbackName: `Messenger-${info.version}`,
+      signal: controller.signal,
+      ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
+      onProgress: (p) => {
+        state.received = p.received;
+        state.total = p.total;
+        if (!closed) opts.emit('updates:progress', p);
+      },
+    });
+    running = { controller, done: work.catch(() => undefined) };
+    try {
+      const result = await work;
+      state.state = 'done';
+      state.path = result.path;
+      state.received = result.bytes;
+      opts.log(`update ${info.version} downloaded to ${result.path}`);
+      announce();
+      return { ...state };
+    } catch (err) {
+      const e =
+        err instanceof DownloadError
+          ? new ApiError(err.code, err.message)
+          : new ApiError('download-failed', err instanceof Error ? err.message : String(err));
+      state.state = e.code === 'download-cancelled' ? 'cancelled' : 'failed';
+      state.error = e.message;
+      announce();
+      throw e;
+    } finally {
+      running = null;
+    }
+  }
+
+  return {
+    api: {
+      check,
+      status: async (): Promise<UpdateStatus> => ({
+        enabled,
+        channel,
+        available,
+        download: download ? { ...download } : null,
+        lastCheckedAt,
+      }),
+      download: startDownload,
+      cancelDownload: async () => {
+        const r = running;
+        if (!r) return;
+        r.controller.abort();
+        await r.done; // the .part is removed by then
+      },
+      openDownload: async ({ reveal }) => {
+        if (!opts.openPath)
+          throw new ApiError(
+            'not-supported',
+            'this shell cannot open files: the file is in your Downloads folder',
+          );
+        if (download?.state !== 'done' || download.path === null)
+          throw new ApiError('no-download', 'no finished update download to open');
+        await opts.openPath(download.path, reveal ? 'reveal' : 'open');
+      },
+    },
+    sessionReady: () => autoCheck(false),
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      const r = running;
+      if (r) {
+        r.controller.abort();
+        await r.done;
+      }
+    },
+  };
+}

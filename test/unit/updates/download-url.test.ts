@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkDownloadUrl,
+  DownloadError,
+  safeFileName,
+  suggestedName,
+} from '../../../main/services/update-download.ts';
+
+const code = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(DownloadError);
+    return (e as DownloadError).code;
+  }
+  return 'accepted';
+};
+
+describe('download host allow-list', () => {
+  const hosts = ['downloads.example.com', 'GW.Example.net'];
+
+  it('accepts https to an allowed host, any port, case-insensitive', () => {
+    expect(checkDownloadUrl('https://downloads.example.com/m.exe', hosts).hostname).toBe(
+      'downloads.example.com',
+    );
+    expect(code(() => checkDownloadUrl('https://gw.example.NET:8443/m.dmg', hosts))).toBe('accepted');
+  });
+
+  it('refuses http and other schemes, naming the scheme', () => {
+    expect(code(() => checkDownloadUrl('http://downloads.example.com/m.exe', hosts))).toBe(
+      'download-url-insecure',
+    );
+    expect(code(() => checkDownloadUrl('ftp://downloads.example.com/m.exe', hosts))).toBe(
+      'download-url-insecure',
+    );
+    expect(() => checkDownloadUrl('http://downloads.example.com/m.exe', hosts)).toThrow(/not http$/);
+  });
+
+  it('matches the host exactly: no sub-domains, look-alikes or userinfo tricks', () => {
+    for (const url of [
+      'https://evil.downloads.example.com/m.exe',
+      'https://downloads.example.com.evil.net/m.exe',
+      'https://example.com/m.exe',
+      'https://downloads.example.com@evil.net/m.exe',
+    ]) {
+      expect(
+        code(() => checkDownloadUrl(url, hosts)),
+        url,
+      ).toBe('download-host-not-allowed');
+    }
+    expect(() => checkDownloadUrl('https://evil.net/x', hosts)).toThrow(
+      /evil\.net is not allowed \(allowed: downloads\.example\.com, gw\.example\.net\)/,
+    );
+    expect(() => checkDownloadUrl('https://evil.net/x', [])).toThrow(/allowed: none/);
+  });
+
+  it('refuses what is not a URL', () => {
+    expect(code(() => checkDownloadUrl('not a url', hosts))).toBe('download-url-invalid');
+  });
+});
+
+describe('download file names', () => {
+  it('strips folders, reserved characters and leading dots', () => {
+    expect(safeFileName('../../etc/passwd')).toBe('_.._etc_passwd');
+    expect(safeFileName('a:b*c?.exe')).toBe('a_b_c_.exe');
+    expect(safeFileName('...')).toBe('');
+    expect(safeFileName('x'.repeat(300) + '.AppImage')).toHaveLength(120);
+    expect(safeFileName('x'.repeat(300) + '.AppImage').endsWith('.AppImage')).toBe(true);
+  });
+
+  it('prefers Content-Disposition, then the URL, then the fallback', () => {
+    const u = new URL('https://h/releases/Messenger%20Setup%202.0.exe');
+    expect(suggestedName(u, "attachment; filename*=UTF-8''M%C3%BCnster.dmg", 'f')).toBe('Münster.dmg');
+    expect(suggestedName(u, 'attachment; filename="Setup.exe"', 'f')).toBe('Setup.exe');
+    expect(suggestedName(u, undefined, 'f')).toBe('Messenger Setup 2.0.exe');
+    expect(suggestedName(new URL('https://h/'), undefined, 'Messenger-2.0')).toBe('Messenger-2.0');
+  });
+});

@@ -95,7 +95,17 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         setContacts(c);
         setGroups(g);
         setTemplates(t);
-        setCountry(s.defaultCountry || undefined);
+        const defaultCountry = s.defaultCountry || undefined;
+        setCountry(defaultCountry);
+        // Numbers typed or pasted before the settings arrived were read without the default
+        // country: read them again now (a national 07700 … is valid then).
+        setChips((cs) =>
+          cs.map((c) =>
+            c.kind === 'number' || c.kind === 'invalid'
+              ? { ...makeNumberChip(c.input, defaultCountry), key: c.key }
+              : c,
+          ),
+        );
         if (draft) {
           const next: Chip[] = [];
           for (const id of draft.contactIds ?? []) {
@@ -106,7 +116,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
             const group = g.find((x) => x.id === id);
             if (group) next.push({ kind: 'group', key: key(), group });
           }
-          for (const n of draft.numbers ?? []) next.push(makeNumberChip(n, s.defaultCountry || undefined));
+          for (const n of draft.numbers ?? []) next.push(makeNumberChip(n, defaultCountry));
           setChips(next);
         }
       },

@@ -152,7 +152,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
     it('a newer release with an http URL is refused with a clear error, nothing downloaded', async () => {
       setRelease('9.2.0', `http://127.0.0.1:${server.port}/releases/Messenger-9.1.0.AppImage`);
       // "Check for updates" (the Account view; the Electron menu does the same): the banner follows.
-      await page.getByRole('button', { name: 'Account' }).click();
+      await page.getByRole('button', { name: 'Account', exact: true }).click();
       await page.getByRole('button', { name: 'Check for updates' }).click();
       await page.getByText('Version 9.2.0 is available.').waitFor();
       await banner().getByText('Version 9.2.0 is available').waitFor();

@@ -8,15 +8,17 @@ import { History } from './views/History.tsx';
 import { Contacts } from './views/Contacts.tsx';
 import { Account } from './views/Account.tsx';
 import { CreditBadge } from './components/CreditBadge.tsx';
+import { Phone } from './views/Phone.tsx';
 
-export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account';
+export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'phone';
 
-const NAV: ReadonlyArray<{ view: View; label: string }> = [
+const NAV: ReadonlyArray<{ view: View; label: string; sandboxOnly?: boolean }> = [
   { view: 'compose', label: 'Compose' },
   { view: 'inbox', label: 'Inbox' },
   { view: 'contacts', label: 'Contacts & groups' },
   { view: 'history', label: 'History' },
   { view: 'account', label: 'Account' },
+  { view: 'phone', label: 'Virtual phone', sandboxOnly: true },
 ];
 
 function applyTheme(theme: Settings['theme'] | undefined): void {
@@ -141,7 +143,7 @@ export function App() {
       <nav className="sidebar" aria-label="Main">
         <div className="brand">Messenger</div>
         <ul>
-          {NAV.map((n) => (
+          {NAV.filter((n) => !n.sandboxOnly || account.sandbox).map((n) => (
             <li key={n.view}>
               <button
                 type="button"
@@ -193,6 +195,7 @@ export function App() {
         {view === 'contacts' ? <Contacts onCompose={compose} /> : null}
         {view === 'history' ? <History onCompose={compose} /> : null}
         {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
+        {view === 'phone' && account.sandbox ? <Phone /> : null}
       </main>
     </div>
   );

@@ -17,6 +17,8 @@ import { api, errorText, SEND_REQUEST_EVENT, useEvent } from '../api.ts';
 import { ApiCallError } from '../bridge/web.ts';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { toUtcSendTime } from '../format.ts';
+import { EDITORS } from './media/registry.ts';
+import { draftContent, type ContentDraft } from './media/types.ts';
 
 /** What another view asks Compose to start with (reply, resend, send to group). */
 export interface ComposeDraft {
@@ -70,6 +72,10 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [outcomes, setOutcomes] = useState<Map<string, RecipientOutcome>>(new Map());
   const [notice, setNotice] = useState<string | null>(null);
   const textRef = useRef<HTMLTextAreaElement>(null);
+  // Rich content (spec 2.4): the picker's editor reports a ContentDraft; 'text' is the SMS text above.
+  const [contentKind, setContentKind] = useState<keyof typeof EDITORS | 'text'>('text');
+  const [richDraft, setRichDraft] = useState<ContentDraft | null>(null);
+  const rich = contentKind === 'text' ? undefined : EDITORS[contentKind];
 
   useEffect(() => {
     const a = api();
@@ -153,8 +159,9 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     if (pending) out.push(`Press Enter to add “${pending}” as a recipient, or clear it.`);
     if (chips.length === 0) out.push('Add at least one recipient.');
     for (const c of invalid) out.push(`${c.input}: ${c.reason}`);
-    if (!text) out.push('The message is empty.');
-    if (tooLong)
+    if (rich) out.push(...(richDraft?.problems ?? ['The content is not ready yet.']));
+    else if (!text) out.push('The message is empty.');
+    if (tooLong && !rich)
       out.push(
         `The message needs ${analysis.segments} parts; at most ${LIMITS.maxMessageParts} can be joined into one message.`,
       );
@@ -215,8 +222,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setNotice(null);
     if (found.length) return;
     const content: OutboxContent = {
-      kind: flash ? 'flash' : 'text',
-      text,
+      ...(rich && richDraft ? draftContent(richDraft) : { kind: flash ? 'flash' : 'text', text }),
       ...(replyTo ? { replyTo } : {}),
       ...(delivery !== 'Default' ? { deliveryOption: delivery } : {}),
       ...(schedule === 'delay' ? { sendTimeDelay: Number(delay) } : {}),
@@ -355,6 +361,27 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       </div>
 
       <div className="field">
+        <label>
+          Content{' '}
+          <select
+            value={contentKind}
+            onChange={(e) => {
+              setRichDraft(null);
+              setContentKind(e.target.value as typeof contentKind);
+            }}
+          >
+            <option value="text">Text</option>
+            {Object.entries(EDITORS).map(([k, v]) => (
+              <option key={k} value={k}>
+                {v.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {rich ? <rich.Editor key={contentKind} onChange={setRichDraft} /> : null}
+
+      <div className="field" hidden={rich !== undefined}>
         <div className="row spread">
           <label htmlFor="message">Message</label>
           {templates.length ? (
@@ -424,9 +451,12 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       </div>
 
       <div className="options">
-        <label className="check">
-          <input type="checkbox" checked={flash} onChange={(e) => setFlash(e.target.checked)} /> Flash message
-        </label>
+        {rich ? null : (
+          <label className="check">
+            <input type="checkbox" checked={flash} onChange={(e) => setFlash(e.target.checked)} /> Flash
+            message
+          </label>
+        )}
         <label>
           Reply to
           <select value={replyTo} onChange={(e) => setReplyTo(e.target.value)}>

@@ -76,6 +76,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [contentKind, setContentKind] = useState<keyof typeof EDITORS | 'text'>('text');
   const [richDraft, setRichDraft] = useState<ContentDraft | null>(null);
   const rich = contentKind === 'text' ? undefined : EDITORS[contentKind];
+  const richProblems = useRef<() => string[]>(() => []);
 
   useEffect(() => {
     const a = api();
@@ -189,6 +190,12 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       if (!skip.has(p.field)) out.push(p.message);
     return out;
   }
+
+  // Problems on show follow the rich editor: the ones fixed disappear as the user fixes them.
+  useEffect(() => {
+    richProblems.current = problems;
+  });
+  useEffect(() => setErrors((shown) => (shown.length ? richProblems.current() : shown)), [richDraft]);
 
   useEvent('outbox:progress', (p) => {
     if (!job || p.jobId !== job.id) return;
@@ -361,23 +368,23 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       </div>
 
       <div className="field">
-        <label>
-          Content{' '}
-          <select
-            value={contentKind}
-            onChange={(e) => {
-              setRichDraft(null);
-              setContentKind(e.target.value as typeof contentKind);
-            }}
-          >
-            <option value="text">Text</option>
-            {Object.entries(EDITORS).map(([k, v]) => (
-              <option key={k} value={k}>
-                {v.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <label htmlFor="content-kind">Content</label>
+        <select
+          id="content-kind"
+          value={contentKind}
+          onChange={(e) => {
+            setRichDraft(null);
+            setErrors([]);
+            setContentKind(e.target.value as typeof contentKind);
+          }}
+        >
+          <option value="text">Text</option>
+          {Object.entries(EDITORS).map(([k, v]) => (
+            <option key={k} value={k}>
+              {v.label}
+            </option>
+          ))}
+        </select>
       </div>
       {rich ? <rich.Editor key={contentKind} onChange={setRichDraft} /> : null}
 

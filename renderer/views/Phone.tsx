@@ -250,7 +250,7 @@ function ContentView({ content }: { content: DecodedContent }) {
             value={
               n.expiresAt !== undefined
                 ? new Date(n.expiresAt * 1000).toLocaleString()
-                : `${Math.round((n.expirySeconds ?? 0) / 3600)} hours after arrival`
+                : `${relativeTime(n.expirySeconds ?? 0)} after arrival`
             }
           />
           <dt>Fetch from</dt>
@@ -284,6 +284,15 @@ function ContentView({ content }: { content: DecodedContent }) {
         </dl>
       );
   }
+}
+
+/** 604800 → "7 days", 7200 → "2 hours", 90 → "90 seconds". */
+function relativeTime(seconds: number): string {
+  const unit = (n: number, u: string) => `${n} ${u}${n === 1 ? '' : 's'}`;
+  if (seconds > 0 && seconds % 86400 === 0) return unit(seconds / 86400, 'day');
+  if (seconds > 0 && seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+  if (seconds > 0 && seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  return unit(seconds, 'second');
 }
 
 function FactPair({ term, value }: { term: string; value: string }) {

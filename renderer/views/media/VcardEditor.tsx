@@ -1,5 +1,5 @@
 // vCard editor: a contact of the address book as vCard 2.1 (what phones take over SMS, port 9204).
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { Contact } from '../../../preload/api.ts';
 import { api, errorText } from '../../api.ts';
 import { useReportDraft } from './editor-kit.tsx';
@@ -13,6 +13,7 @@ export function VcardEditor({ onChange }: ContentEditorProps) {
   const [contactId, setContactId] = useState<number | null>(null);
   const [includeEmail, setIncludeEmail] = useState(true);
   const [includeNotes, setIncludeNotes] = useState(false);
+  const selectId = useId();
 
   useEffect(() => {
     api()
@@ -51,9 +52,10 @@ export function VcardEditor({ onChange }: ContentEditorProps) {
           Find contact
           <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
         </label>
-        <label>
-          Contact
+        <div className="field">
+          <label htmlFor={selectId}>Contact</label>
           <select
+            id={selectId}
             value={contactId ?? ''}
             onChange={(e) => setContactId(e.target.value === '' ? null : Number(e.target.value))}
           >
@@ -64,7 +66,7 @@ export function VcardEditor({ onChange }: ContentEditorProps) {
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
       <div className="row wrap">
         <label className="check">

@@ -153,7 +153,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(text).toContain('Room 5');
       expect(text).toContain('UTC 2026-12-10 13:30');
       expect(text).toContain('20 minutes before');
-    await shoot('phone-vcalendar');
+      await shoot('phone-vcalendar');
     });
 
     it('sends a service indication with a generated si-id; the handset shows its text and link', async () => {

@@ -374,7 +374,9 @@ function VcardView({ text }: { text: string }) {
   const name = c.formattedName ?? [c.name.given, c.name.family].filter(Boolean).join(' ');
   return (
     <div>
-      <p className="received-text">👤 {name}</p>
+      <p className="received-text">
+        <strong>{name}</strong>
+      </p>
       <dl className="facts small">
         {c.phones.map((p, i) => (
           <FactPair
@@ -404,7 +406,9 @@ function VcalendarView({ text }: { text: string }) {
     <div>
       {read.calendar.events.map((ev, i) => (
         <div key={i}>
-          <p className="received-text">📅 {ev.summary || '(no title)'}</p>
+          <p className="received-text">
+            <strong>{ev.summary || '(no title)'}</strong>
+          </p>
           <dl className="facts small">
             <FactPair term="Starts" value={eventTime(ev.start)} />
             {ev.end ? <FactPair term="Ends" value={eventTime(ev.end)} /> : null}

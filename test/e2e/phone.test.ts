@@ -256,10 +256,11 @@ describe.skipIf(!existsSync(CHROMIUM))(
         );
       const phone = await handset(to);
       await expect.poll(async () => phone.getByRole('article').count(), { timeout: 20_000 }).toBe(4);
-      await phone
-        .getByRole('article', { name: 'Ringtone' })
-        .getByRole('button', { name: 'Play ringtone Tune' })
-        .waitFor();
+      // Play sounds the tune (Web Audio) and turns into Stop until it ends or is stopped
+      const ringtone = phone.getByRole('article', { name: 'Ringtone' });
+      await ringtone.getByRole('button', { name: 'Play ringtone Tune' }).click();
+      await ringtone.getByRole('button', { name: 'Stop ringtone Tune' }).click();
+      await ringtone.getByRole('button', { name: 'Play ringtone Tune' }).waitFor();
       expect(await phone.getByRole('article', { name: 'Ringtone' }).textContent()).toMatch(
         /Tune — 7 notes, 160 bpm/,
       );

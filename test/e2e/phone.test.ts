@@ -8,10 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { strToU8, zipSync } from 'fflate';
 import { ARGS, ROOT, startShell, stopShell, type Shell } from './support.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'test-results');
+/** A 1×1 GIF. */
+const TINY_GIF = [
+  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x21, 0xf9, 4, 1, 0,
+  0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b,
+];
 
 describe.skipIf(!existsSync(CHROMIUM))(
   'rich content editors and the virtual phone (web shell + Chromium)',
@@ -288,6 +294,28 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(await n.textContent()).toContain('Welcome aboard');
       await n.locator('code', { hasText: /\/content\/[0-9a-f]{24}/ }).waitFor();
       await shoot('phone-mms');
+    });
+
+    it('uploads a ZIP of parts as an MMS notification: parts listed, the handset gets the notification', async () => {
+      const zipFile = join(tmp, 'holiday.zip');
+      writeFileSync(
+        zipFile,
+        zipSync({ 'note.txt': strToU8('Greetings from the coast'), 'beach.gif': Uint8Array.from(TINY_GIF) }),
+      );
+      await compose('447700900406', 'MMS notification');
+      const mms = page.getByRole('group', { name: 'MMS notification' });
+      await mms.getByLabel('Upload a .mms or a .zip of parts').check();
+      await mms.getByLabel('MMS file', { exact: true }).setInputFiles(zipFile);
+      const parts = mms.getByRole('list', { name: 'Parts of the ZIP' });
+      await parts.getByText('note.txt — text, 24 bytes').waitFor();
+      await parts.getByText(/beach\.gif — image/).waitFor();
+      await mms.getByLabel('Subject').fill('Holiday');
+      await shoot('editor-mms-zip');
+      await sendAndWait('447700900406');
+      const phone = await handset('447700900406');
+      const n = phone.getByRole('article', { name: 'MMS notification' });
+      await n.waitFor({ timeout: 15_000 });
+      expect(await n.textContent()).toContain('Holiday');
       expect(pageErrors).toEqual([]);
     });
   },

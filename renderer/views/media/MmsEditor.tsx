@@ -41,6 +41,15 @@ export function MmsEditor({ onChange }: ContentEditorProps) {
           </p>
         </>
       )}
+      {form.source === 'file' && form.file?.zip && form.file.zip.parts.length > 0 ? (
+        <ul className="small" aria-label="Parts of the ZIP">
+          {form.file.zip.parts.map((p) => (
+            <li key={p.name}>
+              {p.name} — {p.role}, {p.size} bytes
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {selection && selection.route !== 'mmsNotification' ? (
         <p className="error small" data-testid="content-selection">
           Not an MMS presentation: {selection.reason}.

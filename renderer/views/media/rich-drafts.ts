@@ -3,7 +3,8 @@
 // All checks come from protocol/ (validateRequest, the library ranges, content selection, the
 // smart-messaging codecs); the editors are thin forms over these functions.
 import type { Contact } from '../../../preload/api.ts';
-import { selectFileRoute } from '../../../protocol/content-selection.ts';
+import { unzipSync } from 'fflate';
+import { fileExtension, selectFileRoute } from '../../../protocol/content-selection.ts';
 import type { FileRoute } from '../../../protocol/content-selection.ts';
 import { LIBRARY_RANGES, LIMITS, formatUtcDateTime, parseUtcDateTime } from '../../../protocol/limits.ts';
 import type { LibraryKind } from '../../../protocol/limits.ts';
@@ -209,10 +210,47 @@ export interface PickedFile {
   /** The file's bytes in hex (what WAPPushFileData1 / MMSNotificationFileData1 carry). */
   hex: string;
   size: number;
+  /** A .zip's parts, listed when it was picked (the gateway composes the MMS from them). */
+  zip?: ZipListing;
+}
+
+export interface ZipListing {
+  parts: Array<{ name: string; size: number; role: string }>;
+  /** Why the ZIP cannot be read. */
+  error?: string;
+}
+
+/** What each part of a ZIP of MMS components is: SMIL layout, text, image, audio, video, … */
+function partRole(name: string): string {
+  const ext = fileExtension(name);
+  if (ext === '.smil' || ext === '.smi') return 'SMIL layout';
+  if (ext === '.txt') return 'text';
+  const { category } = selectFileRoute(name);
+  return category === 'other' ? 'other file' : category;
+}
+
+/** The files of a ZIP (names and sizes, nothing inflated), or why it cannot be read. */
+export function listZipParts(bytes: Uint8Array): ZipListing {
+  const parts: ZipListing['parts'] = [];
+  try {
+    unzipSync(bytes, {
+      filter: (f) => {
+        const name = f.name.slice(f.name.lastIndexOf('/') + 1);
+        if (name !== '' && !name.startsWith('.'))
+          parts.push({ name, size: f.originalSize, role: partRole(name) });
+        return false;
+      },
+    });
+  } catch (e) {
+    return { parts: [], error: e instanceof Error ? e.message : String(e) };
+  }
+  return { parts };
 }
 
 export function fileToPicked(name: string, bytes: Uint8Array): PickedFile {
-  return { name, hex: bytesToHex(bytes), size: bytes.length };
+  const picked: PickedFile = { name, hex: bytesToHex(bytes), size: bytes.length };
+  if (fileExtension(name) === '.zip') picked.zip = listZipParts(bytes);
+  return picked;
 }
 
 function libraryProblem(kind: LibraryKind, value: string): string | null {
@@ -319,6 +357,10 @@ export function mmsDraft(form: MmsForm): ContentDraft {
   // validateRequest already says ".mms or .zip"; the content-selection sentence says where it belongs
   if (wrong) problems.unshift(wrong);
   if (form.file.size === 0) problems.push(`${form.file.name} is empty.`);
+  else if (form.file.zip?.error !== undefined)
+    problems.push(sentence(`${form.file.name} is not a readable ZIP file: ${form.file.zip.error}`));
+  else if (form.file.zip && !form.file.zip.parts.some((p) => p.role !== 'SMIL layout'))
+    problems.push(`${form.file.name} has no MMS components (text, image, audio or video).`);
   return {
     kind: 'mms',
     text,

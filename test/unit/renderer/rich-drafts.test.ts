@@ -1,5 +1,6 @@
 // The pure draft builders behind the vCard, vCalendar, WAP push, SI, MMS and PDU editors: fields as
 // the gateway wants them, every blocking problem from protocol/, and previews that decode back.
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../../preload/api.ts';
 import {
@@ -13,6 +14,7 @@ import {
 import { packSeptets, encodeGsm7 } from '../../../protocol/sms.ts';
 import {
   contactToVCard,
+  fileToPicked,
   generateSiId,
   localToUtcIso,
   mmsDraft,
@@ -206,6 +208,33 @@ describe('mmsDraft', () => {
     expect(mmsDraft({ ...base, library: '79999' }).problems).toEqual([
       'MMSFileMMS library number must be from 80000 to 89999 (got 79999).',
     ]);
+  });
+
+  it('lists the parts of a .zip and refuses one that is unreadable or has only a SMIL', () => {
+    const zip = zipSync({
+      'slides/hello.txt': strToU8('Hello'),
+      'pic.png': new Uint8Array(20),
+      'layout.smil': strToU8('<smil/>'),
+      '.DS_Store': new Uint8Array(1),
+    });
+    const picked = fileToPicked('show.zip', zip);
+    expect(picked.zip).toEqual({
+      parts: [
+        { name: 'hello.txt', size: 5, role: 'text' },
+        { name: 'pic.png', size: 20, role: 'image' },
+        { name: 'layout.smil', size: 7, role: 'SMIL layout' },
+      ],
+    });
+    expect(mmsDraft({ ...base, source: 'file', file: picked }).problems).toEqual([]);
+    const bad = fileToPicked('broken.zip', Uint8Array.of(1, 2, 3));
+    expect(mmsDraft({ ...base, source: 'file', file: bad }).problems).toEqual([
+      expect.stringMatching(/^Broken\.zip is not a readable ZIP file: /),
+    ]);
+    const smilOnly = fileToPicked('empty.zip', zipSync({ 'a.smil': strToU8('<smil/>') }));
+    expect(mmsDraft({ ...base, source: 'file', file: smilOnly }).problems).toEqual([
+      'empty.zip has no MMS components (text, image, audio or video).',
+    ]);
+    expect(fileToPicked('photo.png', new Uint8Array(3)).zip).toBeUndefined();
   });
 
   it('uploads a .zip or .mms; a single image belongs in a WAP push', () => {

@@ -1,7 +1,7 @@
 // PDU expert mode: TP-DCS, TP-PID, the user data header (with a helper that builds the 16-bit
 // port-addressing header from a destination and source port) and the user data as hex or text;
 // below, the resulting SMS-SUBMIT explained field by field (explainSubmitPdu).
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { SMART_PORTS, buildPortUdh, bytesToHex, describeDcs } from '../../../protocol/smart/index.ts';
 import { useReportDraft } from './editor-kit.tsx';
 import { pduDraft } from './rich-drafts.ts';
@@ -40,6 +40,7 @@ export function PduEditor({ onChange }: ContentEditorProps) {
   const [dest, setDest] = useState(String(SMART_PORTS.vcard));
   const [src, setSrc] = useState('0');
   const [portProblem, setPortProblem] = useState<string | null>(null);
+  const modeName = useId();
   const set = (changes: Partial<PduForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => pduDraft(form), [form]);
   useReportDraft(draft, onChange);
@@ -111,7 +112,7 @@ export function PduEditor({ onChange }: ContentEditorProps) {
         <label className="check">
           <input
             type="radio"
-            name="pdu-data-mode"
+            name={modeName}
             checked={form.dataMode === 'hex'}
             onChange={() => set({ dataMode: 'hex' })}
           />{' '}
@@ -120,7 +121,7 @@ export function PduEditor({ onChange }: ContentEditorProps) {
         <label className="check">
           <input
             type="radio"
-            name="pdu-data-mode"
+            name={modeName}
             checked={form.dataMode === 'text'}
             onChange={() => set({ dataMode: 'text' })}
           />{' '}

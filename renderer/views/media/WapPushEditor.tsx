@@ -21,7 +21,18 @@ export function WapPushEditor({ onChange }: ContentEditorProps) {
       {form.source === 'library' ? (
         <LibraryNumberField kind="wapFile" value={form.library} onChange={(library) => set({ library })} />
       ) : (
-        <FileField label="File" file={form.file} onFile={(file) => set({ file })} />
+        <>
+          <FileField label="File" file={form.file} onFile={(file) => set({ file })} />
+          <label>
+            Content type (optional)
+            <input
+              type="text"
+              value={form.contentType ?? ''}
+              placeholder="from the file name, e.g. image/png"
+              onChange={(e) => set({ contentType: e.target.value })}
+            />
+          </label>
+        </>
       )}
       {selection ? (
         <p

@@ -273,6 +273,8 @@ export interface WapPushForm {
   file: PickedFile | null;
   /** Message: the text of the WAP push (≤ 50 characters). */
   message: string;
+  /** ContentType of an upload; '' = derived by the gateway from the file name's extension. */
+  contentType?: string;
 }
 
 export function wapPushDraft(form: WapPushForm): ContentDraft {
@@ -296,7 +298,12 @@ export function wapPushDraft(form: WapPushForm): ContentDraft {
       problems: ['Choose a file to upload.'],
       summary: 'WAP push file',
     };
-  const fields = { WAPPushFileName1: form.file.name, WAPPushFileData1: form.file.hex };
+  const fields: Record<string, string> = {
+    WAPPushFileName1: form.file.name,
+    WAPPushFileData1: form.file.hex,
+  };
+  if (form.contentType !== undefined && form.contentType.trim() !== '')
+    fields.ContentType = form.contentType.trim();
   const problems = sendmmsProblems(fields, text);
   const wrong = routeProblem(form.file, 'wapPushFile');
   if (wrong) problems.unshift(wrong);

@@ -167,6 +167,26 @@ describe('wapPushDraft', () => {
     ).toEqual(['Message on MMS or WAP push must be at most 50 characters (got 51).']);
   });
 
+  it('sends a ContentType only when one is given, checked as a MIME type', () => {
+    const typed = wapPushDraft({
+      source: 'file',
+      library: '',
+      file: file('clip.bin'),
+      message: '',
+      contentType: ' video/3gpp ',
+    });
+    expect(typed.fields.ContentType).toBe('video/3gpp');
+    expect(typed.problems).toEqual([]);
+    expect(
+      wapPushDraft({ source: 'file', library: '', file: file('a.png'), message: '', contentType: '' }).fields
+        .ContentType,
+    ).toBeUndefined();
+    expect(
+      wapPushDraft({ source: 'file', library: '', file: file('a.png'), message: '', contentType: 'png' })
+        .problems,
+    ).toEqual(['ContentType must be a MIME type such as image/png.']);
+  });
+
   it('sends .mms/.zip to the MMS notification and .jad to si-href instead', () => {
     const mms = wapPushDraft({ source: 'file', library: '', file: file('show.mms'), message: '' });
     expect(mms.problems[0]).toMatch(

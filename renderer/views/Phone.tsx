@@ -6,7 +6,7 @@ import type { SandboxPdu } from '../../preload/api.ts';
 import { bytesToHex, formatRtttl, rtttlDurationMs } from '../../protocol/smart/index.ts';
 import type { Bitmap, DecodedContent, RtttlSong } from '../../protocol/smart/index.ts';
 import { api, errorText, useEvent } from '../api.ts';
-import { displayNumber } from '../format.ts';
+import { displayNumber, formatTime } from '../format.ts';
 import { playSong } from './media/audio.ts';
 import { buildHandsets, CONTENT_LABELS, readVCalendar, readVCard, utcToLocal } from './phone-model.ts';
 import type { Handset, HandsetMessage } from './phone-model.ts';
@@ -21,6 +21,7 @@ export function Phone() {
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
+  const [find, setFind] = useState('');
   const cursor = useRef(0);
   const running = useRef<Promise<void> | null>(null);
   const again = useRef(false);
@@ -70,7 +71,9 @@ export function Phone() {
   useEvent('outbox:progress', () => refresh());
 
   const handsets = useMemo(() => buildHandsets(pdus), [pdus]);
-  const current = handsets.find((h) => h.recipient === selected) ?? handsets[0] ?? null;
+  const digits = find.replace(/\D/g, '');
+  const shown = digits === '' ? handsets : handsets.filter((h) => h.recipient.includes(digits));
+  const current = shown.find((h) => h.recipient === selected) ?? shown[0] ?? null;
 
   return (
     <section className="view phone" aria-labelledby="phone-title">
@@ -97,10 +100,25 @@ export function Phone() {
             : 'Nothing received yet. Send something from Compose: each recipient appears here as a handset.'}
         </p>
       ) : null}
+      {handsets.length > 1 ? (
+        <label className="find-handset">
+          Find a handset
+          <input
+            type="search"
+            inputMode="tel"
+            value={find}
+            placeholder="Part of the number"
+            onChange={(e) => setFind(e.target.value)}
+          />
+        </label>
+      ) : null}
+      {handsets.length > 0 && shown.length === 0 ? (
+        <p className="muted">No handset number contains “{find}”.</p>
+      ) : null}
       {current ? (
         <div className="phone-split">
           <ul className="plain handsets" aria-label="Handsets">
-            {handsets.map((h) => (
+            {shown.map((h) => (
               <li key={h.recipient}>
                 <button
                   type="button"
@@ -150,8 +168,7 @@ function ReceivedItem({ message }: { message: HandsetMessage }) {
       <header className="received-head">
         <span className="received-kind">{label}</span>
         <span className="muted small">
-          {new Date(message.createdAt).toLocaleTimeString()} · {message.partsReceived}/{message.partsExpected}{' '}
-          SMS
+          {formatTime(Date.parse(message.createdAt))} · {message.partsReceived}/{message.partsExpected} SMS
         </span>
       </header>
       {!message.complete ? (

@@ -160,6 +160,12 @@ describe.skipIf(!existsSync(CHROMIUM))(
       expect(text).toContain('UTC 2026-12-10 13:30');
       expect(text).toContain('20 minutes before');
       await shoot('phone-vcalendar');
+      // with several handsets, the list can be narrowed by number
+      await page.getByRole('searchbox', { name: 'Find a handset' }).fill('0401');
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Handsets' }).getByRole('button').count())
+        .toBe(1);
+      await page.getByRole('searchbox', { name: 'Find a handset' }).fill('');
     });
 
     it('sends a service indication with a generated si-id; the handset shows its text and link', async () => {

@@ -381,6 +381,25 @@ export interface Settings {
   theme: 'system' | 'light' | 'dark';
 }
 
+/**
+ * One SMS-SUBMIT PDU the local sandbox's simulated network received (GET /sandbox/outbound): what a
+ * handset gets. The virtual phone decodes `pdu` with protocol/smart (decodePdusToContent).
+ */
+export interface SandboxPdu {
+  /** Increasing; the cursor of sandbox.outbound. */
+  id: number;
+  messageIdentifier: string;
+  /** The handset (normalised MSISDN). */
+  recipient: string;
+  /** 1-based part of a concatenated message, and the number of parts. */
+  part: number;
+  parts: number;
+  /** The bare TPDU in hex (no SMSC octet). */
+  pdu: string;
+  /** When the network received it, as the gateway wrote it. */
+  createdAt: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Child accounts (manageaccount, spec 4.4) and the deploy policy (docs/ADMIN.md)
 
@@ -600,6 +619,14 @@ export interface MessengerApi {
      */
     list(): Promise<LibraryItem[]>;
   };
+  sandbox: {
+    /**
+     * The PDUs the local sandbox's network received for the current (sandbox) account, oldest
+     * first, after `afterId`; `next` is the cursor of the next page (null when there is no more).
+     * Refused with code 'not-sandbox' when the current account is not the local sandbox.
+     */
+    outbound(args?: { afterId?: number; limit?: number }): Promise<Page<SandboxPdu, number>>;
+  };
 }
 
 export interface MessengerEvents {
@@ -693,6 +720,7 @@ export const API_CHANNELS = [
   'children.balance',
   'policy.get',
   'library.list',
+  'sandbox.outbound',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 export const EVENT_CHANNELS = [

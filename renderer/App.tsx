@@ -11,16 +11,18 @@ import { CreditBadge } from './components/CreditBadge.tsx';
 import { ChildAccounts } from './views/ChildAccounts.tsx';
 import { PolicyBanner } from './components/PolicyBanner.tsx';
 import { UpdateBanner } from './components/UpdateBanner.tsx';
+import { Phone } from './views/Phone.tsx';
 
-export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children';
+export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children' | 'phone';
 
-const NAV: ReadonlyArray<{ view: View; label: string }> = [
+const NAV: ReadonlyArray<{ view: View; label: string; sandboxOnly?: boolean }> = [
   { view: 'compose', label: 'Compose' },
   { view: 'inbox', label: 'Inbox' },
   { view: 'contacts', label: 'Contacts & groups' },
   { view: 'history', label: 'History' },
   { view: 'children', label: 'Accounts' },
   { view: 'account', label: 'Account' },
+  { view: 'phone', label: 'Virtual phone', sandboxOnly: true },
 ];
 
 function applyTheme(theme: Settings['theme'] | undefined): void {
@@ -160,7 +162,9 @@ export function App() {
       <nav className="sidebar" aria-label="Main">
         <div className="brand">Messenger</div>
         <ul>
-          {NAV.filter((n) => n.view !== 'children' || childrenPermitted).map((n) => (
+          {NAV.filter(
+            (n) => (n.view !== 'children' || childrenPermitted) && (!n.sandboxOnly || account.sandbox),
+          ).map((n) => (
             <li key={n.view}>
               <button
                 type="button"
@@ -204,6 +208,7 @@ export function App() {
         {view === 'history' ? <History onCompose={compose} /> : null}
         {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
         {view === 'children' && childrenPermitted ? <ChildAccounts account={account} /> : null}
+        {view === 'phone' && account.sandbox ? <Phone /> : null}
       </main>
     </div>
   );

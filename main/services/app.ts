@@ -1082,6 +1082,53 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     policy: {
       get: async () => structuredClone(policy),
     },
+    sandbox: {
+      // The virtual phone's source: GET /sandbox/outbound of the in-process sandbox gateway, for the
+      // signed-in demo account only (a real gateway has no such route).
+      outbound: async (args) => {
+        const s = requireSession();
+        const sb = sandbox;
+        if (!s.account.sandbox || !sb) {
+          throw new ApiError(
+            'not-sandbox',
+            `the virtual phone works with the local sandbox only; the current account ${s.account.username} is on ${s.account.primaryUrl}`,
+          );
+        }
+        const limit = args?.limit ?? 500;
+        const query = new URLSearchParams({
+          username: s.account.username,
+          after: String(args?.afterId ?? 0),
+          limit: String(limit),
+        });
+        const res = await fetch(`${sb.url}/sandbox/outbound?${query.toString()}`);
+        if (!res.ok) {
+          throw new ApiError(
+            'gateway-unavailable',
+            `the sandbox answered HTTP ${res.status} to /sandbox/outbound`,
+          );
+        }
+        const rows = (await res.json()) as Array<{
+          id: number;
+          MessageIdentifier: string;
+          recipient: string;
+          part: number;
+          parts: number;
+          pdu: string;
+          createdAt: string;
+        }>;
+        const items = rows.map((r) => ({
+          id: r.id,
+          messageIdentifier: r.MessageIdentifier,
+          recipient: r.recipient,
+          part: r.part,
+          parts: r.parts,
+          pdu: r.pdu,
+          createdAt: r.createdAt,
+        }));
+        const last = items[items.length - 1];
+        return { items, next: items.length === limit && last ? last.id : null };
+      },
+    },
   };
 
   async function call(channel: unknown, arg?: unknown): Promise<unknown> {

@@ -251,7 +251,20 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'children.balance': obj({ username: str, pin: str }),
   'policy.get': none,
   'library.list': none,
+  'sandbox.outbound': optional(
+    obj({
+      'afterId?': (v, p) =>
+        Number.isSafeInteger(v) && (v as number) >= 0 ? null : `${p} must be a whole number, 0 or more`,
+      'limit?': (v, p) =>
+        Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= SANDBOX_PAGE_MAX
+          ? null
+          : `${p} must be a whole number from 1 to ${SANDBOX_PAGE_MAX}`,
+    }),
+  ),
 };
+
+/** The largest page of sandbox.outbound (the gateway's /sandbox/outbound answers at most 5000 rows). */
+export const SANDBOX_PAGE_MAX = 5000;
 
 export function isApiChannel(value: unknown): value is ApiChannel {
   return typeof value === 'string' && (API_CHANNELS as readonly string[]).includes(value);

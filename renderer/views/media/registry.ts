@@ -3,7 +3,13 @@
 import type { ComponentType } from 'react';
 import type { ContentKind } from '../../../preload/api.ts';
 import { GroupGraphicEditor, OperatorLogoEditor, PictureMessageEditor } from './BitmapKindEditors.tsx';
+import { MmsEditor } from './MmsEditor.tsx';
+import { PduEditor } from './PduEditor.tsx';
 import { RingtoneEditor } from './RingtoneEditor.tsx';
+import { ServiceIndicationEditor } from './ServiceIndicationEditor.tsx';
+import { VcalendarEditor } from './VcalendarEditor.tsx';
+import { VcardEditor } from './VcardEditor.tsx';
+import { WapPushEditor } from './WapPushEditor.tsx';
 import type { ContentEditorProps } from './types.ts';
 
 export interface EditorEntry {
@@ -16,4 +22,10 @@ export const EDITORS: Partial<Record<ContentKind, EditorEntry>> = {
   operatorLogo: { label: 'Operator logo', Editor: OperatorLogoEditor },
   pictureMessage: { label: 'Picture message', Editor: PictureMessageEditor },
   groupGraphic: { label: 'Group graphic', Editor: GroupGraphicEditor },
+  vcard: { label: 'vCard (contact)', Editor: VcardEditor },
+  vcalendar: { label: 'vCalendar (event)', Editor: VcalendarEditor },
+  wapPush: { label: 'WAP push file', Editor: WapPushEditor },
+  serviceIndication: { label: 'Service indication (WAP push link)', Editor: ServiceIndicationEditor },
+  mms: { label: 'MMS notification', Editor: MmsEditor },
+  pdu: { label: 'SMS PDU (expert)', Editor: PduEditor },
 };

@@ -202,6 +202,21 @@ describe('every API channel', () => {
     await call('accounts.signOut');
   });
 
+  it('sandbox.outbound: refused on a real gateway account, and its argument checked', async () => {
+    await call('accounts.signIn', {
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    await expect(call('sandbox.outbound', { afterId: 0 })).rejects.toMatchObject({
+      code: 'not-sandbox',
+      message: expect.stringMatching(/local sandbox only/),
+    });
+    await expect(call('sandbox.outbound', { limit: 0 })).rejects.toMatchObject({ code: 'bad-argument' });
+    await call('accounts.signOut');
+  });
+
   it('were all called', () => {
     expect(API_CHANNELS.filter((c) => !called.has(c))).toEqual([]);
   });

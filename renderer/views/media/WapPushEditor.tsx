@@ -1,0 +1,55 @@
+// WAP push of a file: a library file (80000–89999) or an upload (WAPPushFileName1/Data1, name of at
+// most 50 characters). Spec 2.4 content selection decides what belongs here: single images, audio,
+// video and .jar files; an MMS presentation goes as an MMS notification, a .jad through si-href.
+import { useMemo, useState } from 'react';
+import { selectFileRoute } from '../../../protocol/content-selection.ts';
+import { FileField, LibraryNumberField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { MMS_MESSAGE_MAX, wapPushDraft } from './rich-drafts.ts';
+import type { WapPushForm } from './rich-drafts.ts';
+import type { ContentEditorProps } from './types.ts';
+
+export function WapPushEditor({ onChange }: ContentEditorProps) {
+  const [form, setForm] = useState<WapPushForm>({ source: 'library', library: '', file: null, message: '' });
+  const set = (changes: Partial<WapPushForm>) => setForm((f) => ({ ...f, ...changes }));
+  const draft = useMemo(() => wapPushDraft(form), [form]);
+  useReportDraft(draft, onChange);
+  const selection = form.source === 'file' && form.file ? selectFileRoute(form.file.name) : null;
+
+  return (
+    <div className="rich-editor" role="group" aria-label="WAP push file">
+      <SourceChoice value={form.source} onChange={(source) => set({ source })} uploadLabel="Upload a file" />
+      {form.source === 'library' ? (
+        <LibraryNumberField kind="wapFile" value={form.library} onChange={(library) => set({ library })} />
+      ) : (
+        <>
+          <FileField label="File" file={form.file} onFile={(file) => set({ file })} />
+          <label>
+            Content type (optional)
+            <input
+              type="text"
+              value={form.contentType ?? ''}
+              placeholder="from the file name, e.g. image/png"
+              onChange={(e) => set({ contentType: e.target.value })}
+            />
+          </label>
+        </>
+      )}
+      {selection ? (
+        <p
+          className={selection.route === 'wapPushFile' ? 'muted small' : 'error small'}
+          data-testid="content-selection"
+        >
+          {selection.route === 'wapPushFile' ? '' : 'Not a WAP push file: '}
+          {selection.reason}.
+        </p>
+      ) : null}
+      <LimitedText
+        label="Text shown with the push"
+        value={form.message}
+        max={MMS_MESSAGE_MAX}
+        onChange={(message) => set({ message })}
+      />
+      <div className="muted small">{draft.summary}</div>
+    </div>
+  );
+}

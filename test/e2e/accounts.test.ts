@@ -5,40 +5,29 @@
 // credit follows), delete through the confirmation dialog. Then two shells with a deploy policy
 // (MESSENGER_POLICY): a locked gateway URL without the sandbox, and a bad file with its banner.
 // Screenshots land in test-results/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { systemPolicyPath } from '../../main/services/deploy-policy.ts';
-import { ARGS, ROOT, startShell, stopShell, type Shell } from './support.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(ROOT, 'test-results');
+import {
+  HAS_CHROMIUM,
+  openBrowser,
+  shoot as shootPage,
+  startShell,
+  stopShell,
+  type Shell,
+} from './support.ts';
 
 async function browser(profile: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    colorScheme: 'light',
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.stack ?? e.message));
-  return { context, page, errors };
+  const { context, page, pageErrors } = await openBrowser(profile);
+  return { context, page, errors: pageErrors };
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(SHOTS, `${name}-${scheme}.png`), fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shoot = (page: Page, name: string) => shootPage(page, name, { fullPage: true });
 
-describe.skipIf(!existsSync(CHROMIUM))(
+describe.skipIf(!HAS_CHROMIUM)(
   'child accounts end to end (web shell + Chromium)',
   { timeout: 60_000 },
   () => {
@@ -50,7 +39,6 @@ describe.skipIf(!existsSync(CHROMIUM))(
 
     beforeAll(async () => {
       tmp = mkdtempSync(join(tmpdir(), 'messenger-e2e-accounts-'));
-      mkdirSync(SHOTS, { recursive: true });
       shell = await startShell(join(tmp, 'data'));
       ({ context, page, errors } = await browser(join(tmp, 'profile')));
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
@@ -167,17 +155,15 @@ describe.skipIf(!existsSync(CHROMIUM))(
   },
 );
 
-describe.skipIf(!existsSync(CHROMIUM) || existsSync(systemPolicyPath()))(
+describe.skipIf(!HAS_CHROMIUM || existsSync(systemPolicyPath()))(
   'deploy policy end to end (web shell + Chromium)',
   { timeout: 60_000 },
   () => {
     let tmp: string;
     beforeAll(() => {
       tmp = mkdtempSync(join(tmpdir(), 'messenger-e2e-policy-'));
-      mkdirSync(SHOTS, { recursive: true });
     });
     afterAll(() => {
-      delete process.env.MESSENGER_POLICY;
       if (tmp) rmSync(tmp, { recursive: true, force: true });
     });
 
@@ -188,9 +174,10 @@ describe.skipIf(!existsSync(CHROMIUM) || existsSync(systemPolicyPath()))(
     ): Promise<void> {
       const file = join(tmp, `${name}.json`);
       writeFileSync(file, policy);
-      // The shell inherits this process's environment.
-      process.env.MESSENGER_POLICY = file;
-      const shell = await startShell(join(tmp, `${name}-data`), { sandbox: false });
+      const shell = await startShell(join(tmp, `${name}-data`), {
+        sandbox: false,
+        env: { MESSENGER_POLICY: file },
+      });
       const { context, page, errors } = await browser(join(tmp, `${name}-profile`));
       try {
         await page.goto(shell.url);

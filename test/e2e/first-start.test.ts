@@ -1,35 +1,23 @@
 // First start without --sandbox: the sign-in page. A wrong gateway shows the service's error and
 // stays on the page; "Use local sandbox" signs in and the credit appears; sign out returns here.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ARGS, ROOT, startShell, stopShell, type Shell } from './support.ts';
+import type { Page } from 'playwright-core';
+import { HAS_CHROMIUM, shoot, startApp, type E2eApp } from './support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM))('first start: sign in or local sandbox', { timeout: 60_000 }, () => {
-  let tmp: string;
-  let shell: Shell;
-  let browser: Browser;
+describe.skipIf(!HAS_CHROMIUM)('first start: sign in or local sandbox', { timeout: 60_000 }, () => {
+  let app: E2eApp;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[];
 
   beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'messenger-first-'));
-    shell = await startShell(join(tmp, 'data'), { sandbox: false });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-    page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
-    await page.goto(shell.url);
+    app = await startApp('messenger-first-', {
+      viewport: { width: 1280, height: 820 },
+      shell: { sandbox: false },
+    });
+    ({ page, pageErrors } = app);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (shell) await stopShell(shell);
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => app?.close());
 
   it('refuses a gateway that does not answer, with the reason shown', async () => {
     await page.getByRole('heading', { name: 'Welcome to Messenger' }).waitFor();
@@ -43,7 +31,7 @@ describe.skipIf(!existsSync(CHROMIUM))('first start: sign in or local sandbox', 
     const alert = form.getByRole('alert');
     await alert.waitFor({ timeout: 30_000 });
     expect(await alert.textContent()).toMatch(/could not be reached/);
-    await page.screenshot({ path: join(ROOT, 'test-results', 'signin-error-light.png') });
+    await shoot(page, 'signin-error');
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
   });
 

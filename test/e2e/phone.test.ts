@@ -3,67 +3,40 @@
 // made in their editors, sent, and seen decoded on the recipients' handsets; the WAP push, MMS and
 // PDU editors refuse what does not belong; the phone also renders a ringtone, an operator logo, a
 // picture message and an MMS notification sent through the API. Screenshots land in test-results/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { strToU8, zipSync } from 'fflate';
-import { ARGS, ROOT, startShell, stopShell, type Shell } from './support.ts';
+import { HAS_CHROMIUM, shoot as shootPage, startApp, type E2eApp } from './support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(ROOT, 'test-results');
 /** A 1×1 GIF. */
 const TINY_GIF = [
   0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x21, 0xf9, 4, 1, 0,
   0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b,
 ];
 
-describe.skipIf(!existsSync(CHROMIUM))(
+describe.skipIf(!HAS_CHROMIUM)(
   'rich content editors and the virtual phone (web shell + Chromium)',
   { timeout: 60_000 },
   () => {
+    let app: E2eApp;
     let tmp: string;
-    let shell: Shell;
-    let context: BrowserContext;
     let page: Page;
-    const pageErrors: string[] = [];
+    let pageErrors: string[];
 
     beforeAll(async () => {
-      tmp = mkdtempSync(join(tmpdir(), 'messenger-e2e-phone-'));
-      mkdirSync(SHOTS, { recursive: true });
-      shell = await startShell(join(tmp, 'data'));
-      context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-        executablePath: CHROMIUM,
-        args: ARGS,
-        headless: true,
+      app = await startApp('messenger-e2e-phone-', {
         viewport: { width: 1280, height: 900 },
-        colorScheme: 'light',
         timezoneId: 'Europe/Berlin',
       });
-      page = context.pages()[0] ?? (await context.newPage());
-      page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
-      page.on('console', (m) => {
-        if (m.type() === 'error') pageErrors.push(m.text().slice(0, 300));
-      });
-      await page.goto(shell.url);
+      ({ tmp, page, pageErrors } = app);
       await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });
     }, 180_000);
 
-    afterAll(async () => {
-      if (pageErrors.length) console.error('page errors:', pageErrors);
-      await context?.close();
-      if (shell) await stopShell(shell);
-      if (tmp) rmSync(tmp, { recursive: true, force: true });
-    });
+    afterAll(() => app?.close());
 
-    const shoot = async (name: string, fullPage = false) => {
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.screenshot({ path: join(SHOTS, `${name}-${scheme}.png`), fullPage });
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
-    };
+    const shoot = (name: string, fullPage = false) => shootPage(page, name, { fullPage });
 
     /** A fresh Compose with one recipient and the given content kind chosen. */
     const compose = async (to: string, content: string) => {

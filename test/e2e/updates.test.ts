@@ -5,12 +5,20 @@
 // leaves nothing behind, a second Download finishes and the saved path is shown. The download
 // comes from a local HTTPS server on 127.0.0.1 (the sandbox gateway's host, so it is allowed).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ARGS, ROOT, startShell, stopShell, type Shell } from './support.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  HAS_CHROMIUM,
+  openBrowser,
+  ROOT,
+  shoot as shootPage,
+  startShell,
+  stopShell,
+  type Shell,
+} from './support.ts';
 import {
   makeTestCert,
   payload,
@@ -19,11 +27,9 @@ import {
   type TestHttpsServer,
 } from '../support/https-server.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(ROOT, 'test-results');
 const BODY = payload(3 * 1024 * 1024);
 
-describe.skipIf(!existsSync(CHROMIUM))(
+describe.skipIf(!HAS_CHROMIUM)(
   'update banner and download (web shell + Chromium)',
   { timeout: 60_000 },
   () => {
@@ -33,7 +39,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
     let shell: Shell;
     let context: BrowserContext;
     let page: Page;
-    const pageErrors: string[] = [];
+    let pageErrors: string[] = [];
     let data: string;
 
     /** What an operator does: store the release the sandbox gateway serves (gateway/cli.ts release set). */
@@ -59,7 +65,6 @@ describe.skipIf(!existsSync(CHROMIUM))(
       tmp = mkdtempSync(join(tmpdir(), 'messenger-e2e-updates-'));
       downloads = join(tmp, 'Downloads');
       mkdirSync(downloads);
-      mkdirSync(SHOTS, { recursive: true });
       const cert = makeTestCert(tmp);
       // About 4 s per download: long enough to see the bar and to cancel.
       server = await startHttpsServer(cert, (req, res) => {
@@ -72,17 +77,11 @@ describe.skipIf(!existsSync(CHROMIUM))(
         args: ['--downloads', downloads],
         env: { NODE_EXTRA_CA_CERTS: cert.certFile },
       });
-      context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-        executablePath: CHROMIUM,
-        args: ARGS,
-        headless: true,
+      ({ context, page, pageErrors } = await openBrowser(join(tmp, 'profile'), {
         viewport: { width: 1280, height: 720 },
-        colorScheme: 'light',
         locale: 'en-GB',
         timezoneId: 'Europe/Berlin',
-      });
-      page = context.pages()[0] ?? (await context.newPage());
-      page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
+      }));
       await page.goto(shell.url);
     }, 180_000);
 
@@ -94,13 +93,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
       if (tmp) rmSync(tmp, { recursive: true, force: true });
     });
 
-    const shoot = async (name: string) => {
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.screenshot({ path: join(SHOTS, `${name}-${scheme}.png`) });
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
-    };
+    const shoot = (name: string) => shootPage(page, name);
     const banner = () => page.getByRole('region', { name: 'Update available' });
 
     it('shows the newer version with its release date in local time and its notice', async () => {

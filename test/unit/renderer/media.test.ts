@@ -11,6 +11,7 @@ import {
   nokiaRingtoneSize,
 } from '../../../protocol/smart/nokia-ringtone.ts';
 import { parseRtttl } from '../../../protocol/smart/rtttl.ts';
+import { networkCodeProblems } from '../../../protocol/smart/operator-logo.ts';
 import { noteFrequency, noteMs, playSong } from '../../../renderer/views/media/audio.ts';
 import {
   blackCount,
@@ -234,6 +235,16 @@ describe('networks table and the send checks of the media editors', () => {
       'MNC must be 2 or 3 digits (got “2x”).',
     ]);
     expect(networkProblems('310', '260')[0]).toMatch(/MNC 260 has three digits/);
+    // one value missing: its picker sentence, and protocol's objection to the other, in field order
+    expect(networkProblems('26', '')).toEqual([
+      'MCC must be 3 digits (got “26”).',
+      'Choose a network or type its MNC.',
+    ]);
+    expect(networkProblems('', '1')).toEqual([
+      'Choose a network or type its MCC.',
+      'MNC must be 2 or 3 digits (got “1”).',
+    ]);
+    expect(networkProblems('310', '260')).toEqual(networkCodeProblems('310', '260'));
   });
 
   it('checks library numbers against the spec ranges and blank drawings', () => {

@@ -13,7 +13,14 @@ import {
 import type { ContentKind, FieldSpec, ManageKind, Operation } from './fields.ts';
 import { FormFields } from './form.ts';
 import { analyzeText } from './sms.ts';
-import { LIBRARY_RANGES, LIMITS, MANAGE_OPERATIONS, QUERY_OPERATIONS, parseUtcDateTime } from './limits.ts';
+import {
+  LIBRARY_RANGES,
+  LIMITS,
+  MANAGE_OPERATIONS,
+  QUERY_OPERATIONS,
+  inLibraryRange,
+  parseUtcDateTime,
+} from './limits.ts';
 
 export interface Problem {
   field: string;
@@ -92,8 +99,7 @@ function checkLibrary(c: Collector, spec: FieldSpec, v: string): void {
   }
   if (spec.library !== undefined) {
     const [min, max] = LIBRARY_RANGES[spec.library];
-    const n = Number(v);
-    if (n < min || n > max) {
+    if (!inLibraryRange(spec.library, Number(v))) {
       c.add(
         spec.name,
         'libraryRange',

@@ -178,7 +178,8 @@ describe.skipIf(!HAS_CHROMIUM)(
       await wap.getByLabel('Library number').fill('20000');
       await expect
         .poll(() => page.getByTestId('content-problems').textContent())
-        .toContain('from 80000 to 89999 (got 20000)');
+        .toContain('Library number 20000 is outside 80000–89999, the range of this kind of content.');
+      expect(await wap.getByLabel('Library number').getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
       await wap.getByLabel('Upload a file').check();
       const mmsFile = join(tmp, 'show.mms');

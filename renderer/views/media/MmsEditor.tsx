@@ -3,7 +3,6 @@
 // AddSMIL under "Advanced".
 import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
-import { LIBRARY_RANGES } from '../../../protocol/limits.ts';
 import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
 import { LibraryPicker } from './LibraryPicker.tsx';
 import { MMS_MESSAGE_MAX, mmsDraft } from './rich-drafts.ts';
@@ -35,7 +34,7 @@ export function MmsEditor({ onChange }: ContentEditorProps) {
       {form.source === 'library' ? (
         <LibraryPicker
           kinds={['mms']}
-          range={LIBRARY_RANGES.mmsFile}
+          library="mmsFile"
           value={form.library}
           onChange={(library) => set({ library })}
         />

@@ -3,7 +3,6 @@
 // video and .jar files; an MMS presentation goes as an MMS notification, a .jad through si-href.
 import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
-import { LIBRARY_RANGES } from '../../../protocol/limits.ts';
 import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
 import { LibraryPicker } from './LibraryPicker.tsx';
 import { MMS_MESSAGE_MAX, wapPushDraft } from './rich-drafts.ts';
@@ -23,7 +22,7 @@ export function WapPushEditor({ onChange }: ContentEditorProps) {
       {form.source === 'library' ? (
         <LibraryPicker
           kinds={['wapPush']}
-          range={LIBRARY_RANGES.wapFile}
+          library="wapFile"
           value={form.library}
           onChange={(library) => set({ library })}
         />

@@ -1,21 +1,21 @@
 // What the three bitmap kinds send and why they cannot be sent yet: shared by their editors.
-import { LIBRARY_RANGES } from '../../../protocol/limits.ts';
+import type { LibraryKind } from '../../../protocol/limits.ts';
 import { networkCodeProblems } from '../../../protocol/smart/operator-logo.ts';
 import type { Bitmap } from '../../../protocol/smart/ota-bitmap.ts';
 import { otaBitmapToHex } from '../../../protocol/smart/ota-bitmap.ts';
 import { blackCount } from './bitmap-ops.ts';
-import { libraryNumberProblem } from './LibraryPicker.tsx';
+import { libraryNumberProblem } from './library-number.ts';
 
 export type BitmapSource = { from: 'draw'; bitmap: Bitmap } | { from: 'library'; number: string };
 
 /** The field value (hex OTA bitmap or library number) and the problems of a bitmap source. */
 export function bitmapField(
   source: BitmapSource,
-  range: keyof typeof LIBRARY_RANGES,
+  library: LibraryKind,
   what: string,
 ): { value: string; problems: string[] } {
   if (source.from === 'library') {
-    const p = libraryNumberProblem(source.number, LIBRARY_RANGES[range]);
+    const p = libraryNumberProblem(source.number, library);
     return { value: source.number.trim(), problems: p ? [p] : [] };
   }
   const problems = blackCount(source.bitmap) === 0 ? [`The ${what} is blank: draw or import something.`] : [];

@@ -8,7 +8,14 @@ import {
   requiredPhoneMake,
 } from '../../../protocol/fields.ts';
 import { validateRequest } from '../../../protocol/validate.ts';
-import { LIBRARY_RANGES, LIMITS, PHONE_MAKES, SI_ACTIONS } from '../../../protocol/limits.ts';
+import {
+  LIBRARY_RANGES,
+  LIMITS,
+  PHONE_MAKES,
+  SI_ACTIONS,
+  inLibraryRange,
+  parseLibraryNumber,
+} from '../../../protocol/limits.ts';
 
 // Field names as the spec lists them (2.2, 2.3, 2.4, 4.3, 4.4).
 const SPEC_FIELDS = {
@@ -155,6 +162,25 @@ describe('field catalogue', () => {
 
   it('returns undefined for a tag the operation does not define', () => {
     expect(fieldSpec('sendsms', 'Ringtone')).toBeUndefined();
+  });
+});
+
+describe('library numbers (spec 8)', () => {
+  it('reads a typed number of exactly 5 digits, and checks it against the range of its kind', () => {
+    expect(parseLibraryNumber('80000')).toBe(80000);
+    expect(parseLibraryNumber(' 10001 ')).toBe(10001);
+    for (const bad of ['', '8000', '800000', '8e004', '8000.', '-8000', '80 00', '８００００'])
+      expect(parseLibraryNumber(bad)).toBeNull();
+    expect(inLibraryRange('wapFile', 80000)).toBe(true);
+    expect(inLibraryRange('wapFile', 79999)).toBe(false);
+    expect(inLibraryRange('pictureMessage', 29999)).toBe(true);
+    expect(inLibraryRange('groupGraphic', 20000)).toBe(false);
+    // validateRequest's range check is inLibraryRange: in range → no problem; out → libraryRange
+    const base = { Username: 'u', PIN: 'p', SendTo: '447700900001' };
+    expect(validateRequest('sendmms', { ...base, MMSFileWAP: '89999' })).toEqual([]);
+    expect(validateRequest('sendmms', { ...base, MMSFileWAP: '90000' }).map((p) => p.rule)).toEqual([
+      'libraryRange',
+    ]);
   });
 });
 

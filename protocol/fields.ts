@@ -14,7 +14,7 @@ import {
   RESPONSE_FORMATS,
   SI_ACTIONS,
 } from './limits.ts';
-import type { LibraryKind } from './limits.ts';
+import type { LibraryKind, PhoneMake } from './limits.ts';
 
 export type Operation = 'sendsms' | 'sendsms-deprecated' | 'sendmms' | 'queryaccount' | 'manageaccount';
 
@@ -425,6 +425,25 @@ export const PHONE_MAKE_REQUIRED: ReadonlyArray<ContentKind> = [
   'operatorLogo',
   'pictureMessage',
 ];
+
+/** A content kind sent to handsets of one make only: the make, and what the kind is called (plural). */
+export interface PhoneMakeOnly {
+  make: PhoneMake;
+  what: string;
+}
+
+/** Content kinds sent to one phone make only (spec 2.4: a group graphic needs PhoneMake=Nokia). */
+const PHONE_MAKE_ONLY: Readonly<Partial<Record<ContentKind, PhoneMakeOnly>>> = {
+  groupGraphic: { make: 'Nokia', what: 'Group graphics' },
+};
+
+/**
+ * The PhoneMake a content kind must be sent with (spec 2.4), or undefined when any make of
+ * PHONE_MAKES will do. Takes any kind name: the app's content kinds share these names.
+ */
+export function requiredPhoneMake(kind: string): PhoneMakeOnly | undefined {
+  return Object.hasOwn(PHONE_MAKE_ONLY, kind) ? PHONE_MAKE_ONLY[kind as ContentKind] : undefined;
+}
 
 /** Content kinds that are MMS or WAP push, where Message is at most 50 characters (spec 8). */
 export const MMS_OR_WAP_CONTENT: ReadonlyArray<ContentKind> = [

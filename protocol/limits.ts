@@ -42,6 +42,12 @@ export const LIBRARY_RANGES = {
 
 export type LibraryKind = keyof typeof LIBRARY_RANGES;
 
+/** A library number as typed: its LIMITS.libraryNumberDigits decimal digits (spec 8) as a number, else null. */
+export function parseLibraryNumber(text: string): number | null {
+  const v = text.trim();
+  return v.length === LIMITS.libraryNumberDigits && /^\d+$/.test(v) ? Number(v) : null;
+}
+
 /** True when `n` is an integer inside the library range of `kind`. */
 export function inLibraryRange(kind: LibraryKind, n: number): boolean {
   const [min, max] = LIBRARY_RANGES[kind];

@@ -3,11 +3,24 @@
  * the client can show them all before sending and the gateway can answer with all of them.
  */
 
-import { CONTENT_KINDS, FIELDS, MMS_OR_WAP_CONTENT, PHONE_MAKE_REQUIRED } from './fields.ts';
+import {
+  CONTENT_KINDS,
+  FIELDS,
+  MMS_OR_WAP_CONTENT,
+  PHONE_MAKE_REQUIRED,
+  requiredPhoneMake,
+} from './fields.ts';
 import type { ContentKind, FieldSpec, ManageKind, Operation } from './fields.ts';
 import { FormFields } from './form.ts';
 import { analyzeText } from './sms.ts';
-import { LIBRARY_RANGES, LIMITS, MANAGE_OPERATIONS, QUERY_OPERATIONS, parseUtcDateTime } from './limits.ts';
+import {
+  LIBRARY_RANGES,
+  LIMITS,
+  MANAGE_OPERATIONS,
+  QUERY_OPERATIONS,
+  inLibraryRange,
+  parseUtcDateTime,
+} from './limits.ts';
 
 export interface Problem {
   field: string;
@@ -86,8 +99,7 @@ function checkLibrary(c: Collector, spec: FieldSpec, v: string): void {
   }
   if (spec.library !== undefined) {
     const [min, max] = LIBRARY_RANGES[spec.library];
-    const n = Number(v);
-    if (n < min || n > max) {
+    if (!inLibraryRange(spec.library, Number(v))) {
       c.add(
         spec.name,
         'libraryRange',
@@ -324,8 +336,9 @@ function contentRules(c: Collector, f: FormFields, kind: ContentKind): void {
   if (PHONE_MAKE_REQUIRED.includes(kind) && make === undefined) {
     c.add('PhoneMake', 'required', f.get('PhoneMake'), `PhoneMake is required for ${kind}`);
   }
-  if (kind === 'groupGraphic' && make !== undefined && make !== 'Nokia') {
-    c.add('PhoneMake', 'value', make, `Group graphics need PhoneMake=Nokia (got ${show(make)})`);
+  const only = requiredPhoneMake(kind);
+  if (only !== undefined && make !== undefined && make !== only.make) {
+    c.add('PhoneMake', 'value', make, `${only.what} need PhoneMake=${only.make} (got ${show(make)})`);
   }
   if (MMS_OR_WAP_CONTENT.includes(kind)) {
     // Message on MMS or WAP push: at most 50 characters (spec 8). Other content (PDU user data) is not limited so.

@@ -29,6 +29,33 @@ export function encodeNetworkCode(mcc: number, mnc: number): Uint8Array {
   );
 }
 
+/** ITU-T E.212: a Mobile Country Code has three digits, a Mobile Network Code two or three. */
+const MCC_PATTERN = /^\d{3}$/;
+const MNC_PATTERN = /^\d{2,3}$/;
+
+/**
+ * Why an MCC/MNC pair, as typed, cannot go in a Nokia operator logo ([] when it can): the digits
+ * E.212 gives them, then what the logo's network code carries (a three-digit MNC does not fit in
+ * its one octet, see encodeNetworkCode). An empty value is the caller's to report (it is missing,
+ * not malformed), and then the pair is not checked further.
+ */
+export function networkCodeProblems(mcc: string, mnc: string): string[] {
+  const out: string[] = [];
+  if (mcc !== '' && !MCC_PATTERN.test(mcc)) out.push(`MCC must be 3 digits (got “${mcc}”).`);
+  if (mnc !== '' && !MNC_PATTERN.test(mnc)) out.push(`MNC must be 2 or 3 digits (got “${mnc}”).`);
+  if (out.length > 0 || mcc === '' || mnc === '') return out;
+  if (mnc.length === 3)
+    return [
+      `MNC ${mnc} has three digits; a Nokia operator logo carries a two-digit MNC only, so handsets on this network cannot show it.`,
+    ];
+  try {
+    encodeNetworkCode(Number(mcc), Number(mnc));
+  } catch (err) {
+    out.push(`Network code ${mcc} ${mnc}: ${err instanceof Error ? err.message : String(err)}.`);
+  }
+  return out;
+}
+
 export function decodeNetworkCode(bytes: Uint8Array, offset = 0): { mcc: number; mnc: number } {
   if (bytes.length - offset < 3) throw new SmartCodecError('network code is truncated', offset);
   const d = (b: number, at: number): number => {

@@ -10,7 +10,7 @@ import type {
   RecipientOutcome,
   Template,
 } from '../../preload/api.ts';
-import { PHONE_MAKE_REQUIRED } from '../../protocol/fields.ts';
+import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../protocol/fields.ts';
 import { DELIVERY_OPTIONS, LIMITS, PHONE_MAKES, type PhoneMake } from '../../protocol/limits.ts';
 import { normalizeMsisdn, parseRecipientText } from '../../protocol/msisdn.ts';
 import { analyzeText } from '../../protocol/sms.ts';
@@ -22,9 +22,10 @@ import { toUtcSendTime } from '../format.ts';
 import { EDITORS } from './media/registry.ts';
 import { draftContent, type ContentDraft } from './media/types.ts';
 
-/** The kinds whose request needs PhoneMake (spec 2.4), and group graphics' forced Nokia. */
-function phoneMakeRule(kind: ContentKind): 'none' | 'choose' | 'nokia' {
-  if (kind === 'groupGraphic') return 'nokia';
+/** Whether this kind's request needs PhoneMake (spec 2.4): fixed (a group graphic's Nokia), chosen, or none. */
+function phoneMakeRule(kind: ContentKind): { fixed: PhoneMakeOnly } | 'choose' | 'none' {
+  const fixed = requiredPhoneMake(kind);
+  if (fixed) return { fixed };
   return (PHONE_MAKE_REQUIRED as readonly string[]).includes(kind) ? 'choose' : 'none';
 }
 
@@ -75,7 +76,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const rich = kind !== 'text' && kind !== 'flash';
   const editor = rich ? EDITORS[kind] : undefined;
   const makeRule = phoneMakeRule(kind);
-  const effectiveMake = makeRule === 'nokia' ? 'Nokia' : makeRule === 'choose' ? phoneMake : '';
+  const fixedMake = typeof makeRule === 'object' ? makeRule.fixed : null;
+  const effectiveMake = fixedMake ? fixedMake.make : makeRule === 'choose' ? phoneMake : '';
   const [replyTo, setReplyTo] = useState('');
   const [delivery, setDelivery] = useState<DeliveryOption>('Default');
   const [schedule, setSchedule] = useState<'now' | 'delay' | 'at'>('now');
@@ -449,8 +451,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
             <select
               id="phone-make"
               value={effectiveMake}
-              disabled={makeRule === 'nokia'}
-              aria-describedby={makeRule === 'nokia' ? 'phone-make-note' : undefined}
+              disabled={fixedMake !== null}
+              aria-describedby={fixedMake ? 'phone-make-note' : undefined}
               onChange={(e) => setPhoneMake(e.target.value as PhoneMake | '')}
             >
               <option value="">Choose…</option>
@@ -462,9 +464,9 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
             </select>
           </div>
         ) : null}
-        {makeRule === 'nokia' ? (
+        {fixedMake ? (
           <span id="phone-make-note" className="muted small">
-            Group graphics are sent to Nokia handsets only.
+            {fixedMake.what} are sent to {fixedMake.make} handsets only.
           </span>
         ) : null}
       </div>

@@ -2,22 +2,29 @@
 // sandbox gateway's network (sandbox.outbound) and decoded with protocol/smart as a handset would.
 // Refreshes on demand and after every send's progress.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { SandboxPdu } from '../../preload/api.ts';
 import { bytesToHex, formatRtttl, rtttlDurationMs } from '../../protocol/smart/index.ts';
 import type { Bitmap, DecodedContent, RtttlSong } from '../../protocol/smart/index.ts';
 import { api, errorText, useEvent } from '../api.ts';
 import { displayNumber, formatTime } from '../format.ts';
 import { playSong } from './media/audio.ts';
-import { buildHandsets, CONTENT_LABELS, readVCalendar, readVCard, utcToLocal } from './phone-model.ts';
-import type { Handset, HandsetMessage } from './phone-model.ts';
+import {
+  appendPdus,
+  buildHandsets,
+  CONTENT_LABELS,
+  pullPdus,
+  readVCalendar,
+  readVCard,
+  utcToLocal,
+} from './phone-model.ts';
+import type { Handset, HandsetMessage, PduWindow } from './phone-model.ts';
 
 /** PDUs kept in memory: the most recent ones (a large sandbox campaign must not grow the view forever). */
 const MAX_PDUS = 5000;
 const PAGE = 1000;
 
 export function Phone() {
-  const [pdus, setPdus] = useState<SandboxPdu[]>([]);
-  const [trimmed, setTrimmed] = useState(false);
+  const [held, setHeld] = useState<PduWindow>({ pdus: [], trimmed: false });
+  const { pdus, trimmed } = held;
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
@@ -29,21 +36,16 @@ export function Phone() {
   const load = useCallback(async (): Promise<void> => {
     setLoading(true);
     try {
-      const fresh: SandboxPdu[] = [];
-      for (;;) {
-        const page = await api().sandbox.outbound({ afterId: cursor.current, limit: PAGE });
-        fresh.push(...page.items);
-        const last = page.items[page.items.length - 1];
-        if (last) cursor.current = last.id;
-        if (page.next === null) break;
-      }
-      if (fresh.length > 0)
-        setPdus((old) => {
-          const all = old.concat(fresh);
-          if (all.length <= MAX_PDUS) return all;
-          setTrimmed(true);
-          return all.slice(all.length - MAX_PDUS);
-        });
+      // each page is kept as it arrives, and the cursor moves with it: a failing later page loses nothing
+      await pullPdus(
+        (args) => api().sandbox.outbound(args),
+        cursor.current,
+        PAGE,
+        (items, next) => {
+          cursor.current = next;
+          setHeld((old) => appendPdus(old, items, MAX_PDUS));
+        },
+      );
       setError(null);
     } catch (e) {
       setError(errorText(e));
@@ -58,12 +60,13 @@ export function Phone() {
       again.current = true;
       return;
     }
-    running.current = load().finally(() => {
-      running.current = null;
-      if (again.current) {
+    running.current = (async () => {
+      do {
         again.current = false;
-        refresh();
-      }
+        await load();
+      } while (again.current);
+    })().finally(() => {
+      running.current = null;
     });
   }, [load]);
 

@@ -1,7 +1,7 @@
 // The virtual phone's model: the PDUs the local sandbox's network received (sandbox.outbound),
 // grouped per handset and per message, each message reassembled and decoded with protocol/smart
 // exactly as a handset would (decodePdusToContent), plus readable views of vCard / vCalendar text.
-import type { SandboxPdu } from '../../preload/api.ts';
+import type { Page, SandboxPdu } from '../../preload/api.ts';
 import { decodePdusToContent, parseVCalendar, parseVCard } from '../../protocol/smart/index.ts';
 import type { DecodedContent, VCalendar, VCard } from '../../protocol/smart/index.ts';
 
@@ -69,6 +69,47 @@ function decodeMessage(messageIdentifier: string, parts: SandboxPdu[]): HandsetM
     }));
   } catch (e) {
     return [{ ...base, complete: false, content: null, error: e instanceof Error ? e.message : String(e) }];
+  }
+}
+
+/** The PDUs the phone holds: the most recent ones, and whether older ones were let go. */
+export interface PduWindow {
+  pdus: SandboxPdu[];
+  trimmed: boolean;
+}
+
+/** `window` with `fresh` appended, keeping the latest `max` PDUs (a large campaign must not grow it forever). */
+export function appendPdus(window: PduWindow, fresh: readonly SandboxPdu[], max: number): PduWindow {
+  if (fresh.length === 0) return window;
+  const all = window.pdus.concat(fresh);
+  if (all.length <= max) return { pdus: all, trimmed: window.trimmed };
+  return { pdus: all.slice(all.length - max), trimmed: true };
+}
+
+/** One page of sandbox.outbound: the PDUs after `afterId`, at most `limit`. */
+export type FetchPdus = (args: { afterId: number; limit: number }) => Promise<Page<SandboxPdu, number>>;
+
+/**
+ * Reads the PDUs after `afterId`, page by page, and hands each non-empty page to `onPage` as soon
+ * as it arrives, with the id the next read starts after. The caller keeps the page and moves its
+ * cursor in that one call, so a failing later page never loses an earlier one (nor skips it: the
+ * cursor never gets ahead of what was kept). Rejects with the failing page's error.
+ */
+export async function pullPdus(
+  fetchPage: FetchPdus,
+  afterId: number,
+  limit: number,
+  onPage: (items: SandboxPdu[], cursor: number) => void,
+): Promise<void> {
+  let cursor = afterId;
+  for (;;) {
+    const page = await fetchPage({ afterId: cursor, limit });
+    const last = page.items[page.items.length - 1];
+    if (last) {
+      cursor = last.id;
+      onPage(page.items, cursor);
+    }
+    if (page.next === null || !last) return;
   }
 }
 

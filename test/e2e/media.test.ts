@@ -187,6 +187,11 @@ describe.skipIf(!HAS_CHROMIUM)('media picker end to end (web shell + Chromium)',
     const make = page.getByLabel('Phone make');
     expect(await make.inputValue()).toBe('Nokia');
     expect(await make.isDisabled()).toBe(true);
+    // the reason comes with the disabled select (protocol's requiredPhoneMake)
+    const noteId = await make.getAttribute('aria-describedby');
+    expect(await page.locator(`#${noteId}`).textContent()).toBe(
+      'Group graphics are sent to Nokia handsets only.',
+    );
     await page.getByRole('radio', { name: 'Library' }).check();
     const number = page.getByRole('textbox', { name: 'Library number' });
     // A picture number is outside the range of group graphics (spec 8): refused before sending.

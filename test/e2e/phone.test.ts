@@ -178,7 +178,8 @@ describe.skipIf(!HAS_CHROMIUM)(
       await wap.getByLabel('Library number').fill('20000');
       await expect
         .poll(() => page.getByTestId('content-problems').textContent())
-        .toContain('from 80000 to 89999 (got 20000)');
+        .toContain('Library number 20000 is outside 80000–89999, the range of this kind of content.');
+      expect(await wap.getByLabel('Library number').getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
       await wap.getByLabel('Upload a file').check();
       const mmsFile = join(tmp, 'show.mms');
@@ -297,6 +298,44 @@ describe.skipIf(!HAS_CHROMIUM)(
       const n = phone.getByRole('article', { name: 'MMS notification' });
       await n.waitFor({ timeout: 15_000 });
       expect(await n.textContent()).toContain('Holiday');
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('offers the library numbers of MMS and WAP push uploads again in their editors', async () => {
+      // the ZIP sent above was composed and stored as holiday.mms under a library number: the MMS editor
+      // lists it as the account's own
+      await compose('447700900407', 'MMS notification');
+      const mms = page.getByRole('group', { name: 'MMS notification' });
+      const mmsList = mms.getByRole('listbox', { name: 'From the library' });
+      const zip = mmsList.locator('option', { hasText: 'holiday.mms (yours)' });
+      await zip.waitFor();
+      const zipNumber = (await zip.getAttribute('value')) ?? '';
+      expect(zipNumber).toMatch(/^8\d{4}$/);
+      await mmsList.selectOption(zipNumber);
+      expect(await mms.getByLabel('Library number').inputValue()).toBe(zipNumber);
+      expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(false);
+      await shoot('editor-mms-library');
+
+      // a WAP push upload, sent, is then offered by the WAP push editor (and not by the MMS one)
+      const gif = join(tmp, 'sunset.gif');
+      writeFileSync(gif, Uint8Array.from(TINY_GIF));
+      await page.getByLabel('Content', { exact: true }).selectOption({ label: 'WAP push file' });
+      const wap = page.getByRole('group', { name: 'WAP push file' });
+      await wap.getByLabel('Upload a file').check();
+      await wap.getByLabel('File', { exact: true }).setInputFiles(gif);
+      await wap.getByText('sunset.gif, 43 bytes').waitFor();
+      await sendAndWait('447700900407');
+      await compose('447700900408', 'WAP push file');
+      const again = page.getByRole('group', { name: 'WAP push file' });
+      const wapList = again.getByRole('listbox', { name: 'From the library' });
+      const pushed = wapList.locator('option', { hasText: 'sunset.gif (yours)' });
+      await pushed.waitFor();
+      const pushedNumber = (await pushed.getAttribute('value')) ?? '';
+      expect(pushedNumber).toMatch(/^8\d{4}$/);
+      expect(await wapList.locator('option', { hasText: 'holiday.mms' }).count()).toBe(0);
+      await wapList.selectOption(pushedNumber);
+      expect(await again.getByLabel('Library number').inputValue()).toBe(pushedNumber);
+      await shoot('editor-wap-push-library');
       expect(pageErrors).toEqual([]);
     });
   },

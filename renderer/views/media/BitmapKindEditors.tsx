@@ -1,7 +1,6 @@
 // The editors of operator logos (72×14 + network), group graphics (72×14, Nokia) and picture
 // messages (72×28 + text): drawn/imported in the bitmap editor, or a library number (spec 8 ranges).
 import { useCallback, useMemo, useState } from 'react';
-import { LIBRARY_RANGES } from '../../../protocol/limits.ts';
 import type { Bitmap } from '../../../protocol/smart/ota-bitmap.ts';
 import { BITMAP_SIZES, createBitmap, otaBitmapSize } from '../../../protocol/smart/ota-bitmap.ts';
 import type { LibraryItemKind } from '../../../preload/api.ts';
@@ -62,12 +61,7 @@ function useBitmapSource(kind: BitmapKind) {
         <BitmapEditor width={width} height={height} label={LABELS[kind]} onChange={onBitmap} />
       </div>
       {from === 'library' ? (
-        <LibraryPicker
-          kinds={LIBRARY_KINDS[kind]}
-          range={LIBRARY_RANGES[kind]}
-          value={number}
-          onChange={setNumber}
-        />
+        <LibraryPicker kinds={LIBRARY_KINDS[kind]} library={kind} value={number} onChange={setNumber} />
       ) : null}
     </>
   );

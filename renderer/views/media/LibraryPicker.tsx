@@ -2,29 +2,21 @@
 // number typed in (a number can always be typed: the list may not know every file).
 import { useEffect, useId, useState } from 'react';
 import type { LibraryItem, LibraryItemKind } from '../../../preload/api.ts';
-import { LIMITS } from '../../../protocol/limits.ts';
+import { LIBRARY_RANGES, LIMITS } from '../../../protocol/limits.ts';
+import type { LibraryKind } from '../../../protocol/limits.ts';
 import { api, errorText } from '../../api.ts';
+import { libraryNumberProblem } from './library-number.ts';
 
 export interface LibraryPickerProps {
   kinds: readonly LibraryItemKind[];
-  /** The inclusive range the number must be in (spec 8), when the spec gives one. */
-  range?: readonly [number, number];
+  /** The library range the number must be in (spec 8), when the spec gives one. */
+  library?: LibraryKind;
   value: string;
   onChange(value: string): void;
 }
 
-/** Why a typed library number cannot be sent, or null. */
-export function libraryNumberProblem(value: string, range?: readonly [number, number]): string | null {
-  const v = value.trim();
-  if (v === '') return 'Choose a library item or type its number.';
-  if (!new RegExp(`^\\d{${LIMITS.libraryNumberDigits}}$`).test(v))
-    return `A library number has ${LIMITS.libraryNumberDigits} digits (got “${v}”).`;
-  if (range && (Number(v) < range[0] || Number(v) > range[1]))
-    return `Library number ${v} is outside ${range[0]}–${range[1]}, the range of this kind of content.`;
-  return null;
-}
-
-export function LibraryPicker({ kinds, range, value, onChange }: LibraryPickerProps) {
+export function LibraryPicker({ kinds, library, value, onChange }: LibraryPickerProps) {
+  const range = library !== undefined ? LIBRARY_RANGES[library] : undefined;
   const [items, setItems] = useState<LibraryItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -44,7 +36,7 @@ export function LibraryPicker({ kinds, range, value, onChange }: LibraryPickerPr
     };
   }, [kindKey]);
 
-  const problem = libraryNumberProblem(value, range);
+  const problem = libraryNumberProblem(value, library);
   return (
     <div className="library-picker">
       <label htmlFor={`${id}-list`}>From the library</label>

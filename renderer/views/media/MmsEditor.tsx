@@ -3,7 +3,8 @@
 // AddSMIL under "Advanced".
 import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
-import { FileField, LibraryNumberField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { LibraryPicker } from './LibraryPicker.tsx';
 import { MMS_MESSAGE_MAX, mmsDraft } from './rich-drafts.ts';
 import type { MmsForm } from './rich-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
@@ -31,7 +32,12 @@ export function MmsEditor({ onChange }: ContentEditorProps) {
         uploadLabel="Upload a .mms or a .zip of parts"
       />
       {form.source === 'library' ? (
-        <LibraryNumberField kind="mmsFile" value={form.library} onChange={(library) => set({ library })} />
+        <LibraryPicker
+          kinds={['mms']}
+          library="mmsFile"
+          value={form.library}
+          onChange={(library) => set({ library })}
+        />
       ) : (
         <>
           <FileField label="MMS file" accept=".mms,.zip" file={form.file} onFile={(file) => set({ file })} />

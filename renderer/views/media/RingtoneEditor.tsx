@@ -11,7 +11,8 @@ import {
 import { parseRtttl, rtttlDurationMs, RtttlError } from '../../../protocol/smart/rtttl.ts';
 import type { RtttlSong } from '../../../protocol/smart/rtttl.ts';
 import { playSong } from './audio.ts';
-import { LibraryPicker, libraryNumberProblem } from './LibraryPicker.tsx';
+import { libraryNumberProblem } from './library-number.ts';
+import { LibraryPicker } from './LibraryPicker.tsx';
 import { Staff } from './Staff.tsx';
 import type { ContentDraft, ContentEditorProps } from './types.ts';
 import { useReportDraft } from './use-draft.ts';

@@ -3,7 +3,8 @@
 // video and .jar files; an MMS presentation goes as an MMS notification, a .jad through si-href.
 import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
-import { FileField, LibraryNumberField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { LibraryPicker } from './LibraryPicker.tsx';
 import { MMS_MESSAGE_MAX, wapPushDraft } from './rich-drafts.ts';
 import type { WapPushForm } from './rich-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
@@ -19,7 +20,12 @@ export function WapPushEditor({ onChange }: ContentEditorProps) {
     <div className="rich-editor" role="group" aria-label="WAP push file">
       <SourceChoice value={form.source} onChange={(source) => set({ source })} uploadLabel="Upload a file" />
       {form.source === 'library' ? (
-        <LibraryNumberField kind="wapFile" value={form.library} onChange={(library) => set({ library })} />
+        <LibraryPicker
+          kinds={['wapPush']}
+          library="wapFile"
+          value={form.library}
+          onChange={(library) => set({ library })}
+        />
       ) : (
         <>
           <FileField label="File" file={form.file} onFile={(file) => set({ file })} />

@@ -1,7 +1,5 @@
 // Small shared pieces of the vCard, vCalendar, WAP push, SI, MMS and PDU editors.
 import { useEffect, useId, useRef, useState } from 'react';
-import { LIBRARY_RANGES } from '../../../protocol/limits.ts';
-import type { LibraryKind } from '../../../protocol/limits.ts';
 import { fileToPicked } from './rich-drafts.ts';
 import type { PickedFile } from './rich-drafts.ts';
 import type { ContentDraft } from './types.ts';
@@ -99,27 +97,6 @@ export function SourceChoice(props: {
         {props.uploadLabel}
       </label>
     </fieldset>
-  );
-}
-
-export function LibraryNumberField(props: { kind: LibraryKind; value: string; onChange(v: string): void }) {
-  const [min, max] = LIBRARY_RANGES[props.kind];
-  return (
-    <label>
-      Library number
-      <input
-        type="number"
-        inputMode="numeric"
-        min={min}
-        max={max}
-        value={props.value}
-        placeholder={`${min}–${max}`}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      <span className="muted small">
-        {min} to {max}
-      </span>
-    </label>
   );
 }
 

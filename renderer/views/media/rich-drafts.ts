@@ -6,8 +6,7 @@ import type { Contact } from '../../../preload/api.ts';
 import { unzipSync } from 'fflate';
 import { fileExtension, selectFileRoute } from '../../../protocol/content-selection.ts';
 import type { FileRoute } from '../../../protocol/content-selection.ts';
-import { LIBRARY_RANGES, LIMITS, formatUtcDateTime, parseUtcDateTime } from '../../../protocol/limits.ts';
-import type { LibraryKind } from '../../../protocol/limits.ts';
+import { LIMITS, formatUtcDateTime, parseUtcDateTime } from '../../../protocol/limits.ts';
 import { validateRequest } from '../../../protocol/validate.ts';
 import { unpackSeptets } from '../../../protocol/sms.ts';
 import {
@@ -23,6 +22,7 @@ import {
   parseSiAction,
 } from '../../../protocol/smart/index.ts';
 import type { PduField, ServiceIndication, SmartContent, VCard } from '../../../protocol/smart/index.ts';
+import { libraryNumberProblem } from './library-number.ts';
 import type { ContentDraft } from './types.ts';
 
 /** A number the previews address their PDUs to (the real recipients are Compose's). */
@@ -253,14 +253,6 @@ export function fileToPicked(name: string, bytes: Uint8Array): PickedFile {
   return picked;
 }
 
-function libraryProblem(kind: LibraryKind, value: string): string | null {
-  if (value.trim() === '') {
-    const [min, max] = LIBRARY_RANGES[kind];
-    return `Enter a library number from ${min} to ${max}.`;
-  }
-  return null;
-}
-
 /** Why a file does not belong to this route (spec 2.4 content selection), or null. */
 function routeProblem(file: PickedFile, route: FileRoute): string | null {
   const sel = selectFileRoute(file.name);
@@ -280,13 +272,13 @@ export interface WapPushForm {
 export function wapPushDraft(form: WapPushForm): ContentDraft {
   const text = form.message;
   if (form.source === 'library') {
-    const missing = libraryProblem('wapFile', form.library);
-    const fields: Record<string, string> = missing ? {} : { MMSFileWAP: form.library.trim() };
+    const problem = libraryNumberProblem(form.library, 'wapFile');
+    const fields: Record<string, string> = problem ? {} : { MMSFileWAP: form.library.trim() };
     return {
       kind: 'wapPush',
       text,
       fields,
-      problems: missing ? [missing] : sendmmsProblems(fields, text),
+      problems: problem ? [problem] : sendmmsProblems(fields, text),
       summary: `WAP push of library file ${form.library.trim()}`,
     };
   }
@@ -336,13 +328,13 @@ export function mmsDraft(form: MmsForm): ContentDraft {
   if (form.disableWalledGardenRule) advanced.DisableWalledGardenRule = '1';
   if (form.addSmil !== '0') advanced.AddSMIL = form.addSmil;
   if (form.source === 'library') {
-    const missing = libraryProblem('mmsFile', form.library);
-    const fields: Record<string, string> = missing ? {} : { MMSFileMMS: form.library.trim(), ...advanced };
+    const problem = libraryNumberProblem(form.library, 'mmsFile');
+    const fields: Record<string, string> = problem ? {} : { MMSFileMMS: form.library.trim(), ...advanced };
     return {
       kind: 'mms',
       text,
       fields,
-      problems: missing ? [missing] : sendmmsProblems(fields, text),
+      problems: problem ? [problem] : sendmmsProblems(fields, text),
       summary: `MMS notification of library file ${form.library.trim()}`,
     };
   }

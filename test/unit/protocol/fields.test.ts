@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { FIELDS, OPERATIONS, fieldSpec } from '../../../protocol/fields.ts';
-import { LIBRARY_RANGES, LIMITS, PHONE_MAKES, SI_ACTIONS } from '../../../protocol/limits.ts';
+import {
+  CONTENT_KINDS,
+  FIELDS,
+  OPERATIONS,
+  PHONE_MAKE_REQUIRED,
+  fieldSpec,
+  requiredPhoneMake,
+} from '../../../protocol/fields.ts';
+import { validateRequest } from '../../../protocol/validate.ts';
+import {
+  LIBRARY_RANGES,
+  LIMITS,
+  PHONE_MAKES,
+  SI_ACTIONS,
+  inLibraryRange,
+  parseLibraryNumber,
+} from '../../../protocol/limits.ts';
 
 // Field names as the spec lists them (2.2, 2.3, 2.4, 4.3, 4.4).
 const SPEC_FIELDS = {
@@ -147,6 +162,59 @@ describe('field catalogue', () => {
 
   it('returns undefined for a tag the operation does not define', () => {
     expect(fieldSpec('sendsms', 'Ringtone')).toBeUndefined();
+  });
+});
+
+describe('library numbers (spec 8)', () => {
+  it('reads a typed number of exactly 5 digits, and checks it against the range of its kind', () => {
+    expect(parseLibraryNumber('80000')).toBe(80000);
+    expect(parseLibraryNumber(' 10001 ')).toBe(10001);
+    for (const bad of ['', '8000', '800000', '8e004', '8000.', '-8000', '80 00', '８００００'])
+      expect(parseLibraryNumber(bad)).toBeNull();
+    expect(inLibraryRange('wapFile', 80000)).toBe(true);
+    expect(inLibraryRange('wapFile', 79999)).toBe(false);
+    expect(inLibraryRange('pictureMessage', 29999)).toBe(true);
+    expect(inLibraryRange('groupGraphic', 20000)).toBe(false);
+    // validateRequest's range check is inLibraryRange: in range → no problem; out → libraryRange
+    const base = { Username: 'u', PIN: 'p', SendTo: '447700900001' };
+    expect(validateRequest('sendmms', { ...base, MMSFileWAP: '89999' })).toEqual([]);
+    expect(validateRequest('sendmms', { ...base, MMSFileWAP: '90000' }).map((p) => p.rule)).toEqual([
+      'libraryRange',
+    ]);
+  });
+});
+
+describe('requiredPhoneMake', () => {
+  it('fixes Nokia for group graphics only (spec 2.4), for protocol and app kind names alike', () => {
+    expect(requiredPhoneMake('groupGraphic')).toEqual({ make: 'Nokia', what: 'Group graphics' });
+    for (const kind of ['ringtone', 'operatorLogo', 'pictureMessage', 'vcard', 'mms', 'text', 'flash'])
+      expect(requiredPhoneMake(kind)).toBeUndefined();
+    // inherited names of a plain object are no content kinds
+    expect(requiredPhoneMake('toString')).toBeUndefined();
+    expect(requiredPhoneMake('constructor')).toBeUndefined();
+  });
+
+  it('is what validateRequest enforces: a kind with a fixed make needs PhoneMake and refuses another one', () => {
+    // the content field of each kind with a fixed make (a new one must be added here)
+    const content: Partial<Record<string, Record<string, string>>> = {
+      groupGraphic: { GroupGraphic: '10000' },
+    };
+    const fixedKinds = CONTENT_KINDS.filter((k) => requiredPhoneMake(k) !== undefined);
+    expect(fixedKinds).toEqual(['groupGraphic']);
+    for (const kind of fixedKinds) {
+      const fixed = requiredPhoneMake(kind)!;
+      const base = { Username: 'u', PIN: 'p', SendTo: '447700900001', ...content[kind] };
+      expect(PHONE_MAKE_REQUIRED).toContain(kind);
+      expect(PHONE_MAKES).toContain(fixed.make);
+      expect(validateRequest('sendmms', { ...base, PhoneMake: fixed.make })).toEqual([]);
+      const other = PHONE_MAKES.find((m) => m !== fixed.make)!;
+      expect(validateRequest('sendmms', { ...base, PhoneMake: other })).toEqual([
+        expect.objectContaining({
+          field: 'PhoneMake',
+          message: `${fixed.what} need PhoneMake=${fixed.make} (got "${other}")`,
+        }),
+      ]);
+    }
   });
 });
 

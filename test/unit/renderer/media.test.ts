@@ -11,6 +11,9 @@ import {
   nokiaRingtoneSize,
 } from '../../../protocol/smart/nokia-ringtone.ts';
 import { parseRtttl } from '../../../protocol/smart/rtttl.ts';
+import { networkCodeProblems } from '../../../protocol/smart/operator-logo.ts';
+import { inLibraryRange, LIBRARY_RANGES, parseLibraryNumber } from '../../../protocol/limits.ts';
+import type { LibraryKind } from '../../../protocol/limits.ts';
 import { noteFrequency, noteMs, playSong } from '../../../renderer/views/media/audio.ts';
 import {
   blackCount,
@@ -25,7 +28,7 @@ import {
 } from '../../../renderer/views/media/bitmap-ops.ts';
 import { bitmapField, networkProblems } from '../../../renderer/views/media/bitmap-drafts.ts';
 import { ditherToBitmap, fitRect, luminance } from '../../../renderer/views/media/dither.ts';
-import { libraryNumberProblem } from '../../../renderer/views/media/LibraryPicker.tsx';
+import { libraryNumberProblem } from '../../../renderer/views/media/library-number.ts';
 import { findNetwork, NETWORKS, searchNetworks } from '../../../renderer/views/media/networks.ts';
 import { parseForEditor } from '../../../renderer/views/media/RingtoneEditor.tsx';
 import { staffStep } from '../../../renderer/views/media/Staff.tsx';
@@ -234,14 +237,27 @@ describe('networks table and the send checks of the media editors', () => {
       'MNC must be 2 or 3 digits (got “2x”).',
     ]);
     expect(networkProblems('310', '260')[0]).toMatch(/MNC 260 has three digits/);
+    // one value missing: its picker sentence, and protocol's objection to the other, in field order
+    expect(networkProblems('26', '')).toEqual([
+      'MCC must be 3 digits (got “26”).',
+      'Choose a network or type its MNC.',
+    ]);
+    expect(networkProblems('', '1')).toEqual([
+      'Choose a network or type its MCC.',
+      'MNC must be 2 or 3 digits (got “1”).',
+    ]);
+    expect(networkProblems('310', '260')).toEqual(networkCodeProblems('310', '260'));
   });
 
   it('checks library numbers against the spec ranges and blank drawings', () => {
-    expect(libraryNumberProblem('10001', [10000, 19999])).toBeNull();
-    expect(libraryNumberProblem('20000', [10000, 19999])).toBe(
+    expect(libraryNumberProblem('10001', 'groupGraphic')).toBeNull();
+    expect(libraryNumberProblem('20000', 'groupGraphic')).toBe(
       'Library number 20000 is outside 10000–19999, the range of this kind of content.',
     );
     expect(libraryNumberProblem('123')).toBe('A library number has 5 digits (got “123”).');
+    expect(libraryNumberProblem('1e4', 'groupGraphic')).toBe('A library number has 5 digits (got “1e4”).');
+    expect(libraryNumberProblem(' 80000 ', 'wapFile')).toBeNull();
+    expect(libraryNumberProblem('  ')).toBe('Choose a library item or type its number.');
     const blank = bitmapField(
       { from: 'draw', bitmap: clearBitmap(bitmapFromRows(['#'])) },
       'pictureMessage',
@@ -253,6 +269,21 @@ describe('networks table and the send checks of the media editors', () => {
     expect(bitmapField({ from: 'library', number: '25000' }, 'pictureMessage', 'picture').problems).toEqual(
       [],
     );
+  });
+
+  it('accepts exactly the library numbers protocol does: 5 digits, inside the range of the kind (spec 8)', () => {
+    for (const kind of Object.keys(LIBRARY_RANGES) as LibraryKind[]) {
+      const [min, max] = LIBRARY_RANGES[kind];
+      for (const n of [min - 1, min, min + 1, max - 1, max, max + 1, 99999]) {
+        const typed = String(n);
+        expect(libraryNumberProblem(typed, kind) === null).toBe(inLibraryRange(kind, n));
+        expect(parseLibraryNumber(typed)).toBe(typed.length === 5 ? n : null);
+      }
+    }
+    expect(parseLibraryNumber('0800')).toBeNull();
+    expect(parseLibraryNumber('800000')).toBeNull();
+    expect(parseLibraryNumber('8000.')).toBeNull();
+    expect(parseLibraryNumber('+8000')).toBeNull();
   });
 
   it('sizes the Nokia ringtone binary and refuses one larger than three SMS', () => {

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxPdu } from '../../../preload/api.ts';
 import { bytesToHex, encodeContentToPdus } from '../../../protocol/smart/index.ts';
-import { buildHandsets, readVCalendar, readVCard, utcToLocal } from '../../../renderer/views/phone-model.ts';
+import {
+  appendPdus,
+  buildHandsets,
+  pullPdus,
+  readVCalendar,
+  readVCard,
+  utcToLocal,
+} from '../../../renderer/views/phone-model.ts';
+import type { FetchPdus, PduWindow } from '../../../renderer/views/phone-model.ts';
 
 let nextId = 1;
 function rows(messageIdentifier: string, to: string, pdus: Uint8Array[]): SandboxPdu[] {
@@ -76,5 +84,66 @@ describe('buildHandsets', () => {
     });
     expect(utcToLocal('not a date')).toBe('not a date');
     expect(utcToLocal('2026-11-22T12:00:00')).toBe(utcToLocal('2026-11-22T12:00:00Z'));
+  });
+});
+
+describe('pullPdus and appendPdus (the phone reading the sandbox network page by page)', () => {
+  const texts = (n: number): SandboxPdu[] =>
+    Array.from({ length: n }, (_, i) =>
+      rows(`P${i}`, '447700900009', [
+        encodeContentToPdus({ kind: 'text', text: `#${i}` }, '447700900009')[0]!.pdu,
+      ]),
+    ).flat();
+
+  /** sandbox.outbound over `network` (ids increasing), failing the calls whose number is in `failing`. */
+  function outbound(network: SandboxPdu[], failing: Set<number>): { fetch: FetchPdus; calls: number[] } {
+    const calls: number[] = [];
+    const fetch: FetchPdus = async ({ afterId, limit }) => {
+      calls.push(afterId);
+      if (failing.has(calls.length)) throw new Error(`network down on call ${calls.length}`);
+      const items = network.filter((p) => p.id > afterId).slice(0, limit);
+      const more = network.some((p) => p.id > (items[items.length - 1]?.id ?? afterId)) && items.length > 0;
+      return { items, next: more ? items[items.length - 1]!.id : null };
+    };
+    return { fetch, calls };
+  }
+
+  it('keeps every page that arrived before a later page failed, and the retry neither loses nor repeats one', async () => {
+    const network = texts(7);
+    const { fetch, calls } = outbound(network, new Set([2]));
+    let held: PduWindow = { pdus: [], trimmed: false };
+    let cursor = 0;
+    const keep = (items: SandboxPdu[], next: number) => {
+      cursor = next;
+      held = appendPdus(held, items, 5000);
+    };
+    await expect(pullPdus(fetch, cursor, 3, keep)).rejects.toThrow('network down on call 2');
+    // the first page is kept although the second failed; the cursor is right after it
+    expect(held.pdus.map((p) => p.id)).toEqual(network.slice(0, 3).map((p) => p.id));
+    expect(cursor).toBe(network[2]!.id);
+    await pullPdus(fetch, cursor, 3, keep);
+    expect(held.pdus.map((p) => p.id)).toEqual(network.map((p) => p.id));
+    expect(calls).toEqual([0, network[2]!.id, network[2]!.id, network[5]!.id]);
+    expect(buildHandsets(held.pdus)[0]?.messages).toHaveLength(7);
+  });
+
+  it('stops on an empty page and reads nothing twice when nothing is new', async () => {
+    const network = texts(2);
+    const { fetch, calls } = outbound(network, new Set());
+    const pages: number[][] = [];
+    await pullPdus(fetch, network[1]!.id, 10, (items) => pages.push(items.map((p) => p.id)));
+    expect(pages).toEqual([]);
+    expect(calls).toEqual([network[1]!.id]);
+  });
+
+  it('keeps the latest PDUs up to the cap and says that older ones were let go', () => {
+    const network = texts(5);
+    let held: PduWindow = { pdus: [], trimmed: false };
+    held = appendPdus(held, network.slice(0, 3), 4);
+    expect(held).toEqual({ pdus: network.slice(0, 3), trimmed: false });
+    expect(appendPdus(held, [], 4)).toBe(held);
+    held = appendPdus(held, network.slice(3), 4);
+    expect(held.trimmed).toBe(true);
+    expect(held.pdus.map((p) => p.id)).toEqual(network.slice(1).map((p) => p.id));
   });
 });

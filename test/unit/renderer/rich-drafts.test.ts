@@ -145,12 +145,22 @@ describe('wapPushDraft', () => {
       fields: { MMSFileWAP: '80001' },
       problems: [],
     });
+    // the picker's sentences (protocol's parseLibraryNumber and inLibraryRange), and nothing is sent
     expect(wapPushDraft({ source: 'library', library: '', file: null, message: '' }).problems).toEqual([
-      'Enter a library number from 80000 to 89999.',
+      'Choose a library item or type its number.',
     ]);
-    expect(wapPushDraft({ source: 'library', library: '20000', file: null, message: '' }).problems).toEqual([
-      'MMSFileWAP library number must be from 80000 to 89999 (got 20000).',
+    const far = wapPushDraft({ source: 'library', library: '20000', file: null, message: '' });
+    expect(far.problems).toEqual([
+      'Library number 20000 is outside 80000–89999, the range of this kind of content.',
     ]);
+    expect(far.fields).toEqual({});
+    expect(wapPushDraft({ source: 'library', library: '8000', file: null, message: '' }).problems).toEqual([
+      'A library number has 5 digits (got “8000”).',
+    ]);
+    // a good number still goes through validateRequest: the Message limit of spec 8
+    expect(
+      wapPushDraft({ source: 'library', library: '89999', file: null, message: 'm'.repeat(51) }).problems,
+    ).toEqual(['Message on MMS or WAP push must be at most 50 characters (got 51).']);
   });
 
   it('uploads a file as name + hex data, with the 50-character name and Message limits', () => {
@@ -226,7 +236,10 @@ describe('mmsDraft', () => {
       AddSMIL: '2',
     });
     expect(mmsDraft({ ...base, library: '79999' }).problems).toEqual([
-      'MMSFileMMS library number must be from 80000 to 89999 (got 79999).',
+      'Library number 79999 is outside 80000–89999, the range of this kind of content.',
+    ]);
+    expect(mmsDraft({ ...base, library: '' }).problems).toEqual([
+      'Choose a library item or type its number.',
     ]);
   });
 

@@ -8,6 +8,7 @@ import {
   decodeOperatorLogo,
   encodeNetworkCode,
   encodeOperatorLogo,
+  networkCodeProblems,
 } from '../../../../protocol/smart/operator-logo.ts';
 import { bitmapFromRows, bitmapToRows, encodeOtaBitmap } from '../../../../protocol/smart/ota-bitmap.ts';
 import { decodePictureMessage, encodePictureMessage } from '../../../../protocol/smart/picture-message.ts';
@@ -28,6 +29,37 @@ describe('operator logo', () => {
     expect(decodeNetworkCode(Uint8Array.of(0x32, 0xf4, 0x51))).toEqual({ mcc: 234, mnc: 15 });
     expect(() => encodeNetworkCode(1000, 1)).toThrow(/MCC/);
     expect(() => encodeNetworkCode(310, 150)).toThrow(/two digits/);
+  });
+
+  it('says why an MCC/MNC as typed cannot go in a logo: E.212 digits, then the two-digit MNC of the network code', () => {
+    expect(networkCodeProblems('262', '01')).toEqual([]);
+    expect(networkCodeProblems('234', '15')).toEqual([]);
+    expect(networkCodeProblems('26', '2x')).toEqual([
+      'MCC must be 3 digits (got “26”).',
+      'MNC must be 2 or 3 digits (got “2x”).',
+    ]);
+    expect(networkCodeProblems('2620', '1')).toEqual([
+      'MCC must be 3 digits (got “2620”).',
+      'MNC must be 2 or 3 digits (got “1”).',
+    ]);
+    // a three-digit MNC is valid E.212 but does not fit the logo's one-octet network code
+    expect(networkCodeProblems('310', '260')).toEqual([
+      'MNC 260 has three digits; a Nokia operator logo carries a two-digit MNC only, so handsets on this network cannot show it.',
+    ]);
+    expect(networkCodeProblems('310', '099')).toHaveLength(1);
+    // a missing value is the caller's to report; the other one is still checked
+    expect(networkCodeProblems('', '')).toEqual([]);
+    expect(networkCodeProblems('', '2x')).toEqual(['MNC must be 2 or 3 digits (got “2x”).']);
+    expect(networkCodeProblems('26', '')).toEqual(['MCC must be 3 digits (got “26”).']);
+    // whatever it accepts, the encoder can write
+    for (const [mcc, mnc] of [
+      ['000', '00'],
+      ['999', '99'],
+      ['262', '01'],
+    ] as const) {
+      expect(networkCodeProblems(mcc, mnc)).toEqual([]);
+      expect(encodeNetworkCode(Number(mcc), Number(mnc))).toHaveLength(3);
+    }
   });
 
   it('round-trips and accepts the old "0" version + line feed layout', () => {

@@ -3,7 +3,7 @@
 // enabled; a newer version (by channel: 'stable' ignores pre-releases, 'beta' offers them) is
 // kept as `available` and announced as 'updates:available'. updates.download() streams its
 // DownloadURL into the Downloads folder (./update-download.ts): https only, from a host of
-// allowedDownloadHosts or the signed-in gateway's host.
+// allowedDownloadHosts when the policy lists them (only those), else the signed-in gateway's host.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -66,6 +66,15 @@ export function gatewayHostOf(url: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The hosts an update may be downloaded from: exactly the policy's allowedDownloadHosts when it
+ * lists them (an administrator's list is exclusive: the gateway's host is not added, and an empty
+ * list allows none), otherwise the signed-in gateway's host(s).
+ */
+export function downloadHosts(policy: UpdatePolicy, gatewayHosts: readonly string[]): string[] {
+  return policy.allowedDownloadHosts !== undefined ? [...policy.allowedDownloadHosts] : [...gatewayHosts];
 }
 
 export function createUpdater(opts: UpdaterOptions): Updater {
@@ -147,7 +156,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
     const info = available;
     if (!info) throw new ApiError('no-update', 'no newer version is known: check for updates first');
     if (running) throw new ApiError('download-in-progress', 'an update is being downloaded already');
-    const allowedHosts = [...(policy.allowedDownloadHosts ?? []), ...opts.gatewayHosts()];
+    const allowedHosts = downloadHosts(policy, opts.gatewayHosts());
     const controller = new AbortController();
     const state: UpdateDownload = {
       state: 'downloading',

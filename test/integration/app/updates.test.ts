@@ -170,6 +170,26 @@ describe('updates through the app', { timeout: 30_000 }, () => {
     await expect(http.app.api.updates.download()).rejects.toMatchObject({ code: 'download-url-insecure' });
   });
 
+  it("a policy's allowedDownloadHosts are the only hosts: the gateway's own host is then refused", async () => {
+    // The sandbox gateway is on 127.0.0.1, which serves the release; the policy lists another host.
+    const url = `${server.origin}/Messenger-9.0.0.AppImage`;
+    const listed = await appWithRelease('9.0.0', url, {
+      updates: { allowedDownloadHosts: ['downloads.example.com'] },
+    });
+    await until('check', async () => (await listed.app.api.updates.status()).available);
+    await expect(listed.app.api.updates.download()).rejects.toMatchObject({
+      code: 'download-host-not-allowed',
+      message: expect.stringMatching(/127\.0\.0\.1 is not allowed \(allowed: downloads\.example\.com\)/),
+    });
+    expect(readdirSync(listed.downloads)).toEqual([]);
+    // Listing the gateway's host explicitly allows it again.
+    const both = await appWithRelease('9.0.0', url, {
+      updates: { allowedDownloadHosts: ['downloads.example.com', '127.0.0.1'] },
+    });
+    await until('check', async () => (await both.app.api.updates.status()).available);
+    expect(await both.app.api.updates.download()).toMatchObject({ state: 'done', received: BODY.length });
+  });
+
   it('the stable channel ignores a pre-release, beta offers it', async () => {
     const url = `${server.origin}/Messenger-9.0.0.AppImage`;
     const stable = await appWithRelease('9.0.0-beta.1', url);

@@ -5,6 +5,7 @@ import {
   safeFileName,
   suggestedName,
 } from '../../../main/services/update-download.ts';
+import { downloadHosts } from '../../../main/services/updates.ts';
 
 const code = (f: () => unknown): string => {
   try {
@@ -52,6 +53,21 @@ describe('download host allow-list', () => {
       /evil\.net is not allowed \(allowed: downloads\.example\.com, gw\.example\.net\)/,
     );
     expect(() => checkDownloadUrl('https://evil.net/x', [])).toThrow(/allowed: none/);
+  });
+
+  it("allows exactly the policy's hosts when it lists them, else the signed-in gateway's", () => {
+    const gateway = ['gw1.example.net', 'gw2.example.net'];
+    const listed = downloadHosts({ allowedDownloadHosts: ['downloads.example.com'] }, gateway);
+    expect(listed).toEqual(['downloads.example.com']);
+    expect(code(() => checkDownloadUrl('https://gw1.example.net/m.exe', listed))).toBe(
+      'download-host-not-allowed',
+    );
+    expect(code(() => checkDownloadUrl('https://downloads.example.com/m.exe', listed))).toBe('accepted');
+    expect(downloadHosts({ allowedDownloadHosts: [] }, gateway)).toEqual([]);
+    const unlisted = downloadHosts({ enabled: true }, gateway);
+    expect(unlisted).toEqual(gateway);
+    expect(code(() => checkDownloadUrl('https://gw2.example.net/m.exe', unlisted))).toBe('accepted');
+    expect(downloadHosts({}, [])).toEqual([]);
   });
 
   it('refuses what is not a URL', () => {

@@ -84,6 +84,26 @@ describe('download file names', () => {
     expect(safeFileName('x'.repeat(300) + '.AppImage').endsWith('.AppImage')).toBe(true);
   });
 
+  it('strips bidi controls, which would disguise the extension', () => {
+    // "Setup<RLO>gpj.exe" shows as "Setupexe.jpg".
+    expect(safeFileName('Setup\u202Egpj.exe')).toBe('Setupgpj.exe');
+    const all = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069';
+    expect(safeFileName(`a${all}b.dmg`)).toBe('ab.dmg');
+    expect(safeFileName(all)).toBe('');
+    const u = new URL('https://h/x.bin');
+    expect(suggestedName(u, "attachment; filename*=UTF-8''M%E2%80%AEgpj.exe", 'f')).toBe('Mgpj.exe');
+  });
+
+  it('puts "_" in front of Windows device names, with any extension', () => {
+    for (const name of ['CON', 'prn', 'Aux', 'NUL.txt', 'com1', 'COM9.tar.gz', 'lpt1.exe', 'LPT9', 'COM¹.x'])
+      expect(safeFileName(name), name).toBe(`_${name}`);
+    for (const name of ['CONSOLE.exe', 'COM0', 'COM10', 'LPT', 'nul-setup.exe', 'Aux (1).exe', 'xCON'])
+      expect(safeFileName(name), name).toBe(name);
+    expect(safeFileName('NUL .txt')).toBe('_NUL .txt');
+    expect(safeFileName('..CON.exe')).toBe('_CON.exe');
+    expect(suggestedName(new URL('https://h/aux.AppImage'), undefined, 'f')).toBe('_aux.AppImage');
+  });
+
   it('prefers Content-Disposition, then the URL, then the fallback', () => {
     const u = new URL('https://h/releases/Messenger%20Setup%202.0.exe');
     expect(suggestedName(u, "attachment; filename*=UTF-8''M%C3%BCnster.dmg", 'f')).toBe('Münster.dmg');

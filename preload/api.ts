@@ -640,6 +640,11 @@ export interface MessengerEvents {
   'updates:progress': { received: number; total: number | null };
   /** The download started, finished, failed or was cancelled (every window follows it). */
   'updates:download': UpdateDownload;
+  /**
+   * What the updater knows changed: after every check (an offer no longer made is gone) and when
+   * the session ends (sign-out or another account: the offer and download state are cleared).
+   */
+  'updates:status': UpdateStatus;
   'settings:changed': Settings;
   'accounts:changed': { current: AccountSummary | null };
 }
@@ -733,6 +738,7 @@ export const EVENT_CHANNELS = [
   'updates:available',
   'updates:progress',
   'updates:download',
+  'updates:status',
   'settings:changed',
   'accounts:changed',
 ] as const satisfies ReadonlyArray<EventChannel>;

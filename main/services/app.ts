@@ -203,12 +203,20 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     return sandbox;
   }
 
-  async function endSession(): Promise<void> {
+  /** Ends the session; `next` is the account signing in next (the same one: the PIN changed). */
+  async function endSession(next?: AccountSummary): Promise<void> {
     const s = session;
     session = null;
     stopPolling();
     if (!s) return;
     await s.receiver?.close();
+    // What the update check found belongs to this account's gateway (updates.ts).
+    const same =
+      next !== undefined &&
+      next.id === s.account.id &&
+      next.primaryUrl === s.account.primaryUrl &&
+      next.secondaryUrl === s.account.secondaryUrl;
+    if (!same) await updater.sessionEnded();
     // A request of the sending loop may be under way with this client: it finishes (the loop stops
     // after it, seeing no session) before the client closes, so the batch is not made unknown.
     clientCloses.push(sendChain.finally(() => s.client.close()).catch(() => undefined));
@@ -258,7 +266,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   }
 
   async function openSession(account: AccountSummary, pin: string): Promise<Session> {
-    await endSession();
+    await endSession(account);
     const client = new GatewayClient({
       primaryUrl: account.primaryUrl,
       ...(account.secondaryUrl !== null ? { secondaryUrl: account.secondaryUrl } : {}),

@@ -406,8 +406,13 @@ export interface SandboxPdu {
 /** Whether the signed-in account may manage child accounts (asked once per sign-in). */
 export interface ChildPermission {
   permitted: boolean;
-  /** Why not, or why it is not known (the gateway could not be asked). */
+  /** Why not, or why it is not known (the gateway could not be asked, or answered unexpectedly). */
   reason: string | null;
+  /**
+   * The gateway's definite answer (kept for the session); false: not known, asked again on the
+   * next call (no connection, or an answer that is neither "permitted" nor "not permitted").
+   */
+  definite: boolean;
 }
 
 /** A child account this app created (the spec has no list operation); never its PIN. */
@@ -599,7 +604,7 @@ export interface MessengerApi {
     update(changes: Partial<Settings>): Promise<Settings>;
   };
   children: {
-    /** Asks the gateway once per sign-in (a manageaccount request without an operation). */
+    /** Asks the gateway once per sign-in (a manageaccount request without an operation); see `definite`. */
     permitted(): Promise<ChildPermission>;
     /** The children this app created for the signed-in account. */
     list(): Promise<ChildAccount[]>;
@@ -640,6 +645,11 @@ export interface MessengerEvents {
   'updates:progress': { received: number; total: number | null };
   /** The download started, finished, failed or was cancelled (every window follows it). */
   'updates:download': UpdateDownload;
+  /**
+   * What the updater knows changed: after every check (an offer no longer made is gone) and when
+   * the session ends (sign-out or another account: the offer and download state are cleared).
+   */
+  'updates:status': UpdateStatus;
   'settings:changed': Settings;
   'accounts:changed': { current: AccountSummary | null };
 }
@@ -733,6 +743,7 @@ export const EVENT_CHANNELS = [
   'updates:available',
   'updates:progress',
   'updates:download',
+  'updates:status',
   'settings:changed',
   'accounts:changed',
 ] as const satisfies ReadonlyArray<EventChannel>;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AccountSummary, Credit, EffectivePolicy, Settings } from '../preload/api.ts';
 import { api, bridge, errorText, SEND_REQUEST_EVENT, useEvent } from './api.ts';
 import { SignIn } from './views/SignIn.tsx';
@@ -44,22 +44,39 @@ export function App() {
   const [searchFocus, setSearchFocus] = useState(0);
   const [policy, setPolicy] = useState<EffectivePolicy | null>(null);
   // The Accounts view (child accounts) only when the gateway grants the account the permission.
-  const [permittedFor, setPermittedFor] = useState<string | null>(null);
+  // Asked when the account is known and on every 'accounts:changed'; an answer that is not definite
+  // (no connection, an unexpected answer, a failed call) is asked again when the bridge reconnects.
+  // Main keeps a definite answer for the session, so asking again sends nothing to the gateway.
+  const [permission, setPermission] = useState<{
+    accountId: string;
+    permitted: boolean;
+    definite: boolean;
+  } | null>(null);
+  const askPermission = useCallback((acc: AccountSummary) => {
+    api()
+      .children.permitted()
+      .then(
+        (p) => setPermission({ accountId: acc.id, permitted: p.permitted, definite: p.definite }),
+        () => setPermission({ accountId: acc.id, permitted: false, definite: false }),
+      );
+  }, []);
   useEffect(() => {
     api()
       .policy.get()
       .then(setPolicy, () => undefined);
   }, []);
   useEffect(() => {
-    if (!account) return;
-    api()
-      .children.permitted()
-      .then(
-        (p) => setPermittedFor(p.permitted ? account.id : null),
-        () => undefined,
-      );
-  }, [account]);
-  const childrenPermitted = account !== null && account !== undefined && permittedFor === account.id;
+    if (account) askPermission(account);
+  }, [account, askPermission]);
+  const childrenPermitted =
+    account !== null && account !== undefined && permission?.accountId === account.id && permission.permitted;
+  // What a reconnect of the bridge does (onConnection below): set after each render.
+  const permissionRetry = useRef<() => void>(() => undefined);
+  useEffect(() => {
+    permissionRetry.current = () => {
+      if (account && !(permission?.accountId === account.id && permission.definite)) askPermission(account);
+    };
+  }, [account, permission, askPermission]);
 
   useEffect(() => {
     api()
@@ -70,7 +87,14 @@ export function App() {
       .then((s) => applyTheme(s.theme))
       .catch(() => undefined);
     const b = bridge();
-    return b ? b.onConnection(setConnected) : undefined;
+    let was = true;
+    return b
+      ? b.onConnection((up) => {
+          setConnected(up);
+          if (up && !was) permissionRetry.current();
+          was = up;
+        })
+      : undefined;
   }, []);
 
   useEffect(() => {
@@ -84,6 +108,7 @@ export function App() {
       .catch(() => undefined);
   }, [account]);
 
+  // A new account object: the effects above run again (the child-account permission is asked again).
   useEvent('accounts:changed', (p) => setAccount(p.current));
   useEvent('settings:changed', (s) => applyTheme(s.theme));
   useEvent('credit:changed', setCredit);

@@ -93,6 +93,12 @@ const DRAIN_BATCH_MESSAGES = DRAIN_BATCH_ENTRIES * 350;
  */
 const DRAIN_DELAY_MS = 20;
 const PUSH_TIMEOUT_MS = 5000;
+
+/**
+ * The most PDUs one outbound() page (GET /sandbox/outbound) returns; a larger limit is cut to it.
+ * The app's sandbox.outbound refuses a larger limit with this bound (main/services/validate-args.ts).
+ */
+export const OUTBOUND_PAGE_MAX = 5000;
 const PUSH_CONCURRENCY = 8;
 
 /**
@@ -612,7 +618,7 @@ export class NetworkSimulator implements NetworkLike {
     });
   }
 
-  /** PDUs the network received, oldest first (GET /sandbox/outbound). */
+  /** PDUs the network received, oldest first (GET /sandbox/outbound), at most OUTBOUND_PAGE_MAX. */
   outbound(
     filter: {
       accountId?: number;
@@ -637,7 +643,7 @@ export class NetworkSimulator implements NetworkLike {
       where.push('recipient = ?');
       args.push(filter.recipient);
     }
-    args.push(Math.min(Math.max(filter.limit ?? 500, 1), 5000));
+    args.push(Math.min(Math.max(filter.limit ?? 500, 1), OUTBOUND_PAGE_MAX));
     const rows = stmt(
       this.db,
       `SELECT * FROM outbound_pdus WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`,

@@ -108,8 +108,10 @@ interface Session {
   pin: string;
   client: GatewayClient;
   receiver: PushReceiver | null;
-  /** The answer of the manageaccount permission probe, asked once per sign-in. */
+  /** The definite answer of the manageaccount permission probe, asked once per sign-in. */
   permission?: ChildPermission;
+  /** The probe under way: callers at the same time share it (one request). */
+  permissionAsking?: Promise<ChildPermission> | undefined;
 }
 
 /** Report codes after which the rest of a send is not requested (the client's stop codes). */
@@ -203,12 +205,20 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     return sandbox;
   }
 
-  async function endSession(): Promise<void> {
+  /** Ends the session; `next` is the account signing in next (the same one: the PIN changed). */
+  async function endSession(next?: AccountSummary): Promise<void> {
     const s = session;
     session = null;
     stopPolling();
     if (!s) return;
     await s.receiver?.close();
+    // What the update check found belongs to this account's gateway (updates.ts).
+    const same =
+      next !== undefined &&
+      next.id === s.account.id &&
+      next.primaryUrl === s.account.primaryUrl &&
+      next.secondaryUrl === s.account.secondaryUrl;
+    if (!same) await updater.sessionEnded();
     // A request of the sending loop may be under way with this client: it finishes (the loop stops
     // after it, seeing no session) before the client closes, so the batch is not made unknown.
     clientCloses.push(sendChain.finally(() => s.client.close()).catch(() => undefined));
@@ -258,7 +268,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   }
 
   async function openSession(account: AccountSummary, pin: string): Promise<Session> {
-    await endSession();
+    await endSession(account);
     const client = new GatewayClient({
       primaryUrl: account.primaryUrl,
       ...(account.secondaryUrl !== null ? { secondaryUrl: account.secondaryUrl } : {}),
@@ -719,48 +729,67 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   /**
    * Whether the account may use manageaccount, asked once per sign-in with a request that names no
    * operation: the gateway checks the login and the restricted-service permission before the
-   * request's operation, so it answers "not permitted" (or "invalid login") without the permission
-   * and a syntax error with it, and nothing is created, deleted or moved either way. A definite
-   * answer is kept for the session and never asked again; a request that could not be made (no
-   * connection) is not an answer and is asked again on the next call.
+   * request's operation, so the reference gateway answers "not permitted" (7) or "invalid login"
+   * (2, −1) without the permission and its "no operation" syntax error (REPORT.syntaxError) with it,
+   * and nothing is created, deleted or moved either way. Only those answers are definite and kept for
+   * the session (never asked again: the spec forbids retrying after an error code). Any other answer
+   * (another code, an unreadable body) and a request that could not be made (no connection) are not
+   * known: not permitted for now, with the reason, and asked again on the next call.
    */
   async function childPermission(): Promise<ChildPermission> {
     const s = requireSession();
     if (s.permission) return s.permission;
+    s.permissionAsking ??= askPermission(s).finally(() => {
+      s.permissionAsking = undefined;
+    });
+    return s.permissionAsking;
+  }
+
+  async function askPermission(s: Session): Promise<ChildPermission> {
+    const unknown = (why: string): ChildPermission => ({
+      permitted: false,
+      reason: `account management could not be checked: ${why}`,
+      definite: false,
+    });
     const res = await s.client.transport.post({
       path: PATHS.manageaccount,
       body: encodeForm({ Username: s.account.username, PIN: s.pin }),
       contentType: FORM_CONTENT_TYPE,
     });
-    if (res.kind !== 'response' || res.status !== 200) {
-      const why = res.kind === 'response' ? `the gateway answered HTTP ${res.status}` : res.reason;
-      return { permitted: false, reason: `account management could not be checked: ${why}` };
-    }
+    if (res.kind !== 'response' || res.status !== 200)
+      return unknown(res.kind === 'response' ? `the gateway answered HTTP ${res.status}` : res.reason);
     let report: string;
     let text: string | undefined;
     try {
       ({ report, text } = parseManageResponse(res.body));
     } catch (err) {
-      return { permitted: false, reason: `account management could not be checked: ${message(err)}` };
+      return unknown(message(err));
     }
     const refused: ReadonlySet<string> = new Set([
       REPORT.notPermitted,
       REPORT.invalidLogin,
       REPORT.invalidLoginQuery,
     ]);
-    const answer: ChildPermission = refused.has(report)
-      ? {
-          permitted: false,
-          reason: `${s.account.username} may not manage child accounts: ${describeReport(report, text)}`,
-        }
-      : { permitted: true, reason: null };
+    let answer: ChildPermission;
+    if (report === REPORT.syntaxError) answer = { permitted: true, reason: null, definite: true };
+    else if (refused.has(report))
+      answer = {
+        permitted: false,
+        reason: `${s.account.username} may not manage child accounts: ${describeReport(report, text)}`,
+        definite: true,
+      };
+    else return unknown(`the gateway answered ${describeReport(report, text)}`);
     if (session === s) s.permission = answer;
     return answer;
   }
 
   async function requirePermission(): Promise<Session> {
     const p = await childPermission();
-    if (!p.permitted) throw new ApiError('not-permitted', p.reason ?? 'account management is not permitted');
+    if (!p.permitted)
+      throw new ApiError(
+        p.definite ? 'not-permitted' : 'permission-unknown',
+        p.reason ?? 'account management is not permitted',
+      );
     return requireSession();
   }
 

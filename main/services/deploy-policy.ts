@@ -53,15 +53,18 @@ export const SAFE_POLICY: Readonly<EffectivePolicy> = Object.freeze({
 
 export const POLICY_ENV = 'MESSENGER_POLICY';
 
-/** The system location of the policy file on `platform`. */
-export function systemPolicyPath(
-  platform: NodeJS.Platform = process.platform,
-  env: Record<string, string | undefined> = process.env,
-): string {
-  if (platform === 'win32') {
-    const base = env.ProgramData ?? env.PROGRAMDATA ?? 'C:\\ProgramData';
-    return `${base.replace(/[\\/]+$/, '')}\\Messenger\\policy.json`;
-  }
+/** The fixed system location on Windows: the default of %ProgramData%, never read from the environment. */
+export const WINDOWS_POLICY_PATH = 'C:\\ProgramData\\Messenger\\policy.json';
+
+/**
+ * The system location of the policy file on `platform`. Nothing of it comes from the environment: on
+ * Windows %ProgramData% is an environment variable that any user can set for the processes they
+ * start, so taking the folder from it would let a user point the app at a policy file of their own
+ * and replace the administrator's. The path is fixed to C:\ProgramData, the default of %ProgramData%
+ * (writable by administrators only).
+ */
+export function systemPolicyPath(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return WINDOWS_POLICY_PATH;
   if (platform === 'darwin') return join('/Library/Application Support/Messenger', 'policy.json');
   return '/etc/messenger/policy.json';
 }
@@ -238,7 +241,7 @@ export interface LoadPolicyOptions {
   file?: string;
   platform?: NodeJS.Platform;
   env?: Record<string, string | undefined>;
-  /** The system location (default systemPolicyPath(platform, env)). */
+  /** The system location (default systemPolicyPath(platform)). */
   systemPath?: string;
 }
 
@@ -281,7 +284,7 @@ export function loadDeployPolicy(opts: LoadPolicyOptions = {}): EffectivePolicy 
     );
   }
   const env = opts.env ?? process.env;
-  const system = opts.systemPath ?? systemPolicyPath(opts.platform, env);
+  const system = opts.systemPath ?? systemPolicyPath(opts.platform);
   const fromSystem = readPolicyFile(system);
   if (fromSystem) return fromSystem;
   const fromEnv = env[POLICY_ENV];

@@ -1,7 +1,8 @@
 // Downloading an update's DownloadURL (MobileMessengerVersion) into the Downloads folder, with
 // nothing incomplete ever looking complete: the body streams into "<name>.part" (created
 // exclusively), which gets the final name only when the body ended and its length is the
-// Content-Length; on any failure or a cancel the .part is removed. The final name never replaces
+// Content-Length (or its chunked encoding ended); a body whose end cannot be verified (neither) is
+// refused. On any failure or a cancel the .part is removed. The final name never replaces
 // an existing file ("name (1).ext" instead).
 //
 // Only https, only to an allowed host (checked again on every redirect), certificate errors are
@@ -97,17 +98,35 @@ export function checkDownloadUrl(url: string, allowedHosts: readonly string[]): 
   return u;
 }
 
-/** A safe file name: no folders, no control or reserved characters, not hidden, not too long. */
+/**
+ * Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069): invisible,
+ * they reorder what is shown, so "Setup\u202Egpj.exe" would look like "Setupexe.jpg".
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Names Windows keeps for devices, with any extension ("NUL.txt", "com1.tar.gz" are the device):
+ * a file cannot be created under them. The superscript digits count as well.
+ */
+const WINDOWS_RESERVED = /^(CON|PRN|AUX|NUL|COM[1-9¹²³]|LPT[1-9¹²³])(\s*\..*)?$/i;
+
+/**
+ * A safe file name: no folders, no control, bidi-control or reserved characters, not hidden, not a
+ * Windows device name ("_" in front), not too long.
+ */
 export function safeFileName(name: string): string {
-  const cleaned = [...name]
+  const cleaned = [...name.replace(BIDI_CONTROLS, '')]
     .map((c) => (c.charCodeAt(0) < 0x20 || c === '\u007f' || '\\/:*?"<>|'.includes(c) ? '_' : c))
     .join('')
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .trim();
   if (cleaned === '') return '';
-  if (cleaned.length <= MAX_NAME_CHARS) return cleaned;
-  const ext = extname(cleaned).slice(0, 20);
-  return cleaned.slice(0, MAX_NAME_CHARS - ext.length) + ext;
+  let short = cleaned;
+  if (cleaned.length > MAX_NAME_CHARS) {
+    const ext = extname(cleaned).slice(0, 20);
+    short = cleaned.slice(0, MAX_NAME_CHARS - ext.length) + ext;
+  }
+  return WINDOWS_RESERVED.test(short) ? `_${short}` : short;
 }
 
 /** The file name a response suggests: Content-Disposition (filename* first), else the URL's last segment. */
@@ -260,6 +279,20 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
     const lengthHeader = res.headers['content-length'];
     const total =
       typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+    // Whether the end of the body can be told from a cut: with a Content-Length the length is
+    // compared below; a chunked body ends with its last chunk (undici fails a cut one). A body with
+    // neither ends when the connection closes, so a dropped connection looks like the end: such a
+    // download cannot be verified and is refused before anything is written.
+    const te = res.headers['transfer-encoding'];
+    const chunked = (Array.isArray(te) ? te.join(',') : (te ?? '')).toLowerCase().includes('chunked');
+    if (total === null && !chunked) {
+      // Not read at all: the connection cannot be reused (the body ends with it) and may be slow.
+      res.body.destroy();
+      throw new DownloadError(
+        'download-incomplete',
+        `the server did not say how long the file is (no Content-Length, not chunked), so a cut download could not be told from a complete one: ${url.href} was not downloaded; nothing was kept`,
+      );
+    }
     const cd = res.headers['content-disposition'];
     const name = suggestedName(url, typeof cd === 'string' ? cd : undefined, opts.fallbackName);
     await mkdir(opts.dir, { recursive: true });

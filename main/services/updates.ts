@@ -3,7 +3,7 @@
 // enabled; a newer version (by channel: 'stable' ignores pre-releases, 'beta' offers them) is
 // kept as `available` and announced as 'updates:available'. updates.download() streams its
 // DownloadURL into the Downloads folder (./update-download.ts): https only, from a host of
-// allowedDownloadHosts or the signed-in gateway's host.
+// allowedDownloadHosts when the policy lists them (only those), else the signed-in gateway's host.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -41,7 +41,7 @@ export interface UpdaterOptions {
   gatewayHosts: () => string[];
   /** The Electron shell's shell.openPath / showItemInFolder; none in the web shell. */
   openPath?: (path: string, how: 'open' | 'reveal') => Promise<void>;
-  emit: <E extends 'updates:available' | 'updates:progress' | 'updates:download'>(
+  emit: <E extends 'updates:available' | 'updates:progress' | 'updates:download' | 'updates:status'>(
     event: E,
     payload: MessengerEvents[E],
   ) => void;
@@ -55,6 +55,13 @@ export interface Updater {
   api: MessengerApi['updates'];
   /** A session is ready (start-up or sign-in): check when due. */
   sessionReady(): void;
+  /**
+   * The session ended (sign-out, or sign-in to another account or gateway): what the last check
+   * found belonged to that gateway, so it is forgotten (a download under way is cancelled, a
+   * finished one's state cleared; the file stays) and 'updates:status' tells the windows. The next
+   * session checks at once.
+   */
+  sessionEnded(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +73,15 @@ export function gatewayHostOf(url: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The hosts an update may be downloaded from: exactly the policy's allowedDownloadHosts when it
+ * lists them (an administrator's list is exclusive: the gateway's host is not added, and an empty
+ * list allows none), otherwise the signed-in gateway's host(s).
+ */
+export function downloadHosts(policy: UpdatePolicy, gatewayHosts: readonly string[]): string[] {
+  return policy.allowedDownloadHosts !== undefined ? [...policy.allowedDownloadHosts] : [...gatewayHosts];
 }
 
 export function createUpdater(opts: UpdaterOptions): Updater {
@@ -85,6 +101,16 @@ export function createUpdater(opts: UpdaterOptions): Updater {
   let download: UpdateDownload | null = null;
   let running: { controller: AbortController; done: Promise<unknown> } | null = null;
   let closed = false;
+  /** Counts sessions ended: a check that began in an earlier one is not kept. */
+  let generation = 0;
+
+  const status = (): UpdateStatus => ({
+    enabled,
+    channel,
+    available,
+    download: download ? { ...download } : null,
+    lastCheckedAt,
+  });
 
   async function check(): Promise<UpdateInfo> {
     if (!enabled)
@@ -92,7 +118,9 @@ export function createUpdater(opts: UpdaterOptions): Updater {
         'updates-disabled',
         'update checks are turned off by the deploy policy (updates.enabled)',
       );
-    checking ??= (async () => {
+    if (checking) return checking;
+    const gen = generation;
+    const p: Promise<UpdateInfo> = (async () => {
       const pending = opts.fetchRelease();
       if (pending === null)
         throw new ApiError(
@@ -100,18 +128,28 @@ export function createUpdater(opts: UpdaterOptions): Updater {
           'sign in to a gateway account first: the gateway tells the version',
         );
       const release = await pending;
+      if (gen !== generation)
+        throw new ApiError(
+          'session-ended',
+          'the gateway session ended during the update check; its answer was not kept: check again',
+        );
       const info: UpdateInfo = {
         ...release,
         newer: isOfferedUpdate(release.version, opts.currentVersion, channel),
       };
       lastCheckedAt = Date.now();
       available = info.newer ? info : null;
-      if (info.newer && !closed) opts.emit('updates:available', info);
+      if (!closed) {
+        if (info.newer) opts.emit('updates:available', info);
+        // Every check's outcome, so that an offer no longer made leaves the windows too.
+        opts.emit('updates:status', status());
+      }
       return info;
     })().finally(() => {
-      checking = null;
+      if (checking === p) checking = null;
     });
-    return checking;
+    checking = p;
+    return p;
   }
 
   // One timer, re-armed at every automatic check: the next check is `interval` after the last one
@@ -134,7 +172,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
     if (!fromTimer && lastCheckedAt !== null && Date.now() - lastCheckedAt < interval) return;
     schedule();
     check().catch((err: unknown) => {
-      if (err instanceof ApiError && err.code === 'not-signed-in') return;
+      if (err instanceof ApiError && (err.code === 'not-signed-in' || err.code === 'session-ended')) return;
       opts.log(`update check failed: ${err instanceof Error ? err.message : String(err)}`);
       schedule(Math.min(interval, UPDATE_RETRY_MS));
     });
@@ -147,7 +185,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
     const info = available;
     if (!info) throw new ApiError('no-update', 'no newer version is known: check for updates first');
     if (running) throw new ApiError('download-in-progress', 'an update is being downloaded already');
-    const allowedHosts = [...(policy.allowedDownloadHosts ?? []), ...opts.gatewayHosts()];
+    const allowedHosts = downloadHosts(policy, opts.gatewayHosts());
     const controller = new AbortController();
     const state: UpdateDownload = {
       state: 'downloading',
@@ -202,13 +240,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
   return {
     api: {
       check,
-      status: async (): Promise<UpdateStatus> => ({
-        enabled,
-        channel,
-        available,
-        download: download ? { ...download } : null,
-        lastCheckedAt,
-      }),
+      status: async (): Promise<UpdateStatus> => status(),
       download: startDownload,
       cancelDownload: async () => {
         const r = running;
@@ -228,6 +260,20 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       },
     },
     sessionReady: () => autoCheck(false),
+    async sessionEnded() {
+      generation++;
+      checking = null;
+      const had = available !== null || download !== null || lastCheckedAt !== null;
+      available = null;
+      lastCheckedAt = null;
+      const r = running;
+      if (r) {
+        r.controller.abort();
+        await r.done; // the .part is removed by then
+      }
+      download = null;
+      if (had && !closed) opts.emit('updates:status', status());
+    },
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);

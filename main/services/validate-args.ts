@@ -4,6 +4,7 @@
 // services' and protocol/'s), and no validation package is installed.
 import type { ApiChannel } from '../../preload/api.ts';
 import { API_CHANNELS } from '../../preload/api.ts';
+import { OUTBOUND_PAGE_MAX } from '../../gateway/network/simulator.ts';
 
 /** A call refused at the boundary or by a service; `code` is for programs, `message` for people. */
 export class ApiError extends Error {
@@ -255,16 +256,14 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     obj({
       'afterId?': (v, p) =>
         Number.isSafeInteger(v) && (v as number) >= 0 ? null : `${p} must be a whole number, 0 or more`,
+      // The most the sandbox network's outbound() answers in one page.
       'limit?': (v, p) =>
-        Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= SANDBOX_PAGE_MAX
+        Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= OUTBOUND_PAGE_MAX
           ? null
-          : `${p} must be a whole number from 1 to ${SANDBOX_PAGE_MAX}`,
+          : `${p} must be a whole number from 1 to ${OUTBOUND_PAGE_MAX}`,
     }),
   ),
 };
-
-/** The largest page of sandbox.outbound (the gateway's /sandbox/outbound answers at most 5000 rows). */
-export const SANDBOX_PAGE_MAX = 5000;
 
 export function isApiChannel(value: unknown): value is ApiChannel {
   return typeof value === 'string' && (API_CHANNELS as readonly string[]).includes(value);

@@ -46,6 +46,18 @@ export function UpdateBanner() {
     setAvailable(u.newer ? u : null);
     setNote(null);
   });
+  // After every check and when the session ends: an offer no longer made (a later check found
+  // nothing newer, or another account signed in) leaves the banner.
+  useEvent('updates:status', (s) => {
+    setAvailable(s.available);
+    setDownload(s.download);
+    setProgress(s.download ? { received: s.download.received, total: s.download.total } : null);
+    if (s.lastCheckedAt === null) {
+      // The session ended: what was said about the last account's gateway no longer holds.
+      setNote(null);
+      setError(null);
+    }
+  });
   useEvent('updates:progress', (p) => setProgress(p));
   useEvent('updates:download', (d) => {
     setDownload(d);

@@ -2,15 +2,20 @@
 // The sandbox's demo account holds the restricted-service permission (gateway/demo.ts), so the
 // Accounts view is offered: create a child (a bad e-mail refused first), its Username and PIN shown
 // once and copied, a transfer to it by amount and one back by messages with its PIN (the sidebar
-// credit follows), delete through the confirmation dialog. Then two shells with a deploy policy
-// (MESSENGER_POLICY): a locked gateway URL without the sandbox, and a bad file with its banner.
+// credit follows), delete through the confirmation dialog. A gateway whose answer to the permission
+// probe is not definite: Accounts stays hidden until the window reconnects and asks again. Then two
+// shells with a deploy policy (MESSENGER_POLICY): a locked gateway URL without the sandbox, and a
+// bad file with its banner.
 // Screenshots land in test-results/.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { systemPolicyPath } from '../../main/services/deploy-policy.ts';
+import { REPORT } from '../../protocol/reports.ts';
+import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { startFrontGateway, type FrontControl, type FrontGateway } from '../support/front-gateway.ts';
 import {
   HAS_CHROMIUM,
   openBrowser,
@@ -151,6 +156,84 @@ describe.skipIf(!HAS_CHROMIUM)(
       await dialog.waitFor({ state: 'detached' });
       await page.getByText('None yet.').waitFor();
       await until('credit back', async () => Math.abs((await credit()) - (before + 2.0)) < 1e-6);
+    });
+  },
+);
+
+describe.skipIf(!HAS_CHROMIUM)(
+  'child-account permission not known at first (web shell + Chromium)',
+  { timeout: 60_000 },
+  () => {
+    let tmp: string;
+    let gw: TestGateway;
+    let front: FrontGateway;
+    let shell: Shell;
+    let context: BrowserContext;
+    let page: Page;
+    let errors: string[];
+    // The gateway first answers the probe with an error that is neither "permitted" nor "not permitted".
+    const control: FrontControl = { answer: REPORT.serverError, probes: 0 };
+    const sockets: WebSocketRoute[] = [];
+
+    beforeAll(async () => {
+      tmp = mkdtempSync(join(tmpdir(), 'messenger-e2e-permission-'));
+      gw = await startTestGateway();
+      front = await startFrontGateway(gw.url, control);
+      shell = await startShell(join(tmp, 'data'), { sandbox: false });
+      ({ context, page, errors } = await browser(join(tmp, 'profile')));
+      // The page's connection to the app goes through Playwright, so the test can drop it.
+      await context.routeWebSocket(/\/api/, (ws) => {
+        ws.connectToServer();
+        sockets.push(ws);
+      });
+      await page.goto(shell.url);
+    }, 180_000);
+
+    afterAll(async () => {
+      if (errors?.length) console.error('page errors:', errors);
+      await context?.close();
+      if (shell) await stopShell(shell);
+      await front?.close();
+      await gw?.close();
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
+    });
+
+    it('hides Accounts while the answer is not known, and asks again when the window reconnects', async () => {
+      await page.getByRole('form', { name: 'Sign in to a gateway' }).waitFor({ timeout: 30_000 });
+      const signedIn = await page.evaluate(
+        (req) => window.messenger!.accounts.signIn(req).then((a) => a.username),
+        { username: gw.username, pin: gw.pin, primaryUrl: front.url, rememberPin: false },
+      );
+      expect(signedIn).toBe(gw.username);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('button', { name: 'Compose' }).waitFor();
+      await expect.poll(() => control.probes).toBeGreaterThan(0);
+      const unknown = await page.evaluate(() => window.messenger!.children.permitted());
+      expect(unknown).toMatchObject({ permitted: false, definite: false });
+      expect(unknown.reason).toMatch(/could not be checked: the gateway answered Gateway error 98/);
+      expect(await nav.getByRole('button', { name: 'Accounts' }).count()).toBe(0);
+
+      // The gateway answers properly now; the window's connection to the app drops and comes back.
+      control.answer = null;
+      const probes = control.probes;
+      expect(sockets.length).toBeGreaterThan(0);
+      await Promise.all(sockets.splice(0).map((ws) => ws.close()));
+      await nav.getByRole('button', { name: 'Accounts' }).waitFor({ timeout: 15_000 });
+      expect(control.probes).toBe(probes + 1);
+      await shoot(page, 'children-permission-after-reconnect');
+
+      // A definite answer is kept: another reconnect asks nothing of the gateway.
+      await page.getByRole('alert').filter({ hasText: 'Connection to the app lost' }).waitFor({
+        state: 'detached',
+      });
+      await Promise.all(sockets.splice(0).map((ws) => ws.close()));
+      await page.getByRole('alert').filter({ hasText: 'Connection to the app lost' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'Connection to the app lost' }).waitFor({
+        state: 'detached',
+      });
+      await nav.getByRole('button', { name: 'Accounts' }).waitFor();
+      expect(control.probes).toBe(probes + 1);
+      expect(errors).toEqual([]);
     });
   },
 );

@@ -3,7 +3,8 @@
 // CA through NODE_EXTRA_CA_CERTS) checks MobileMessengerVersion at start, the banner shows the
 // version, the release date in local time and the notice; Download shows a progress bar, Cancel
 // leaves nothing behind, a second Download finishes and the saved path is shown. The download
-// comes from a local HTTPS server on 127.0.0.1 (the sandbox gateway's host, so it is allowed).
+// comes from a local HTTPS server on 127.0.0.1 (the sandbox gateway's host, so it is allowed). When
+// the gateway later offers nothing newer, a check makes the banner leave.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -158,6 +159,16 @@ describe.skipIf(!HAS_CHROMIUM)(
       await banner().getByRole('button', { name: 'Try again' }).waitFor();
       await shoot('update-refused');
       expect(readdirSync(downloads)).toEqual(['Messenger-9.1.0.AppImage']);
+    });
+
+    it('the banner leaves when a later check finds nothing newer (the offer was withdrawn)', async () => {
+      await banner().waitFor();
+      setRelease('0.0.1', `${server.origin}/releases/Messenger-9.1.0.AppImage`);
+      await page.getByRole('button', { name: 'Check for updates' }).click();
+      await page.getByText('Up to date (0.0.1).').waitFor();
+      await banner().waitFor({ state: 'detached' });
+      await shoot('update-withdrawn');
+      expect(pageErrors).toEqual([]);
     });
   },
 );

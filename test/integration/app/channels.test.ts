@@ -176,7 +176,7 @@ describe('every API channel', () => {
       rememberPin: false,
     });
     expect(await call('policy.get')).toMatchObject({ offerSandbox: true, error: null });
-    expect(await call('children.permitted')).toEqual({ permitted: true, reason: null });
+    expect(await call('children.permitted')).toEqual({ permitted: true, reason: null, definite: true });
     const made = await call<{ child: { username: string }; pin: string }>('children.create', {
       type: 'TRANSFER',
       email: 'child@example.com',

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
+import { REPORT } from '../../../protocol/reports.ts';
 import { startTestGateway, storedCredit } from '../../support/gateway.ts';
+import { startFrontGateway, type FrontControl } from '../../support/front-gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -18,9 +20,11 @@ afterEach(async () => {
 
 async function setup(
   credentials?: (gw: TestGateway) => { username: string; pin: string },
+  front?: (gw: TestGateway) => Promise<string>,
 ): Promise<{ gw: TestGateway; app: MessengerApp; requests: () => Promise<number> }> {
   const gw = await startTestGateway({ credit: '10.00' });
   cleanups.push(() => gw.close());
+  const url = front ? await front(gw) : gw.url;
   const dir = await mkdtemp(join(tmpdir(), 'messenger-children-'));
   const app = await createMessengerApp({
     dataDir: dir,
@@ -36,7 +40,7 @@ async function setup(
   await app.api.accounts.signIn({
     username: who.username,
     pin: who.pin,
-    primaryUrl: gw.url,
+    primaryUrl: url,
     rememberPin: false,
   });
   // The gateway writes its request log in batches (at most 250 ms late).
@@ -51,13 +55,20 @@ async function setup(
   return { gw, app, requests: manageRequests };
 }
 
+/** A front gateway (../../support/front-gateway.ts) closed after the test. */
+async function frontGateway(gw: TestGateway, control: FrontControl): Promise<string> {
+  const front = await startFrontGateway(gw.url, control);
+  cleanups.push(() => front.close());
+  return front.url;
+}
+
 /** Credit in GBP as the gateway stores it (ten-thousandths). */
 const gbp = (gw: TestGateway, username: string): number => storedCredit(gw.ctx, username) / 10_000;
 
 describe('child accounts through the app', () => {
   it('creates TRANSFER and SHARED children, transfers both ways by amount and messages, deletes', async () => {
     const { gw, app } = await setup();
-    expect(await app.api.children.permitted()).toEqual({ permitted: true, reason: null });
+    expect(await app.api.children.permitted()).toEqual({ permitted: true, reason: null, definite: true });
     expect(await app.api.children.list()).toEqual([]);
 
     const transfer = await app.api.children.create({
@@ -189,6 +200,7 @@ describe('child accounts through the app', () => {
     const before = await requests();
     const p = await app.api.children.permitted();
     expect(p.permitted).toBe(false);
+    expect(p.definite).toBe(true);
     expect(p.reason).toMatch(
       /may not manage child accounts: Gateway error 7: Account management needs the restricted-service permission/,
     );
@@ -204,5 +216,57 @@ describe('child accounts through the app', () => {
     await expect(app.api.children.delete('someone.abc123')).rejects.toMatchObject({ code: 'not-permitted' });
     // One probe request for three calls: the refusal is not asked again, nor retried.
     expect((await requests()) - before).toBe(1);
+  });
+
+  it('only the "no operation" syntax error means permitted; another answer is not known and asked again', async () => {
+    const control: FrontControl = { answer: REPORT.serverError, probes: 0 };
+    const { app } = await setup(undefined, (gw) => frontGateway(gw, control));
+    const first = await app.api.children.permitted();
+    expect(first).toEqual({
+      permitted: false,
+      definite: false,
+      reason: expect.stringMatching(
+        /^account management could not be checked: the gateway answered Gateway error 98: Temporarily unavailable/,
+      ),
+    });
+    await expect(app.api.children.list()).resolves.toEqual([]);
+    await expect(app.api.children.delete('someone.abc123')).rejects.toMatchObject({
+      code: 'permission-unknown',
+      message: first.reason,
+    });
+    // Not kept: each call asks again (the answer was not "not permitted").
+    expect(control.probes).toBe(2);
+    await app.api.children.permitted();
+    expect(control.probes).toBe(3);
+    // A success code is not the probe's "permitted" answer either.
+    control.answer = REPORT.success;
+    expect(await app.api.children.permitted()).toMatchObject({ permitted: false, definite: false });
+    // The reference gateway's own answer (its syntax error: no operation named) is, and is kept.
+    control.answer = null;
+    expect(await app.api.children.permitted()).toEqual({ permitted: true, reason: null, definite: true });
+    const probes = control.probes;
+    expect(await app.api.children.permitted()).toMatchObject({ permitted: true });
+    expect(control.probes).toBe(probes);
+  });
+
+  it('"not permitted" and "invalid login" (7, 2, -1) are definite refusals, kept for the session', async () => {
+    for (const code of [REPORT.notPermitted, REPORT.invalidLogin, REPORT.invalidLoginQuery]) {
+      const control: FrontControl = { answer: code, probes: 0 };
+      const { app } = await setup(undefined, (gw) => frontGateway(gw, control));
+      const p = await app.api.children.permitted();
+      expect(p, code).toMatchObject({ permitted: false, definite: true });
+      expect(p.reason).toMatch(/may not manage child accounts/);
+      const both = await Promise.all([app.api.children.permitted(), app.api.children.permitted()]);
+      expect(both).toEqual([p, p]);
+      expect(control.probes, code).toBe(1);
+    }
+  });
+
+  it('calls at the same time share one probe', async () => {
+    const control: FrontControl = { answer: null, probes: 0 };
+    const { app } = await setup(undefined, (gw) => frontGateway(gw, control));
+    const answers = await Promise.all([1, 2, 3].map(() => app.api.children.permitted()));
+    expect(answers.every((a) => a.permitted && a.definite)).toBe(true);
+    expect(control.probes).toBe(1);
   });
 });

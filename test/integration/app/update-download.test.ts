@@ -1,6 +1,6 @@
 // The update download against a real local HTTPS server (self-signed certificate made with openssl
 // at test time and trusted through `ca`): progress and completion, a cancel, a truncated body, a
-// server error, http and foreign hosts refused, an untrusted certificate refused, and no file ever
+// body whose end cannot be verified, a server error, http and foreign hosts refused, an untrusted certificate refused, and no file ever
 // left that looks complete when it is not.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +45,12 @@ describe('update download over HTTPS', { timeout: 30_000 }, () => {
           if (path === '/chunked-cut.bin') res.socket?.destroy();
           else res.end(BODY.subarray(SIZE / 2));
         }, 20);
+      } else if (path === '/close-delimited.bin' || path === '/close-cut.bin') {
+        // Neither Content-Length nor chunked: the body ends when the connection closes, so a
+        // dropped connection looks the same as the end (written raw: Node's server would chunk it).
+        const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n';
+        const body = path === '/close-cut.bin' ? BODY.subarray(0, SIZE / 2) : BODY;
+        res.socket?.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
       } else if (path === '/named') {
         res.writeHead(200, {
           'content-length': '5',
@@ -151,6 +157,18 @@ describe('update download over HTTPS', { timeout: 30_000 }, () => {
     const err = await failure(run('/chunked-cut.bin'));
     expect(err.code).toBe('download-incomplete');
     expect(readdirSync(dir)).toEqual(['chunked.bin']);
+  });
+
+  it('refuses a body whose end cannot be verified (no Content-Length, not chunked), complete or cut', async () => {
+    for (const path of ['/close-delimited.bin', '/close-cut.bin']) {
+      const progress: DownloadProgress[] = [];
+      const err = await failure(run(path, { onProgress: (p) => progress.push(p) }));
+      expect(err.code, path).toBe('download-incomplete');
+      expect(err.message).toMatch(/the server did not say how long the file is/);
+      expect(err.message).toMatch(/nothing was kept/);
+      expect(progress).toEqual([]);
+      expect(readdirSync(dir), path).toEqual([]);
+    }
   });
 
   it('a server error says the status and leaves no file', async () => {

@@ -11,7 +11,8 @@ import type { MessengerApp, MessengerAppOptions } from '../../../main/services/a
 import { createUpdater } from '../../../main/services/updates.ts';
 import { openGatewayDb } from '../../../gateway/store/db.ts';
 import { setStoredRelease } from '../../../gateway/release.ts';
-import type { MessengerEvents } from '../../../preload/api.ts';
+import type { MessengerEvents, UpdateStatus } from '../../../preload/api.ts';
+import { startTestGateway } from '../../support/gateway.ts';
 import {
   makeTestCert,
   payload,
@@ -72,7 +73,7 @@ async function appWithRelease(
     updateDownloadCa: cert.cert,
     ...extra,
   });
-  for (const e of ['updates:available', 'updates:progress', 'updates:download'] as const)
+  for (const e of ['updates:available', 'updates:progress', 'updates:download', 'updates:status'] as const)
     app.events.on(e, (p: MessengerEvents[typeof e]) => events.push([e, p]));
   cleanups.push(() => app.close());
   return { app, downloads, events };
@@ -170,6 +171,26 @@ describe('updates through the app', { timeout: 30_000 }, () => {
     await expect(http.app.api.updates.download()).rejects.toMatchObject({ code: 'download-url-insecure' });
   });
 
+  it("a policy's allowedDownloadHosts are the only hosts: the gateway's own host is then refused", async () => {
+    // The sandbox gateway is on 127.0.0.1, which serves the release; the policy lists another host.
+    const url = `${server.origin}/Messenger-9.0.0.AppImage`;
+    const listed = await appWithRelease('9.0.0', url, {
+      updates: { allowedDownloadHosts: ['downloads.example.com'] },
+    });
+    await until('check', async () => (await listed.app.api.updates.status()).available);
+    await expect(listed.app.api.updates.download()).rejects.toMatchObject({
+      code: 'download-host-not-allowed',
+      message: expect.stringMatching(/127\.0\.0\.1 is not allowed \(allowed: downloads\.example\.com\)/),
+    });
+    expect(readdirSync(listed.downloads)).toEqual([]);
+    // Listing the gateway's host explicitly allows it again.
+    const both = await appWithRelease('9.0.0', url, {
+      updates: { allowedDownloadHosts: ['downloads.example.com', '127.0.0.1'] },
+    });
+    await until('check', async () => (await both.app.api.updates.status()).available);
+    expect(await both.app.api.updates.download()).toMatchObject({ state: 'done', received: BODY.length });
+  });
+
   it('the stable channel ignores a pre-release, beta offers it', async () => {
     const url = `${server.origin}/Messenger-9.0.0.AppImage`;
     const stable = await appWithRelease('9.0.0-beta.1', url);
@@ -190,6 +211,108 @@ describe('updates through the app', { timeout: 30_000 }, () => {
     const s = await app.api.updates.status();
     expect(s).toMatchObject({ enabled: false, available: null, lastCheckedAt: null });
     await expect(app.api.updates.check()).rejects.toMatchObject({ code: 'updates-disabled' });
+  });
+});
+
+describe('update state follows the session', { timeout: 30_000 }, () => {
+  const statuses = (events: Array<[string, unknown]>): UpdateStatus[] =>
+    events.filter(([e]) => e === 'updates:status').map(([, s]) => s as UpdateStatus);
+
+  it("sign-in to another gateway forgets the old gateway's offer and checks the new one at once", async () => {
+    const { app, events } = await appWithRelease('9.0.0', `${server.origin}/Messenger-9.0.0.AppImage`);
+    const first = await until('the start-up check', async () => (await app.api.updates.status()).available);
+    expect(first.version).toBe('9.0.0');
+    const other = await startTestGateway();
+    cleanups.push(() => other.close());
+    setStoredRelease(other.ctx.db, {
+      version: '0.0.1',
+      releaseNotice: 'old',
+      downloadUrl: `${server.origin}/old.AppImage`,
+      releaseDate: '2020-01-01T00:00:00Z',
+    });
+    const before = statuses(events).length;
+    await app.api.accounts.signIn({
+      username: other.username,
+      pin: other.pin,
+      primaryUrl: other.url,
+      rememberPin: false,
+    });
+    // The session ended: the offer is gone at once (and the windows are told)...
+    expect(statuses(events)[before]).toMatchObject({ available: null, download: null, lastCheckedAt: null });
+    // ...and the new gateway is asked without waiting 24 hours: it offers nothing newer.
+    const after = await until('the new check', async () => {
+      const s = await app.api.updates.status();
+      return s.lastCheckedAt !== null ? s : null;
+    });
+    expect(after.available).toBeNull();
+    expect(statuses(events).at(-1)).toMatchObject({ available: null });
+    await expect(app.api.updates.download()).rejects.toMatchObject({ code: 'no-update' });
+  });
+
+  it('sign-out clears the offer and stops a download under way, leaving nothing', async () => {
+    const { app, downloads, events } = await appWithRelease('9.0.0', `${server.origin}/slow.AppImage`);
+    await until('the start-up check', async () => (await app.api.updates.status()).available);
+    const running = app.api.updates.download().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await until('some bytes', async () => ((await app.api.updates.status()).download?.received ?? 0) > 0);
+    await app.api.accounts.signOut();
+    expect(await running).toMatchObject({ code: 'download-cancelled' });
+    expect(await app.api.updates.status()).toMatchObject({
+      available: null,
+      download: null,
+      lastCheckedAt: null,
+    });
+    expect(statuses(events).at(-1)).toMatchObject({ available: null, download: null });
+    expect(readdirSync(downloads)).toEqual([]);
+    await expect(app.api.updates.download()).rejects.toMatchObject({ code: 'no-update' });
+  });
+});
+
+describe('updater state', () => {
+  const release = (version: string) => ({
+    version,
+    releaseNotice: '',
+    downloadUrl: 'https://downloads.example.com/m.AppImage',
+    releaseDate: '2026-01-01T00:00:00Z',
+  });
+
+  function updater(fetch: () => Promise<ReturnType<typeof release>> | null) {
+    const events: Array<[string, unknown]> = [];
+    const u = createUpdater({
+      currentVersion: '1.0.0',
+      fetchRelease: fetch,
+      gatewayHosts: () => [],
+      emit: (e, p) => events.push([e, p]),
+      log: () => {},
+    });
+    return { u, events };
+  }
+
+  it('a later check that finds nothing newer withdraws the offer and says so', async () => {
+    let version = '2.0.0';
+    const { u, events } = updater(() => Promise.resolve(release(version)));
+    expect((await u.api.check()).newer).toBe(true);
+    expect((await u.api.status()).available?.version).toBe('2.0.0');
+    version = '1.0.0'; // the gateway withdrew 2.0.0
+    expect((await u.api.check()).newer).toBe(false);
+    expect((await u.api.status()).available).toBeNull();
+    expect(events.map(([e]) => e)).toEqual(['updates:available', 'updates:status', 'updates:status']);
+    expect(events.at(-1)?.[1]).toMatchObject({ available: null });
+    await u.close();
+  });
+
+  it("a check under way when the session ends is not kept (it was the old gateway's answer)", async () => {
+    let answer: (r: ReturnType<typeof release>) => void = () => {};
+    const { u, events } = updater(() => new Promise((resolve) => (answer = resolve)));
+    const pending = u.api.check();
+    await u.sessionEnded();
+    answer(release('2.0.0'));
+    await expect(pending).rejects.toMatchObject({ code: 'session-ended' });
+    expect(await u.api.status()).toMatchObject({ available: null, lastCheckedAt: null });
+    expect(events.some(([e]) => e === 'updates:available')).toBe(false);
+    await u.close();
   });
 });
 

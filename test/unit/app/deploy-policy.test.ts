@@ -39,12 +39,22 @@ const GOOD = {
 
 describe('deploy policy locations', () => {
   it('uses the system location of each platform', () => {
-    expect(systemPolicyPath('linux', {})).toBe('/etc/messenger/policy.json');
-    expect(systemPolicyPath('darwin', {})).toBe('/Library/Application Support/Messenger/policy.json');
-    expect(systemPolicyPath('win32', { ProgramData: 'D:\\ProgramData' })).toBe(
-      'D:\\ProgramData\\Messenger\\policy.json',
-    );
-    expect(systemPolicyPath('win32', {})).toBe('C:\\ProgramData\\Messenger\\policy.json');
+    expect(systemPolicyPath('linux')).toBe('/etc/messenger/policy.json');
+    expect(systemPolicyPath('darwin')).toBe('/Library/Application Support/Messenger/policy.json');
+    expect(systemPolicyPath('win32')).toBe('C:\\ProgramData\\Messenger\\policy.json');
+  });
+
+  it('on Windows does not take the system location from %ProgramData%, which any user can set', () => {
+    // A user sets ProgramData for their own process and puts a policy file where the app would then
+    // look (the file name below is what `${ProgramData}\\Messenger\\policy.json` gives on this OS).
+    const userMade = file(`pd\\Messenger\\policy.json`, { offerSandbox: true, allowedUsernames: ['me'] });
+    const programData = join(dir, 'pd');
+    expect(userMade).toBe(`${programData}\\Messenger\\policy.json`);
+    const env = { ProgramData: programData, PROGRAMDATA: programData };
+    const p = loadDeployPolicy({ platform: 'win32', env });
+    expect(p.source).not.toBe(userMade);
+    expect(p.allowedUsernames).toBeNull();
+    expect(p).toEqual(NO_POLICY);
   });
 
   it('prefers the system file to MESSENGER_POLICY, which is read only when there is none', () => {

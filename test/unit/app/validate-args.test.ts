@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { API_CHANNELS } from '../../../preload/api.ts';
 import { ApiError, ARG_CHECKS, checkArgument, isApiChannel } from '../../../main/services/validate-args.ts';
 import { compareVersions } from '../../../main/services/versions.ts';
+import { OUTBOUND_PAGE_MAX } from '../../../gateway/network/simulator.ts';
 
 function refused(channel: (typeof API_CHANNELS)[number], arg: unknown): string {
   try {
@@ -71,6 +72,16 @@ describe('checkArgument', () => {
     expect(refused('accounts.signIn', null)).toMatch(/object/);
     expect(refused('history.messages', { filter: { status: 'lost' } })).toMatch(/status/);
     expect(refused('settings.update', { pushReceiver: { enabled: true } })).toMatch(/port/);
+  });
+
+  it("bounds sandbox.outbound's page by the sandbox network's own page size", () => {
+    expect(OUTBOUND_PAGE_MAX).toBeGreaterThan(1);
+    expect(() => checkArgument('sandbox.outbound', { limit: OUTBOUND_PAGE_MAX })).not.toThrow();
+    expect(() => checkArgument('sandbox.outbound', { afterId: 0, limit: 1 })).not.toThrow();
+    expect(refused('sandbox.outbound', { limit: OUTBOUND_PAGE_MAX + 1 })).toBe(
+      `sandbox.outbound: argument.limit must be a whole number from 1 to ${OUTBOUND_PAGE_MAX}`,
+    );
+    expect(refused('sandbox.outbound', { limit: 0 })).toMatch(/from 1 to/);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   safeFileName,
   suggestedName,
 } from '../../../main/services/update-download.ts';
+import { downloadHosts } from '../../../main/services/updates.ts';
 
 const code = (f: () => unknown): string => {
   try {
@@ -54,6 +55,21 @@ describe('download host allow-list', () => {
     expect(() => checkDownloadUrl('https://evil.net/x', [])).toThrow(/allowed: none/);
   });
 
+  it("allows exactly the policy's hosts when it lists them, else the signed-in gateway's", () => {
+    const gateway = ['gw1.example.net', 'gw2.example.net'];
+    const listed = downloadHosts({ allowedDownloadHosts: ['downloads.example.com'] }, gateway);
+    expect(listed).toEqual(['downloads.example.com']);
+    expect(code(() => checkDownloadUrl('https://gw1.example.net/m.exe', listed))).toBe(
+      'download-host-not-allowed',
+    );
+    expect(code(() => checkDownloadUrl('https://downloads.example.com/m.exe', listed))).toBe('accepted');
+    expect(downloadHosts({ allowedDownloadHosts: [] }, gateway)).toEqual([]);
+    const unlisted = downloadHosts({ enabled: true }, gateway);
+    expect(unlisted).toEqual(gateway);
+    expect(code(() => checkDownloadUrl('https://gw2.example.net/m.exe', unlisted))).toBe('accepted');
+    expect(downloadHosts({}, [])).toEqual([]);
+  });
+
   it('refuses what is not a URL', () => {
     expect(code(() => checkDownloadUrl('not a url', hosts))).toBe('download-url-invalid');
   });
@@ -66,6 +82,26 @@ describe('download file names', () => {
     expect(safeFileName('...')).toBe('');
     expect(safeFileName('x'.repeat(300) + '.AppImage')).toHaveLength(120);
     expect(safeFileName('x'.repeat(300) + '.AppImage').endsWith('.AppImage')).toBe(true);
+  });
+
+  it('strips bidi controls, which would disguise the extension', () => {
+    // "Setup<RLO>gpj.exe" shows as "Setupexe.jpg".
+    expect(safeFileName('Setup\u202Egpj.exe')).toBe('Setupgpj.exe');
+    const all = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069';
+    expect(safeFileName(`a${all}b.dmg`)).toBe('ab.dmg');
+    expect(safeFileName(all)).toBe('');
+    const u = new URL('https://h/x.bin');
+    expect(suggestedName(u, "attachment; filename*=UTF-8''M%E2%80%AEgpj.exe", 'f')).toBe('Mgpj.exe');
+  });
+
+  it('puts "_" in front of Windows device names, with any extension', () => {
+    for (const name of ['CON', 'prn', 'Aux', 'NUL.txt', 'com1', 'COM9.tar.gz', 'lpt1.exe', 'LPT9', 'COM¹.x'])
+      expect(safeFileName(name), name).toBe(`_${name}`);
+    for (const name of ['CONSOLE.exe', 'COM0', 'COM10', 'LPT', 'nul-setup.exe', 'Aux (1).exe', 'xCON'])
+      expect(safeFileName(name), name).toBe(name);
+    expect(safeFileName('NUL .txt')).toBe('_NUL .txt');
+    expect(safeFileName('..CON.exe')).toBe('_CON.exe');
+    expect(suggestedName(new URL('https://h/aux.AppImage'), undefined, 'f')).toBe('_aux.AppImage');
   });
 
   it('prefers Content-Disposition, then the URL, then the fallback', () => {

@@ -1,0 +1,56 @@
+// A gateway in front of the reference gateway that answers manageaccount as the test says (a Report
+// code, encoded by the protocol's own encoder) and passes every other request on: what another
+// gateway, or one in trouble, may answer to the child-account permission probe. `answer` null
+// passes manageaccount on too; `probes` counts the manageaccount requests either way.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildManageResponse } from '../../protocol/responses.ts';
+
+export interface FrontControl {
+  answer: string | null;
+  probes: number;
+}
+
+export interface FrontGateway {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startFrontGateway(target: string, control: FrontControl): Promise<FrontGateway> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      if (path.includes('manageaccount')) {
+        control.probes++;
+        if (control.answer !== null) {
+          res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end(buildManageResponse({ report: control.answer, text: 'Temporarily unavailable' }));
+          return;
+        }
+      }
+      const body = Buffer.concat(chunks);
+      fetch(`${target}${path}`, {
+        method: req.method ?? 'GET',
+        headers: { 'content-type': req.headers['content-type'] ?? 'text/plain' },
+        ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
+      }).then(
+        async (r) => {
+          res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'text/plain' });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        },
+        (err: unknown) => res.writeHead(502).end(String(err)),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { openAppDb } from '../main/store/db.ts';
-import { startShell, stopShell, ARGS } from '../test/e2e/support.ts';
+import { ARGS, CHROMIUM, startShell, stopShell } from '../test/e2e/support.ts';
 import { fillInbox } from './inbox.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SWITCHES = 9;
 const LOADS = 5;
 const TARGET_MS = 100;
@@ -53,33 +52,39 @@ async function measure(messages: number): Promise<{ switchMs: number; loadMs: nu
   fillInbox(app, messages, Math.min(2_000, messages));
   app.close();
   const shell = await startShell(dataDir);
-  // launch() gives Chromium a fresh temporary profile of its own.
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(shell.url);
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByRole('button', { name: 'Inbox' }).waitFor({ timeout: 30_000 });
-    const switches: number[] = [];
-    for (let i = 0; i < SWITCHES; i++) {
-      await nav.getByRole('button', { name: 'Compose' }).click();
-      await page.locator('.conversations').waitFor({ state: 'detached' });
-      switches.push(await inboxPainted(page, true));
+    // launch() gives Chromium a fresh temporary profile of its own.
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      return await measurePage(await browser.newPage({ viewport: { width: 1280, height: 800 } }), shell.url);
+    } finally {
+      await browser.close();
     }
-    const loads: number[] = [];
-    for (let i = 0; i < LOADS; i++) {
-      // The inbox is not the start view: load, then open it as a user would; measured from the
-      // navigation's start (performance.now() counts from the document's time origin).
-      await page.goto(shell.url);
-      await nav.getByRole('button', { name: 'Inbox' }).click();
-      loads.push(await inboxPainted(page, false));
-    }
-    return { switchMs: median(switches), loadMs: median(loads) };
   } finally {
-    await browser.close();
     await stopShell(shell);
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function measurePage(page: Page, url: string): Promise<{ switchMs: number; loadMs: number }> {
+  await page.goto(url);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Inbox' }).waitFor({ timeout: 30_000 });
+  const switches: number[] = [];
+  for (let i = 0; i < SWITCHES; i++) {
+    await nav.getByRole('button', { name: 'Compose' }).click();
+    await page.locator('.conversations').waitFor({ state: 'detached' });
+    switches.push(await inboxPainted(page, true));
+  }
+  const loads: number[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    // The inbox is not the start view: load, then open it as a user would; measured from the
+    // navigation's start (performance.now() counts from the document's time origin).
+    await page.goto(url);
+    await nav.getByRole('button', { name: 'Inbox' }).click();
+    loads.push(await inboxPainted(page, false));
+  }
+  return { switchMs: median(switches), loadMs: median(loads) };
 }
 
 export async function run(): Promise<void> {

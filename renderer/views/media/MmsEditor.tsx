@@ -99,7 +99,6 @@ export function MmsEditor({ onChange }: ContentEditorProps) {
           </label>
         </div>
       </details>
-      <div className="muted small">{draft.summary}</div>
     </div>
   );
 }

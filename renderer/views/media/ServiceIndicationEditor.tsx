@@ -98,7 +98,6 @@ export function ServiceIndicationEditor({ onChange }: ContentEditorProps) {
           {w}
         </p>
       ))}
-      <div className="muted small">{draft.summary}</div>
     </div>
   );
 }

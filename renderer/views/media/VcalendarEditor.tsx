@@ -73,7 +73,6 @@ export function VcalendarEditor({ onChange }: ContentEditorProps) {
       </div>
       {draft.preview ? (
         <div>
-          <div className="muted small">{draft.summary}</div>
           <pre className="raw" aria-label="vCalendar preview">
             {draft.preview}
           </pre>

@@ -80,7 +80,6 @@ export function VcardEditor({ onChange }: ContentEditorProps) {
       </div>
       {draft.preview ? (
         <div>
-          <div className="muted small">{draft.summary}</div>
           <pre className="raw" aria-label="vCard preview">
             {draft.preview}
           </pre>

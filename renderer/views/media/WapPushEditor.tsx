@@ -55,7 +55,6 @@ export function WapPushEditor({ onChange }: ContentEditorProps) {
         max={MMS_MESSAGE_MAX}
         onChange={(message) => set({ message })}
       />
-      <div className="muted small">{draft.summary}</div>
     </div>
   );
 }

@@ -253,4 +253,27 @@ describe.skipIf(!HAS_CHROMIUM)('media picker end to end (web shell + Chromium)',
     expect(bitmapToRows(got.content.bitmap)).toEqual(Array(28).fill('#'.repeat(36) + '.'.repeat(36)));
     expect(pageErrors).toEqual([]);
   });
+
+  it('the virtual phone shows each: the ringtone, the drawn logo with its network, the group graphic, the picture', async () => {
+    const handset = async (to: string) => {
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+      await page
+        .getByRole('list', { name: 'Handsets' })
+        .getByRole('button', { name: new RegExp(`\\+${to}`) })
+        .click();
+      return page.getByRole('region', { name: `Handset +${to}` });
+    };
+    await page.getByRole('button', { name: 'Virtual phone' }).click();
+    const ringtone = (await handset('447700900951')).getByRole('article', { name: 'Ringtone' });
+    await ringtone.getByRole('button', { name: /Play/ }).waitFor();
+    const logo = (await handset('447700900952')).getByRole('article', { name: 'Operator logo' });
+    await logo.getByRole('img', { name: 'Operator logo, 72×14 pixels' }).waitFor();
+    expect(await logo.textContent()).toContain('MCC 262, MNC 02');
+    await (await handset('447700900954')).getByRole('img', { name: 'Group graphic, 72×14 pixels' }).waitFor();
+    const picture = (await handset('447700900953')).getByRole('article', { name: 'Picture message' });
+    await picture.getByRole('img', { name: 'Picture, 72×28 pixels' }).waitFor();
+    expect(await picture.textContent()).toContain('Half and half');
+    await shoot('media-virtual-phone');
+    expect(pageErrors).toEqual([]);
+  });
 });

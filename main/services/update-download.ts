@@ -66,6 +66,14 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_NAME_CHARS = 120;
 const CERT_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME_INVALID/;
 
+/** A host name as the allow-list compares it: lower case, an IPv6 address without its brackets. */
+export function normalizeHost(host: string): string {
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+}
+
 /** The URL if it may be downloaded: https and an allowed host; otherwise a DownloadError. */
 export function checkDownloadUrl(url: string, allowedHosts: readonly string[]): URL {
   let u: URL;
@@ -80,15 +88,8 @@ export function checkDownloadUrl(url: string, allowedHosts: readonly string[]): 
       `the download URL ${u.href} is refused: only https downloads are allowed, not ${u.protocol.replace(':', '')}`,
     );
   }
-  const host = u.hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  const allowed = allowedHosts
-    .map((h) =>
-      h
-        .trim()
-        .toLowerCase()
-        .replace(/^\[|\]$/g, ''),
-    )
-    .filter(Boolean);
+  const host = normalizeHost(u.hostname);
+  const allowed = allowedHosts.map(normalizeHost).filter(Boolean);
   if (!allowed.includes(host)) {
     throw new DownloadError(
       'download-host-not-allowed',

@@ -13,7 +13,7 @@ import type {
   UpdateInfo,
   UpdateStatus,
 } from '../../preload/api.ts';
-import { DownloadError, downloadFile } from './update-download.ts';
+import { DownloadError, downloadFile, normalizeHost } from './update-download.ts';
 import { ApiError } from './validate-args.ts';
 import { isOfferedUpdate, UPDATE_CHANNELS } from './versions.ts';
 import type { UpdateChannel } from './versions.ts';
@@ -69,7 +69,7 @@ export interface Updater {
 export function gatewayHostOf(url: string | null | undefined): string | null {
   if (!url) return null;
   try {
-    return new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '') || null;
+    return normalizeHost(new URL(url).hostname) || null;
   } catch {
     return null;
   }

@@ -5,7 +5,9 @@
 // server is never sent again (spec 1, 7.3.2).
 import { decodeForm, encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
 import { formatUtcDateTime, LIMITS } from '../../protocol/limits.ts';
-import type { ChildAccountType, DeliveryOption } from '../../protocol/limits.ts';
+import type { DeliveryOption } from '../../protocol/limits.ts';
+import { childAccountFields } from '../../protocol/child-account.ts';
+import type { ChildAccountInput } from '../../protocol/child-account.ts';
 import {
   classifyReport,
   describeDeprecated,
@@ -113,15 +115,7 @@ export interface DeprecatedSmsRequest {
   text: string;
 }
 
-export interface ChildAccountRequest {
-  type: ChildAccountType;
-  email: string;
-  telephoneCountryCode: string;
-  mobileNumber: string;
-  givenName?: string;
-  familyName?: string;
-  companyName?: string;
-}
+export type ChildAccountRequest = ChildAccountInput;
 
 export type TransferAmount = { currency: string } | { messages: number };
 
@@ -246,17 +240,7 @@ export class GatewayClient {
     req: ChildAccountRequest,
     signal?: AbortSignal,
   ): Promise<Result<{ username: string; pin: string }>> {
-    const fields: Fields = {
-      Username: this.#username,
-      PIN: this.#pin,
-      CreateChildAccountType: req.type,
-      CreateChildAccountEmail: req.email,
-      CreateChildAccountTelephoneCountryCode: req.telephoneCountryCode,
-      CreateChildAccountMobileNumber: req.mobileNumber,
-    };
-    if (req.givenName !== undefined) fields.CreateChildAccountGivenName = req.givenName;
-    if (req.familyName !== undefined) fields.CreateChildAccountFamilyName = req.familyName;
-    if (req.companyName !== undefined) fields.CreateChildAccountCompanyName = req.companyName;
+    const fields: Fields = { Username: this.#username, PIN: this.#pin, ...childAccountFields(req) };
     return this.#manage(fields, signal, (m) =>
       m.username !== undefined && m.pin !== undefined ? { username: m.username, pin: m.pin } : undefined,
     );

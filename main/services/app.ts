@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { tidyChildAccount } from '../../protocol/child-account.ts';
 import { REPORT } from '../../protocol/reports.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import type { Problem } from '../../protocol/validate.ts';
@@ -829,21 +830,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
 
   async function createChild(req: ChildCreateRequest): Promise<ChildCreated> {
     const s = await requirePermission();
-    const typed = req.mobileNumber.trim();
-    const n = normalizeMsisdn(typed, country());
-    const opt = (v: string | undefined): string | undefined => (v?.trim() ? v.trim() : undefined);
-    const givenName = opt(req.givenName);
-    const familyName = opt(req.familyName);
-    const companyName = opt(req.companyName);
-    const request = {
-      type: req.type,
-      email: req.email.trim(),
-      telephoneCountryCode: req.telephoneCountryCode.trim().replace(/^\+/, ''),
-      mobileNumber: n.ok ? n.msisdn : typed,
-      ...(givenName !== undefined ? { givenName } : {}),
-      ...(familyName !== undefined ? { familyName } : {}),
-      ...(companyName !== undefined ? { companyName } : {}),
-    };
+    const { request } = tidyChildAccount(req, country());
     const r = await s.client.createChildAccount(request);
     if (r.outcome !== 'ok') throw manageError('the child account was not created', r);
     const child: ChildAccount = {
@@ -852,9 +839,9 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       email: request.email,
       telephoneCountryCode: request.telephoneCountryCode,
       mobileNumber: request.mobileNumber,
-      givenName: givenName ?? null,
-      familyName: familyName ?? null,
-      companyName: companyName ?? null,
+      givenName: request.givenName ?? null,
+      familyName: request.familyName ?? null,
+      companyName: request.companyName ?? null,
       createdAt: Date.now(),
     };
     children.add(s.account.id, child);

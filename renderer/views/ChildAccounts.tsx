@@ -13,7 +13,7 @@ import type {
   TransferDirection,
 } from '../../preload/api.ts';
 import { CHILD_ACCOUNT_TYPES, LIMITS, type ChildAccountType } from '../../protocol/limits.ts';
-import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { childAccountFields, tidyChildAccount } from '../../protocol/child-account.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import { api, errorText } from '../api.ts';
 
@@ -24,24 +24,14 @@ const TYPE_TEXT: Record<ChildAccountType, string> = {
 
 /** Problems of a create request by spec field name (protocol/ rules, Username/PIN are the session's). */
 function createProblems(form: ChildCreateRequest, defaultCountry: string): Map<string, string> {
-  const mobile = normalizeMsisdn(form.mobileNumber.trim(), defaultCountry || undefined);
-  const fields: Record<string, string> = {
-    Username: 'parent',
-    PIN: 'pin',
-    CreateChildAccountType: form.type,
-    CreateChildAccountEmail: form.email.trim(),
-    CreateChildAccountTelephoneCountryCode: form.telephoneCountryCode.trim().replace(/^\+/, ''),
-    CreateChildAccountMobileNumber: mobile.ok ? mobile.msisdn : form.mobileNumber.trim(),
-  };
-  if (form.givenName?.trim()) fields.CreateChildAccountGivenName = form.givenName.trim();
-  if (form.familyName?.trim()) fields.CreateChildAccountFamilyName = form.familyName.trim();
-  if (form.companyName?.trim()) fields.CreateChildAccountCompanyName = form.companyName.trim();
+  const { request, mobileProblem } = tidyChildAccount(form, defaultCountry);
+  const fields = { Username: 'parent', PIN: 'pin', ...childAccountFields(request) };
   const out = new Map<string, string>();
   for (const p of validateRequest('manageaccount', fields)) {
     if (!out.has(p.field)) out.set(p.field, p.message);
   }
-  if (!mobile.ok && form.mobileNumber.trim() !== '' && !out.has('CreateChildAccountMobileNumber')) {
-    out.set('CreateChildAccountMobileNumber', mobile.reason);
+  if (mobileProblem !== null && !out.has('CreateChildAccountMobileNumber')) {
+    out.set('CreateChildAccountMobileNumber', mobileProblem);
   }
   return out;
 }

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openAppDb } from '../main/store/db.ts';
 import type { AppDb } from '../main/store/db.ts';
-import { ConversationsRepo } from '../main/services/conversations.ts';
-import { SearchRepo } from '../main/services/search.ts';
+import { ConversationsRepo } from '../main/store/conversations.ts';
+import { SearchRepo } from '../main/store/search.ts';
 
 const MESSAGES = 100_000;
 const CONVERSATIONS = 2_000;

@@ -1,6 +1,6 @@
 // One of several processes claiming batches from the same journal at once: claims until none is
 // left, answers each claimed batch, and prints the ids it claimed.
-import { openAppStore } from '../../../main/services/index.ts';
+import { openAppStore } from '../../../main/store/app-store.ts';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: claim-child.ts <db file>');

@@ -1,6 +1,6 @@
 // A real process for the crash test: journals a send, records the first batch's answer, claims
 // the second batch ('sending') and then waits to be killed with SIGKILL, mid-send.
-import { openAppStore } from '../../../main/services/index.ts';
+import { openAppStore } from '../../../main/store/app-store.ts';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: crash-child.ts <db file>');

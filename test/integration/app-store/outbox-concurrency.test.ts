@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openAppDb } from '../../../main/store/db.ts';
-import { OutboxJournal } from '../../../main/services/outbox-journal.ts';
+import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 
 const CHILD = fileURLToPath(new URL('./claim-child.ts', import.meta.url));
 const run = promisify(execFile);

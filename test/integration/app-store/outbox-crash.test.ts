@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openAppStore } from '../../../main/services/index.ts';
-import { CRASH_REASON } from '../../../main/services/outbox-journal.ts';
+import { openAppStore } from '../../../main/store/app-store.ts';
+import { CRASH_REASON } from '../../../main/store/outbox-journal.ts';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 const dirs: string[] = [];

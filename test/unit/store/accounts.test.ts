@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
 import { AccountsRepo } from '../../../main/store/accounts.ts';
-import { OutboxJournal } from '../../../main/services/outbox-journal.ts';
+import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { tempDbFile } from './helpers.ts';
 
 let app: AppDb;

@@ -3,9 +3,9 @@ import Papa from 'papaparse';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
 import { DuplicateContactError, StoreError } from '../../../main/store/errors.ts';
-import { ContactsRepo } from '../../../main/services/contacts.ts';
-import { GroupsRepo } from '../../../main/services/groups.ts';
-import { TemplatesRepo } from '../../../main/services/templates.ts';
+import { ContactsRepo } from '../../../main/store/contacts.ts';
+import { GroupsRepo } from '../../../main/store/groups.ts';
+import { TemplatesRepo } from '../../../main/store/templates.ts';
 import { tempDbFile } from './helpers.ts';
 
 let app: AppDb;

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
-import { ConversationsRepo } from '../../../main/services/conversations.ts';
-import { ContactsRepo } from '../../../main/services/contacts.ts';
+import { ConversationsRepo } from '../../../main/store/conversations.ts';
+import { ContactsRepo } from '../../../main/store/contacts.ts';
 import type { ConversationCursor, ConversationSummary } from '../../../preload/api.ts';
 import { tempDbFile } from './helpers.ts';
 

@@ -3,8 +3,8 @@ import { LIMITS } from '../../../protocol/limits.ts';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
 import { InvalidRecipientsError, StoreError } from '../../../main/store/errors.ts';
-import { OutboxJournal } from '../../../main/services/outbox-journal.ts';
-import { ConversationsRepo } from '../../../main/services/conversations.ts';
+import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
 import { tempDbFile } from './helpers.ts';
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
-import { ContactsRepo } from '../../../main/services/contacts.ts';
-import { ConversationsRepo } from '../../../main/services/conversations.ts';
-import { SearchRepo, buildFtsQuery } from '../../../main/services/search.ts';
-import { OutboxJournal } from '../../../main/services/outbox-journal.ts';
+import { ContactsRepo } from '../../../main/store/contacts.ts';
+import { ConversationsRepo } from '../../../main/store/conversations.ts';
+import { SearchRepo, buildFtsQuery } from '../../../main/store/search.ts';
+import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { tempDbFile } from './helpers.ts';
 
 let app: AppDb;

@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import type { StatementSync } from 'node:sqlite';
 import Papa from 'papaparse';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
-import type { AppDb } from '../store/db.ts';
-import { StoreError } from '../store/errors.ts';
-import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from '../store/rows.ts';
-import type { MessageRow } from '../store/rows.ts';
+import type { AppDb } from './db.ts';
+import { StoreError } from './errors.ts';
+import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
+import type { MessageRow } from './rows.ts';
 import type {
   ConversationCursor,
   ConversationSummary,

@@ -4,11 +4,11 @@
 // number) and as typed, so the user sees what they entered.
 import Papa from 'papaparse';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
-import type { AppDb } from '../store/db.ts';
-import { DuplicateContactError, StoreError } from '../store/errors.ts';
-import { CONTACT_COLUMNS, rowAs, rowsAs, toContact } from '../store/rows.ts';
-import type { ContactRow } from '../store/rows.ts';
-import { parseVcards } from '../store/vcard-import.ts';
+import type { AppDb } from './db.ts';
+import { DuplicateContactError, StoreError } from './errors.ts';
+import { CONTACT_COLUMNS, rowAs, rowsAs, toContact } from './rows.ts';
+import type { ContactRow } from './rows.ts';
+import { parseVcards } from './vcard-import.ts';
 import type {
   Contact,
   ContactInput,

@@ -4,9 +4,9 @@
 // prefix star, and the words are ANDed. So `"`, `*`, `(`, `AND`, `NEAR`, `col:` and friends are
 // just text, and a half-typed word already matches ("ali" finds "Alice").
 import type { StatementSync } from 'node:sqlite';
-import type { AppDb } from '../store/db.ts';
-import { CONTACT_COLUMNS, MESSAGE_COLUMNS, rowsAs, toContact, toMessage } from '../store/rows.ts';
-import type { ContactRow, MessageRow } from '../store/rows.ts';
+import type { AppDb } from './db.ts';
+import { CONTACT_COLUMNS, MESSAGE_COLUMNS, rowsAs, toContact, toMessage } from './rows.ts';
+import type { ContactRow, MessageRow } from './rows.ts';
 import type { SearchResults } from '../../preload/api.ts';
 
 export const SEARCH_LIMIT_DEFAULT = 50;

@@ -1,7 +1,7 @@
 // Message templates: named texts the user inserts in compose.
-import type { AppDb } from '../store/db.ts';
-import { StoreError } from '../store/errors.ts';
-import { rowAs, rowsAs } from '../store/rows.ts';
+import type { AppDb } from './db.ts';
+import { StoreError } from './errors.ts';
+import { rowAs, rowsAs } from './rows.ts';
 import type { Template } from '../../preload/api.ts';
 
 const NAME_MAX = 100;

@@ -13,10 +13,10 @@ import type { StatementSync } from 'node:sqlite';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { REPORT, classifyReport } from '../../protocol/reports.ts';
-import type { AppDb } from '../store/db.ts';
-import { InvalidRecipientsError, StoreError } from '../store/errors.ts';
-import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch, toMessage } from '../store/rows.ts';
-import type { BatchRow, MessageRow } from '../store/rows.ts';
+import type { AppDb } from './db.ts';
+import { InvalidRecipientsError, StoreError } from './errors.ts';
+import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch, toMessage } from './rows.ts';
+import type { BatchRow, MessageRow } from './rows.ts';
 import { ConversationsRepo } from './conversations.ts';
 import type {
   DeliveryReceiptInput,

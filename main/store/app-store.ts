@@ -1,9 +1,9 @@
 // The app's storage-backed services, opened together on one database file. The service facade
 // of preload/api.ts (next: accounts, send loop, inbox poller, credit, …) builds on this.
-import { openAppDb } from '../store/db.ts';
-import type { AppDb } from '../store/db.ts';
-import { SettingsRepo } from '../store/settings.ts';
-import { AccountsRepo } from '../store/accounts.ts';
+import { openAppDb } from './db.ts';
+import type { AppDb } from './db.ts';
+import { SettingsRepo } from './settings.ts';
+import { AccountsRepo } from './accounts.ts';
 import { ContactsRepo } from './contacts.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { GroupsRepo } from './groups.ts';

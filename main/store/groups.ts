@@ -1,10 +1,10 @@
 // Groups of contacts (many-to-many through group_members): create, rename, delete, add and
 // remove members, list members. Deleting a group keeps its contacts; deleting a contact removes
 // it from every group (ON DELETE CASCADE).
-import type { AppDb } from '../store/db.ts';
-import { StoreError } from '../store/errors.ts';
-import { CONTACT_COLUMNS, rowAs, rowsAs, toContact } from '../store/rows.ts';
-import type { ContactRow } from '../store/rows.ts';
+import type { AppDb } from './db.ts';
+import { StoreError } from './errors.ts';
+import { CONTACT_COLUMNS, rowAs, rowsAs, toContact } from './rows.ts';
+import type { ContactRow } from './rows.ts';
 import type { Contact, Group } from '../../preload/api.ts';
 
 const NAME_MAX = 100;

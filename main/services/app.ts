@@ -9,17 +9,16 @@ import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { tidyChildAccount } from '../../protocol/child-account.ts';
 import { REPORT } from '../../protocol/reports.ts';
-import { validateRequest } from '../../protocol/validate.ts';
-import type { Problem } from '../../protocol/validate.ts';
 import { GatewayClient, interpretRecords, PATHS } from '../client/gateway-client.ts';
 import type { SmsRequest } from '../client/gateway-client.ts';
 import { ValidationError } from '../client/results.ts';
 import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
 import { PushReceiver } from '../client/push-receiver.ts';
-import { StoreError, InvalidRecipientsError } from '../store/errors.ts';
 import { openAppStore } from '../store/app-store.ts';
 import type { AppStore } from '../store/app-store.ts';
-import { ApiError, checkArgument, isApiChannel } from './validate-args.ts';
+import { ApiError } from './validate-args.ts';
+import { bindApi } from './api-binding.ts';
+import { checkContent, sendFields } from './send-content.ts';
 import { BASIC_TEXT_MESSAGE, MemoryPins, NO_KEYRING_MESSAGE, NO_SECRET_STORE } from '../secrets.ts';
 import type { SecretStore } from '../secrets.ts';
 import { startSandbox } from './sandbox.ts';
@@ -45,7 +44,6 @@ import { createUpdater, gatewayHostOf } from './updates.ts';
 import type { UpdatePolicy } from './updates.ts';
 import type {
   AccountSummary,
-  ApiChannel,
   Credit,
   MessageRecord,
   MessengerApi,
@@ -137,21 +135,6 @@ function packageVersion(): string {
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/** Errors of the store and the client as API errors (code + readable message). */
-function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  if (err instanceof InvalidRecipientsError) {
-    return new ApiError(
-      err.code,
-      err.message,
-      err.problems.map((p) => ({ ...p })),
-    );
-  }
-  if (err instanceof StoreError) return new ApiError(err.code, err.message);
-  if (err instanceof ValidationError) return new ApiError('invalid-request', err.message, err.problems);
-  return new ApiError('internal', message(err));
 }
 
 export async function createMessengerApp(opts: MessengerAppOptions): Promise<MessengerApp> {
@@ -427,38 +410,6 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
 
   // ------------------------------------------------------------------ sending loop
 
-  function sendFields(s: Session, content: OutboxContent, sendTo: string): Record<string, string> {
-    const f: Record<string, string> = { Username: s.account.username, PIN: s.pin, SendTo: sendTo };
-    const rich = content.kind !== 'text' && content.kind !== 'flash';
-    if (!rich) f[content.kind === 'flash' ? 'FlashMessage' : 'Message'] = content.text;
-    else {
-      Object.assign(f, content.fields ?? {});
-      if (content.text !== '' && f.Message === undefined) f.Message = content.text;
-    }
-    if (content.replyTo !== undefined && content.replyTo !== '') f.ReplyTo = content.replyTo;
-    if (content.deliveryOption !== undefined && !rich) f.DeliveryServiceOption = content.deliveryOption;
-    if (content.sendTimeDelay !== undefined) f.SendTimeDelay = String(content.sendTimeDelay);
-    if (content.sendTimeAbsolute !== undefined) f.SendTimeAbsolute = content.sendTimeAbsolute;
-    f.ResponseFormat = '3';
-    return f;
-  }
-
-  /** Every problem of the content (limits, fields) before anything is journaled. */
-  function checkContent(s: Session | null, content: OutboxContent): void {
-    const op = content.kind === 'text' || content.kind === 'flash' ? 'sendsms' : 'sendmms';
-    const fake = s ?? ({ account: { username: 'check' }, pin: 'check' } as Session);
-    const problems: Problem[] = validateRequest(op, sendFields(fake, content, '447700900000')).filter(
-      (p) => p.field !== 'Username' && p.field !== 'PIN',
-    );
-    if (problems.length > 0) {
-      throw new ApiError(
-        'invalid-request',
-        `the message cannot be sent: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
-        problems,
-      );
-    }
-  }
-
   function toJournalResult(r: ClientRecipientResult): RecipientResult {
     return {
       to: r.number,
@@ -489,7 +440,9 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
     const res = await s.client.transport.post({
       path: PATHS.sendmms,
-      body: encodeForm(sendFields(s, content, batch.recipients.join(','))),
+      body: encodeForm(
+        sendFields({ username: s.account.username, pin: s.pin }, content, batch.recipients.join(',')),
+      ),
       contentType: FORM_CONTENT_TYPE,
     });
     if (res.kind === 'unsent') {
@@ -573,7 +526,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     invalid: Array<{ input: string; reason: string }>;
   }> {
     const s = requireSession();
-    checkContent(s, req.content);
+    checkContent(req.content);
     const c = country();
     const numbers: string[] = [];
     const invalid: Array<{ input: string; reason: string }> = [];
@@ -1147,31 +1100,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     },
   };
 
-  async function call(channel: unknown, arg?: unknown): Promise<unknown> {
-    if (!isApiChannel(channel))
-      throw new ApiError('unknown-channel', `no API call ${JSON.stringify(channel)}`);
-    if (closing) throw new ApiError('closed', 'the app is shutting down');
-    checkArgument(channel, arg);
-    const [area, method] = channel.split('.') as [keyof MessengerApi, string];
-    const fn = (impl[area] as unknown as Record<string, (a?: unknown) => Promise<unknown>>)[method];
-    if (!fn) throw new ApiError('unknown-channel', `no API call ${channel}`);
-    try {
-      return await fn(arg);
-    } catch (err) {
-      throw toApiError(err);
-    }
-  }
-
-  // The api object handed to shells: the same checks as `call`.
-  const api = {} as Record<string, Record<string, (a?: unknown) => Promise<unknown>>>;
-  for (const [area, methods] of Object.entries(impl)) {
-    api[area] = {};
-    for (const method of Object.keys(methods as object)) {
-      const channel = `${area}.${method}` as ApiChannel;
-      (api[area] as Record<string, (a?: unknown) => Promise<unknown>>)[method] = (a?: unknown) =>
-        call(channel, a);
-    }
-  }
+  const { call, api } = bindApi(impl, () => closing);
 
   // ------------------------------------------------------------------ start-up
 
@@ -1194,7 +1123,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     setImmediate(() => emit('outbox:recovered', { batches: recovered }));
   }
   return {
-    api: api as unknown as MessengerApi,
+    api,
     events: {
       on(event, listener) {
         emitter.on(event, listener as (p: unknown) => void);

@@ -122,6 +122,30 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    // Electron does not implement window.prompt, and confirm/alert block the renderer with an
+    // unstyled box: the renderer asks through components/Dialog.tsx (useDialog()).
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['prompt', 'confirm', 'alert'].map((name) => ({
+          name,
+          message: `No ${name}() in the renderer: use useDialog() from components/Dialog.tsx.`,
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['window', 'globalThis', 'self'].flatMap((object) =>
+          ['prompt', 'confirm', 'alert'].map((property) => ({
+            object,
+            property,
+            message: `No ${object}.${property}() in the renderer: use useDialog() from components/Dialog.tsx.`,
+          })),
+        ),
+      ],
+    },
+  },
   ...boundaries.map(({ files, ignores, paths = [], patterns = [] }) => ({
     files,
     ...(ignores ? { ignores } : {}),

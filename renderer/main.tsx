@@ -2,6 +2,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { createWebBridge } from './bridge/web.ts';
 import { setApi } from './api.ts';
+import { DialogProvider } from './components/Dialog.tsx';
 
 // Electron's preload provides window.messenger; in a browser we build it over the WebSocket.
 if (window.messenger && window.messengerEvents) {
@@ -20,4 +21,9 @@ if (window.messenger && window.messengerEvents) {
 }
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<App />);
+if (root)
+  createRoot(root).render(
+    <DialogProvider>
+      <App />
+    </DialogProvider>,
+  );

@@ -1,11 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AccountSummary, EffectivePolicy, Settings, UpdateInfo } from '../../preload/api.ts';
-import { api, errorText } from '../api.ts';
+import { api } from '../api.ts';
+import { ErrorText } from '../components/ErrorText.tsx';
 
 export function Account({ account, onSignedOut }: { account: AccountSummary; onSignedOut: () => void }) {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [update, setUpdate] = useState<UpdateInfo | null>(null);
   // The deploy policy's bounds of the poll interval (docs/ADMIN.md); 5–3600 s without a policy.
@@ -25,7 +26,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
           setSettings(s);
           setDraft(s);
         },
-        (e: unknown) => setError(errorText(e)),
+        (e: unknown) => setError(e),
       );
   }, []);
 
@@ -41,7 +42,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
           setDraft(s);
           setNotice('Settings saved.');
         },
-        (err: unknown) => setError(errorText(err)),
+        (err: unknown) => setError(err),
       );
   };
   const set = <K extends keyof Settings>(k: K, v: Settings[K]) => setDraft((d) => (d ? { ...d, [k]: v } : d));
@@ -70,7 +71,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
             onClick={() =>
               void api()
                 .accounts.signOut()
-                .then(onSignedOut, (e: unknown) => setError(errorText(e)))
+                .then(onSignedOut, (e: unknown) => setError(e))
             }
           >
             Sign out
@@ -80,7 +81,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
             onClick={() =>
               void api()
                 .updates.check()
-                .then(setUpdate, (e: unknown) => setError(errorText(e)))
+                .then(setUpdate, (e: unknown) => setError(e))
             }
           >
             Check for updates
@@ -172,21 +173,15 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               <option value="dark">Dark</option>
             </select>
           </label>
-          {error ? (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <ErrorText error={error} />
           {notice ? <p role="status">{notice}</p> : null}
           <button type="submit" className="primary">
             Save settings
           </button>
         </form>
-      ) : error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      ) : (
+        <ErrorText error={error} />
+      )}
     </section>
   );
 }

@@ -15,7 +15,8 @@ import type {
 import { CHILD_ACCOUNT_TYPES, LIMITS, type ChildAccountType } from '../../protocol/limits.ts';
 import { childAccountFields, tidyChildAccount } from '../../protocol/child-account.ts';
 import { validateRequest } from '../../protocol/validate.ts';
-import { api, errorText } from '../api.ts';
+import { api } from '../api.ts';
+import { ErrorText } from '../components/ErrorText.tsx';
 
 const TYPE_TEXT: Record<ChildAccountType, string> = {
   TRANSFER: 'TRANSFER — gets credit by transfer from you',
@@ -86,13 +87,13 @@ export function ChildAccounts({ account }: { account: AccountSummary }) {
   const [problems, setProblems] = useState<Map<string, string>>(new Map());
   const [created, setCreated] = useState<ChildCreated | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
 
   const reload = () =>
     void api()
       .children.list()
-      .then(setChildren, (e: unknown) => setError(errorText(e)));
+      .then(setChildren, (e: unknown) => setError(e));
   useEffect(() => {
     reload();
     api()
@@ -124,7 +125,7 @@ export function ChildAccounts({ account }: { account: AccountSummary }) {
           setForm(EMPTY);
           reload();
         },
-        (err: unknown) => setError(errorText(err)),
+        (err: unknown) => setError(err),
       )
       .finally(() => setBusy(false));
   };
@@ -167,11 +168,7 @@ export function ChildAccounts({ account }: { account: AccountSummary }) {
         Child accounts of <strong>{account.username}</strong>. A TRANSFER child gets credit only by transfer;
         a SHARED child spends your credit.
       </p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
 
       {created ? (
         <div className="card created" role="region" aria-label="New child account">
@@ -309,7 +306,7 @@ function ConfirmDelete({
   onDeleted: () => void;
 }) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     cancel.current?.focus();
@@ -324,7 +321,7 @@ function ConfirmDelete({
     setError(null);
     api()
       .children.delete(username)
-      .then(onDeleted, (e: unknown) => setError(errorText(e)))
+      .then(onDeleted, (e: unknown) => setError(e))
       .finally(() => setBusy(false));
   };
   return (
@@ -335,11 +332,7 @@ function ConfirmDelete({
           The child account is deleted at the gateway and cannot be restored.
           {type === 'TRANSFER' ? ' Its remaining credit returns to your account.' : ''}
         </p>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
+        <ErrorText error={error} />
         <div className="row">
           <button type="button" className="danger" onClick={remove} disabled={busy}>
             {busy ? 'Deleting…' : 'Delete child account'}
@@ -367,7 +360,7 @@ function TransferForm({
   const [value, setValue] = useState('');
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<string | null>(null);
   const target = username || transferable[0]?.username || '';
 
@@ -408,7 +401,7 @@ function TransferForm({
           setValue('');
           setPin('');
         },
-        (err: unknown) => setError(errorText(err)),
+        (err: unknown) => setError(err),
       )
       .finally(() => setBusy(false));
   };
@@ -423,7 +416,7 @@ function TransferForm({
       .children.balance({ username: target, pin })
       .then(
         (b) => setResult(`${target}: ${balanceText(b)}.`),
-        (err: unknown) => setError(errorText(err)),
+        (err: unknown) => setError(err),
       );
   };
 
@@ -497,11 +490,7 @@ function TransferForm({
         </label>
       </div>
       <p className="muted small">The child&apos;s PIN is used for this request only and never stored.</p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       {result ? (
         <p role="status" className="notice" data-testid="transfer-result">
           {result}

@@ -2,9 +2,11 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import Papa from 'papaparse';
 import type { Contact, CsvColumnMapping, Group, ImportResult } from '../../preload/api.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
-import { api, errorText } from '../api.ts';
+import { api } from '../api.ts';
 import { displayNumber, download } from '../format.ts';
 import type { ComposeDraft } from './Compose.tsx';
+import { useDialog } from '../components/Dialog.tsx';
+import { ErrorText } from '../components/ErrorText.tsx';
 
 export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }) {
   const [contacts, setContacts] = useState<Contact[]>([]);
@@ -14,14 +16,15 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
   const [members, setMembers] = useState<Contact[]>([]);
   const [editing, setEditing] = useState<Contact | 'new' | null>(null);
   const [filter, setFilter] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [country, setCountry] = useState<string | undefined>(undefined);
+  const dialog = useDialog();
 
   const load = useCallback(() => {
     const a = api();
-    a.contacts.list().then(setContacts, (e: unknown) => setError(errorText(e)));
-    a.groups.list().then(setGroups, (e: unknown) => setError(errorText(e)));
+    a.contacts.list().then(setContacts, (e: unknown) => setError(e));
+    a.groups.list().then(setGroups, (e: unknown) => setError(e));
   }, []);
   useEffect(() => {
     load();
@@ -36,10 +39,10 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
     if (group)
       api()
         .groups.members(group.id)
-        .then(setMembers, (e: unknown) => setError(errorText(e)));
+        .then(setMembers, (e: unknown) => setError(e));
   }, [group, groups]);
 
-  const fail = (e: unknown) => setError(errorText(e));
+  const fail = (e: unknown) => setError(e);
   const q = filter.trim().toLowerCase();
   const shown = q
     ? contacts.filter(
@@ -102,11 +105,7 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
           </button>
         </div>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       {notice ? (
         <p className="notice" role="status">
           {notice}
@@ -191,10 +190,11 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
                     <button
                       type="button"
                       className="link danger"
-                      onClick={() => {
-                        if (window.confirm(`Delete ${c.name}?`))
-                          void api().contacts.delete(c.id).then(load, fail);
-                      }}
+                      onClick={() =>
+                        void dialog
+                          .confirm({ title: `Delete ${c.name}?`, confirmLabel: 'Delete', danger: true })
+                          .then((yes) => (yes ? api().contacts.delete(c.id).then(load, fail) : undefined))
+                      }
                     >
                       Delete
                     </button>
@@ -234,25 +234,45 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
                 </button>
                 <button
                   type="button"
-                  onClick={() => {
-                    const name = window.prompt('Group name', group.name);
-                    if (name)
-                      void api()
-                        .groups.rename({ id: group.id, name })
-                        .then((g) => (setGroup(g), load()), fail);
-                  }}
+                  onClick={() =>
+                    void dialog
+                      .askText({
+                        title: `Rename group ${group.name}`,
+                        label: 'Group name',
+                        initial: group.name,
+                        confirmLabel: 'Rename',
+                        required: 'A group needs a name.',
+                      })
+                      .then((name) =>
+                        name
+                          ? api()
+                              .groups.rename({ id: group.id, name })
+                              .then((g) => (setGroup(g), load()), fail)
+                          : undefined,
+                      )
+                  }
                 >
                   Rename
                 </button>
                 <button
                   type="button"
                   className="danger"
-                  onClick={() => {
-                    if (window.confirm(`Delete group ${group.name}? Its contacts stay.`))
-                      void api()
-                        .groups.delete(group.id)
-                        .then(() => (setGroup(null), load()), fail);
-                  }}
+                  onClick={() =>
+                    void dialog
+                      .confirm({
+                        title: `Delete group ${group.name}?`,
+                        message: 'Its contacts stay.',
+                        confirmLabel: 'Delete group',
+                        danger: true,
+                      })
+                      .then((yes) =>
+                        yes
+                          ? api()
+                              .groups.delete(group.id)
+                              .then(() => (setGroup(null), load()), fail)
+                          : undefined,
+                      )
+                  }
                 >
                   Delete group
                 </button>
@@ -305,7 +325,7 @@ function ContactForm({
   const [email, setEmail] = useState(contact?.email ?? '');
   const [notes, setNotes] = useState(contact?.notes ?? '');
   const [dupes, setDupes] = useState<Contact[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const check = number.trim() ? normalizeMsisdn(number, country) : null;
 
   const dupNumber = check?.ok ? check.msisdn : null;
@@ -327,7 +347,7 @@ function ContactForm({
     if (!check?.ok) return setError(check ? check.reason : 'A number is required.');
     const input = { name: name.trim(), number, email, notes };
     const p = contact ? api().contacts.edit({ id: contact.id, changes: input }) : api().contacts.add(input);
-    p.then(onDone, (err: unknown) => setError(errorText(err)));
+    p.then(onDone, (err: unknown) => setError(err));
   };
 
   return (
@@ -361,11 +381,7 @@ function ContactForm({
           Duplicate: {shownDupes.map((d) => d.name).join(', ')} already has this number.
         </p>
       ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       <div className="row">
         <button type="submit" className="primary">
           Save

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { OutboundStatus, OutboxBatch, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
 import { describeReport } from '../../protocol/reports.ts';
-import { api, errorText, useEvent } from '../api.ts';
+import { api, useEvent } from '../api.ts';
+import { useDialog } from '../components/Dialog.tsx';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { displayNumber, formatTime } from '../format.ts';
 import type { ComposeDraft } from './Compose.tsx';
+import { ErrorText } from '../components/ErrorText.tsx';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
@@ -21,12 +23,12 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
   const [filter, setFilter] = useState<Filter>('all');
   const [open, setOpen] = useState<number | null>(null);
   const [unknown, setUnknown] = useState<OutboxBatch[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
 
   const load = useCallback(() => {
     api()
       .outbox.jobs({ limit: 200 })
-      .then(setJobs, (e: unknown) => setError(errorText(e)));
+      .then(setJobs, (e: unknown) => setError(e));
     api()
       .outbox.unknownBatches()
       .then(setUnknown, () => undefined);
@@ -58,11 +60,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
           </select>
         </label>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       {unknown.length ? (
         <div className="banner warn" role="status">
           {unknown.length} batch(es) were being sent when the app stopped; their outcome is unknown. Check the
@@ -126,18 +124,24 @@ function JobDetail({
   onChanged: () => void;
 }) {
   const [rows, setRows] = useState<RecipientOutcome[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const dialog = useDialog();
   useEffect(() => {
     api()
       .outbox.recipients(job.id)
-      .then(setRows, (e: unknown) => setError(errorText(e)));
+      .then(setRows, (e: unknown) => setError(e));
   }, [job.id, job.counts]);
 
   const failed = rows.filter((r) => r.status === 'rejected' || r.status === 'failed').map((r) => r.to);
   const shown = filter ? rows.filter((r) => filter.includes(r.status)) : rows;
-  const resend = () => {
-    if (!window.confirm(`Send the message again to ${failed.length} failed recipient(s)?`)) return;
+  const resend = async () => {
+    const yes = await dialog.confirm({
+      title: 'Resend to failed recipients?',
+      message: `Send the message again to ${failed.length} failed recipient(s)?`,
+      confirmLabel: 'Resend',
+    });
+    if (!yes) return;
     api()
       .outbox.resend({ jobId: job.id, numbers: failed })
       .then(
@@ -145,14 +149,14 @@ function JobDetail({
           setNotice(`Resent as send #${j.id}`);
           onChanged();
         },
-        (e: unknown) => setError(errorText(e)),
+        (e: unknown) => setError(e),
       );
   };
   const pendingCount = job.counts.pending;
   return (
     <div className="job-detail">
       <div className="row">
-        <button type="button" onClick={resend} disabled={failed.length === 0}>
+        <button type="button" onClick={() => void resend()} disabled={failed.length === 0}>
           Resend to failed ({failed.length})
         </button>
         <button
@@ -168,7 +172,7 @@ function JobDetail({
             onClick={() =>
               void api()
                 .outbox.cancel(job.id)
-                .then(onChanged, (e: unknown) => setError(errorText(e)))
+                .then(onChanged, (e: unknown) => setError(e))
             }
           >
             Cancel pending ({pendingCount})
@@ -176,11 +180,7 @@ function JobDetail({
         ) : null}
         {notice ? <span className="muted">{notice}</span> : null}
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       <table className="table">
         <thead>
           <tr>

@@ -8,11 +8,13 @@ import type {
 } from '../../preload/api.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { analyzeText } from '../../protocol/sms.ts';
-import { api, errorText, useEvent } from '../api.ts';
+import { api, useEvent } from '../api.ts';
+import { useDialog } from '../components/Dialog.tsx';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { displayNumber, download, formatTime, snippetParts } from '../format.ts';
 import type { ComposeDraft } from './Compose.tsx';
+import { ErrorText } from '../components/ErrorText.tsx';
 
 const PAGE = 200;
 
@@ -32,7 +34,7 @@ export function Inbox({
   const [selectedRef, setSelectedRef] = useState<ConvRef | null>(null);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<SearchResults | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const loading = useRef(false);
   const searchRef = useRef<HTMLInputElement>(null);
 
@@ -44,7 +46,7 @@ export function Inbox({
           setConvs(p.items);
           setCursor(p.next);
         },
-        (e: unknown) => setError(errorText(e)),
+        (e: unknown) => setError(e),
       );
   }, []);
   useEffect(reload, [reload]);
@@ -61,7 +63,7 @@ export function Inbox({
         setConvs((c) => [...c, ...p.items]);
         setCursor(p.next);
       })
-      .catch((e: unknown) => setError(errorText(e)))
+      .catch((e: unknown) => setError(e))
       .finally(() => (loading.current = false));
   }, [cursor]);
 
@@ -90,7 +92,7 @@ export function Inbox({
     }
     api()
       .inbox.search({ query: query.trim(), limit: 50 })
-      .then(setResults, (err: unknown) => setError(errorText(err)));
+      .then(setResults, (err: unknown) => setError(err));
   };
 
   const open = (ref: ConvRef) => {
@@ -116,7 +118,7 @@ export function Inbox({
             onClick={() =>
               void api()
                 .inbox.pollNow()
-                .then(reload, (e: unknown) => setError(errorText(e)))
+                .then(reload, (e: unknown) => setError(e))
             }
           >
             Check now
@@ -135,11 +137,7 @@ export function Inbox({
             }}
           />
         </form>
-        {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorText error={error} />
         {results ? (
           <div
             className="search-results"
@@ -262,8 +260,9 @@ function Thread({
   const [messages, setMessages] = useState<MessageRecord[]>([]);
   const [next, setNext] = useState<ThreadCursor | null>(null);
   const [reply, setReply] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);
+  const dialog = useDialog();
   const endRef = useRef<HTMLDivElement>(null);
 
   const load = useCallback(() => {
@@ -274,7 +273,7 @@ function Thread({
           setMessages(p.items.slice().reverse());
           setNext(p.next);
         },
-        (e: unknown) => setError(errorText(e)),
+        (e: unknown) => setError(e),
       );
   }, [conv.id]);
 
@@ -311,7 +310,7 @@ function Thread({
           setMessages((ms) => [...p.items.slice().reverse(), ...ms]);
           setNext(p.next);
         },
-        (e: unknown) => setError(errorText(e)),
+        (e: unknown) => setError(e),
       );
   };
 
@@ -328,7 +327,7 @@ function Thread({
           load();
           onChanged();
         },
-        (e: unknown) => setError(errorText(e)),
+        (e: unknown) => setError(e),
       )
       .finally(() => setSending(false));
   };
@@ -351,7 +350,7 @@ function Thread({
                 .inbox.exportCsv(conv.id)
                 .then(
                   (csv) => download(`conversation-${conv.peer}.csv`, csv),
-                  (e: unknown) => setError(errorText(e)),
+                  (e: unknown) => setError(e),
                 )
             }
           >
@@ -360,10 +359,15 @@ function Thread({
           <button
             type="button"
             className="danger"
-            onClick={() => {
-              if (window.confirm('Delete this conversation?'))
-                void api().inbox.delete(conv.id).then(onDeleted);
-            }}
+            onClick={() =>
+              void dialog
+                .confirm({
+                  title: 'Delete this conversation?',
+                  confirmLabel: 'Delete',
+                  danger: true,
+                })
+                .then((yes) => (yes ? api().inbox.delete(conv.id).then(onDeleted) : undefined))
+            }
           >
             Delete
           </button>
@@ -385,11 +389,7 @@ function Thread({
         ))}
         <div ref={endRef} />
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       <div className="reply">
         <textarea
           aria-label="Reply"

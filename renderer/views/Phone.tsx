@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { bytesToHex, formatRtttl, rtttlDurationMs } from '../../protocol/smart/index.ts';
 import type { Bitmap, DecodedContent, RtttlSong } from '../../protocol/smart/index.ts';
-import { api, errorText, useEvent } from '../api.ts';
+import { api, useEvent } from '../api.ts';
 import { displayNumber, formatTime } from '../format.ts';
 import { playSong } from './media/audio.ts';
 import {
@@ -17,6 +17,7 @@ import {
   utcToLocal,
 } from './phone-model.ts';
 import type { Handset, HandsetMessage, PduWindow } from './phone-model.ts';
+import { ErrorText } from '../components/ErrorText.tsx';
 
 /** PDUs kept in memory: the most recent ones (a large sandbox campaign must not grow the view forever). */
 const MAX_PDUS = 5000;
@@ -25,7 +26,7 @@ const PAGE = 1000;
 export function Phone() {
   const [held, setHeld] = useState<PduWindow>({ pdus: [], trimmed: false });
   const { pdus, trimmed } = held;
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [find, setFind] = useState('');
@@ -48,7 +49,7 @@ export function Phone() {
       );
       setError(null);
     } catch (e) {
-      setError(errorText(e));
+      setError(e);
     } finally {
       setLoading(false);
     }
@@ -91,11 +92,7 @@ export function Phone() {
         SMS PDUs.
         {trimmed ? ` Showing the latest ${MAX_PDUS} PDUs.` : ''}
       </p>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText error={error} />
       {handsets.length === 0 && !error ? (
         <p className="muted">
           {loading

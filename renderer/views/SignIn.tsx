@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { AccountSummary, EffectivePolicy } from '../../preload/api.ts';
 import { LIMITS } from '../../protocol/limits.ts';
-import { api, bridge, errorText } from '../api.ts';
+import { api, bridge } from '../api.ts';
+import { ErrorText } from '../components/ErrorText.tsx';
 
 /**
  * First start: sign in to a gateway account, or use the local sandbox. The deploy policy may
@@ -21,7 +22,7 @@ export function SignIn({
   // In a browser (web shell) there is no OS keyring to keep the PIN in: off by default there.
   const [remember, setRemember] = useState(bridge() === null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const locked = policy?.gateway.locked === true && policy.gateway.primaryUrl !== null;
   const offerSandbox = policy?.offerSandbox ?? true;
   // What the user typed (null: untouched), over the policy's URLs; locked URLs are the policy's.
@@ -32,7 +33,7 @@ export function SignIn({
   const run = (p: Promise<AccountSummary>) => {
     setBusy(true);
     setError(null);
-    p.then(onSignedIn, (e: unknown) => setError(errorText(e))).finally(() => setBusy(false));
+    p.then(onSignedIn, (e: unknown) => setError(e)).finally(() => setBusy(false));
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -122,11 +123,7 @@ export function SignIn({
             <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />{' '}
             Remember the PIN
           </label>
-          {error ? (
-            <p role="alert" className="error">
-              {error}
-            </p>
-          ) : null}
+          <ErrorText error={error} />
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
           </button>

@@ -40,3 +40,39 @@ describe('layout boundaries', () => {
     expect(await restrictedImportErrors(file, code)).toEqual([]);
   });
 });
+
+// Electron has no window.prompt and confirm/alert block the renderer: the renderer uses its Dialog.
+describe('no browser dialogs in the renderer', () => {
+  async function dialogErrors(filePath: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath });
+    return (result?.messages ?? [])
+      .filter((m) => m.ruleId === 'no-restricted-globals' || m.ruleId === 'no-restricted-properties')
+      .map((m) => m.message);
+  }
+
+  it.each([
+    "export const a = window.prompt('Template name');\n",
+    "export const a = window.confirm('Delete?');\n",
+    "window.alert('Saved');\n",
+    "export const a = prompt('Template name');\n",
+    "export const a = confirm('Delete?');\n",
+    "alert('Saved');\n",
+    "export const a = globalThis.confirm('Delete?');\n",
+  ])('renderer/x.tsx: %s is rejected', async (code) => {
+    const errors = await dialogErrors('renderer/x.tsx', code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('useDialog()');
+  });
+
+  it.each([
+    // The Dialog's own API, a local binding named like the global, and the rule stays in the renderer.
+    [
+      'renderer/x.tsx',
+      'declare const dialog: { confirm(o: object): Promise<boolean> };\nexport const a = dialog.confirm({});\n',
+    ],
+    ['renderer/x.tsx', 'export function f(confirm: () => boolean) {\n  return confirm();\n}\n'],
+    ['main/x.ts', "export const a = globalThis.confirm?.('Delete?');\n"],
+  ])('%s: %s is allowed', async (file, code) => {
+    expect(await dialogErrors(file, code)).toEqual([]);
+  });
+});

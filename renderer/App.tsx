@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AccountSummary, Credit, EffectivePolicy, Settings } from '../preload/api.ts';
 import { api, bridge, errorText, SEND_REQUEST_EVENT, useEvent } from './api.ts';
 import { SignIn } from './views/SignIn.tsx';
-import { Compose, type ComposeDraft } from './views/Compose.tsx';
+import { Compose, type ComposeDraft } from './views/compose/Compose.tsx';
 import { Inbox } from './views/Inbox.tsx';
 import { History } from './views/History.tsx';
 import { Contacts } from './views/Contacts.tsx';

@@ -1,7 +1,7 @@
 // The one modal dialog of the renderer, on the native <dialog> element, and its two everyday forms
-// (Confirm, Prompt) usable from event handlers through useDialog(). Electron does not implement
-// window.prompt at all and window.confirm blocks the renderer's thread with an unstyled box, so
-// the renderer uses neither (eslint.config.js forbids them).
+// (Confirm, Prompt) usable from event handlers through useDialog(). Electron does not implement the
+// browser's prompt box at all, and its confirm box blocks the renderer's thread unstyled, so the
+// renderer uses neither (eslint.config.js forbids them).
 import {
   createContext,
   useCallback,

@@ -4,7 +4,7 @@ import type { Contact, CsvColumnMapping, Group, ImportResult } from '../../prelo
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { api } from '../api.ts';
 import { displayNumber, download } from '../format.ts';
-import type { ComposeDraft } from './Compose.tsx';
+import type { ComposeDraft } from './compose/Compose.tsx';
 import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 

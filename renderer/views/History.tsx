@@ -5,7 +5,7 @@ import { api, useEvent } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { displayNumber, formatTime } from '../format.ts';
-import type { ComposeDraft } from './Compose.tsx';
+import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending';

@@ -13,7 +13,7 @@ import { useDialog } from '../components/Dialog.tsx';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { displayNumber, download, formatTime, snippetParts } from '../format.ts';
-import type { ComposeDraft } from './Compose.tsx';
+import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 
 const PAGE = 200;

@@ -1,0 +1,257 @@
+// The Compose view: recipients, content (text, flash or a rich kind), send options and the results of
+// the send, each its own part; useComposeValidation lists every problem before anything is sent.
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type {
+  Contact,
+  ContentKind,
+  Credit,
+  Group,
+  OutboxContent,
+  SendRequest,
+  Template,
+} from '../../../preload/api.ts';
+import type { PhoneMake } from '../../../protocol/limits.ts';
+import { api, SEND_REQUEST_EVENT } from '../../api.ts';
+import { useDialog } from '../../components/Dialog.tsx';
+import { ErrorText, errorParts } from '../../components/ErrorText.tsx';
+import { toUtcSendTime } from '../../format.ts';
+import { useAction } from '../../hooks/useAction.ts';
+import { draftContent, type ContentDraft } from '../media/types.ts';
+import { ContentChoice, effectivePhoneMake, MessageBox, RichContent } from './MessageBox.tsx';
+import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
+import { chipKey, makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
+import { Results, useSendJob } from './Results.tsx';
+import { useComposeValidation } from './useComposeValidation.ts';
+
+/** What another view asks Compose to start with (reply, resend, send to group). */
+export interface ComposeDraft {
+  numbers?: string[];
+  contactIds?: number[];
+  groupIds?: number[];
+  text?: string;
+}
+
+export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit: Credit | null }) {
+  const [contacts, setContacts] = useState<Contact[]>([]);
+  const [groups, setGroups] = useState<Group[]>([]);
+  const [templates, setTemplates] = useState<Template[]>([]);
+  const [replyTos, setReplyTos] = useState<string[]>([]);
+  const [country, setCountry] = useState<string | undefined>(undefined);
+  const [chips, setChips] = useState<Chip[]>([]);
+  const [entry, setEntry] = useState('');
+  const [text, setText] = useState(draft?.text ?? '');
+  const [kind, setKind] = useState<ContentKind>('text');
+  const [richDraft, setRichDraft] = useState<ContentDraft | null>(null);
+  const [phoneMake, setPhoneMake] = useState<PhoneMake | ''>('Nokia');
+  const [options, setOptions] = useState<SendOptions>(DEFAULT_OPTIONS);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [notice, setNotice] = useState<string | null>(null);
+  const dialog = useDialog();
+  const sendJob = useSendJob();
+  const flash = kind === 'flash';
+  const rich = kind !== 'text' && kind !== 'flash';
+  const effectiveMake = effectivePhoneMake(kind, phoneMake);
+  const check = useComposeValidation({ chips, entry, kind, text, richDraft, effectiveMake, options });
+
+  useEffect(() => {
+    const a = api();
+    void Promise.all([a.contacts.list(), a.groups.list(), a.templates.list(), a.settings.get()]).then(
+      ([c, g, t, s]) => {
+        setContacts(c);
+        setGroups(g);
+        setTemplates(t);
+        const defaultCountry = s.defaultCountry || undefined;
+        setCountry(defaultCountry);
+        // Numbers typed or pasted before the settings arrived were read without the default
+        // country: read them again now (a national 07700 … is valid then).
+        setChips((cs) =>
+          cs.map((c) =>
+            c.kind === 'number' || c.kind === 'invalid'
+              ? { ...makeNumberChip(c.input, defaultCountry), key: c.key }
+              : c,
+          ),
+        );
+        if (draft) {
+          const next: Chip[] = [];
+          for (const id of draft.contactIds ?? []) {
+            const contact = c.find((x) => x.id === id);
+            if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
+          }
+          for (const id of draft.groupIds ?? []) {
+            const group = g.find((x) => x.id === id);
+            if (group) next.push({ kind: 'group', key: chipKey(), group });
+          }
+          for (const n of draft.numbers ?? []) next.push(makeNumberChip(n, defaultCountry));
+          setChips(next);
+        }
+      },
+      (e: unknown) => setErrors(errorMessages(e)),
+    );
+    a.send.permittedReplyTo().then(setReplyTos, () => setReplyTos([]));
+  }, [draft]);
+
+  const submit = useAction(async (request: SendRequest) => {
+    sendJob.clear();
+    const accepted = await api().send.submit(request);
+    sendJob.follow(accepted.job);
+    if (accepted.invalid.length) setErrors(accepted.invalid.map((i) => `${i.input}: ${i.reason} (not sent)`));
+    setNotice(`Sending to ${accepted.job.recipientCount} recipient(s)…`);
+  });
+
+  function send() {
+    if (submit.busy) return;
+    const found = check.problems();
+    setErrors(found);
+    setNotice(null);
+    if (found.length) return;
+    const { replyTo, delivery, schedule, delay, at } = options;
+    const base: OutboxContent =
+      rich && richDraft
+        ? (() => {
+            const c = draftContent(richDraft);
+            return { ...c, fields: { ...c.fields, ...(effectiveMake ? { PhoneMake: effectiveMake } : {}) } };
+          })()
+        : { kind: flash ? 'flash' : 'text', text };
+    const content: OutboxContent = {
+      ...base,
+      ...(replyTo ? { replyTo } : {}),
+      ...(delivery !== 'Default' && !rich ? { deliveryOption: delivery } : {}),
+      ...(schedule === 'delay' ? { sendTimeDelay: Number(delay) } : {}),
+      ...(schedule === 'at' ? { sendTimeAbsolute: toUtcSendTime(at) ?? '' } : {}),
+    };
+    void submit.run({
+      recipients: chips.flatMap((c) => (c.kind === 'number' ? [c.msisdn] : [])),
+      contactIds: chips.flatMap((c) => (c.kind === 'contact' ? [c.contact.id] : [])),
+      groupIds: chips.flatMap((c) => (c.kind === 'group' ? [c.group.id] : [])),
+      content,
+    });
+  }
+
+  const sendRef = useRef(send);
+  useEffect(() => {
+    sendRef.current = send;
+  });
+  useEffect(() => {
+    const onRequest = () => sendRef.current();
+    window.addEventListener(SEND_REQUEST_EVENT, onRequest);
+    return () => window.removeEventListener(SEND_REQUEST_EVENT, onRequest);
+  }, []);
+
+  const onTextKey = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      send();
+    }
+  };
+
+  const contentBlocked = check.contentIssues.length > 0;
+  const { job, done } = sendJob;
+  const saveTemplate = async () => {
+    const name = await dialog.askText({
+      title: 'Save as template',
+      label: 'Template name',
+      confirmLabel: 'Save',
+      required: 'A template needs a name.',
+    });
+    if (!name) return;
+    api()
+      .templates.create({ name, text })
+      .then(
+        (t) => setTemplates((ts) => [...ts, t]),
+        (e: unknown) => setErrors(errorMessages(e)),
+      );
+  };
+  // A failed submit lists the gateway's or the service's problems as the form's own are listed.
+  const shownErrors = errors.length ? errors : submit.error ? errorMessages(submit.error) : [];
+
+  return (
+    <section className="view compose" aria-labelledby="compose-title" onKeyDown={onTextKey}>
+      <h1 id="compose-title">Compose</h1>
+      <Recipients
+        chips={chips}
+        setChips={setChips}
+        entry={entry}
+        setEntry={setEntry}
+        contacts={contacts}
+        groups={groups}
+        country={country}
+      />
+      <ContentChoice
+        kind={kind}
+        onKind={(k) => {
+          setKind(k);
+          setRichDraft(null);
+          setErrors([]);
+          submit.clearError();
+        }}
+        phoneMake={phoneMake}
+        onPhoneMake={setPhoneMake}
+      />
+      {rich ? (
+        <RichContent kind={kind} richDraft={richDraft} onDraft={setRichDraft} />
+      ) : (
+        <MessageBox
+          text={text}
+          onText={setText}
+          templates={templates}
+          analysis={check.analysis}
+          tooLong={check.tooLong}
+          costMessages={check.costMessages}
+          credit={credit}
+        />
+      )}
+      <Options options={options} onChange={setOptions} replyTos={replyTos} rich={rich} />
+
+      {contentBlocked ? (
+        <div
+          className="content-problems"
+          id="content-problems"
+          data-testid="content-problems"
+          aria-live="polite"
+        >
+          <strong>Not ready to send:</strong>
+          <ul>
+            {check.contentIssues.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
+      <ErrorText
+        error={shownErrors.length ? shownErrors : null}
+        prefix="Nothing was sent:"
+        testId="compose-errors"
+      />
+
+      <div className="row">
+        <button
+          type="button"
+          className="primary"
+          onClick={send}
+          disabled={submit.busy || contentBlocked}
+          aria-describedby={contentBlocked ? 'content-problems' : undefined}
+          title="Ctrl+Enter"
+        >
+          {submit.busy ? 'Sending…' : 'Send'}
+        </button>
+        <button type="button" onClick={() => void saveTemplate()} disabled={!text || rich}>
+          Save as template
+        </button>
+        {job && done === job.recipientCount ? (
+          <span className="muted">All {job.recipientCount} recipient(s) answered.</span>
+        ) : notice ? (
+          <span className="muted">{notice}</span>
+        ) : null}
+      </div>
+
+      {job ? <Results {...sendJob} job={job} /> : null}
+    </section>
+  );
+}
+
+/** The sentences of a thrown value: its problems when it lists them, else its message. */
+function errorMessages(e: unknown): string[] {
+  const { message, problems } = errorParts(e);
+  return problems.length ? problems : [message];
+}

@@ -1,0 +1,189 @@
+// Compose's content: the kind (text, flash, or a rich kind from the media registry), the phone make
+// the kind needs, and either the text box with its GSM-7/UCS-2 counter or the kind's editor.
+import type { ContentKind, Credit, Template } from '../../../preload/api.ts';
+import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../../protocol/fields.ts';
+import { LIMITS, PHONE_MAKES, type PhoneMake } from '../../../protocol/limits.ts';
+import type { TextAnalysis } from '../../../protocol/sms.ts';
+import { EDITORS } from '../media/registry.ts';
+import type { ContentDraft } from '../media/types.ts';
+
+/** Whether this kind's request needs PhoneMake (spec 2.4): fixed (a group graphic's Nokia), chosen, or none. */
+export function phoneMakeRule(kind: ContentKind): { fixed: PhoneMakeOnly } | 'choose' | 'none' {
+  const fixed = requiredPhoneMake(kind);
+  if (fixed) return { fixed };
+  return (PHONE_MAKE_REQUIRED as readonly string[]).includes(kind) ? 'choose' : 'none';
+}
+
+/** The PhoneMake a send of this kind carries ('' for none). */
+export function effectivePhoneMake(kind: ContentKind, chosen: PhoneMake | ''): PhoneMake | '' {
+  const rule = phoneMakeRule(kind);
+  return typeof rule === 'object' ? rule.fixed.make : rule === 'choose' ? chosen : '';
+}
+
+export function ContentChoice({
+  kind,
+  onKind,
+  phoneMake,
+  onPhoneMake,
+}: {
+  kind: ContentKind;
+  onKind: (kind: ContentKind) => void;
+  phoneMake: PhoneMake | '';
+  onPhoneMake: (make: PhoneMake | '') => void;
+}) {
+  const makeRule = phoneMakeRule(kind);
+  const fixedMake = typeof makeRule === 'object' ? makeRule.fixed : null;
+  return (
+    <div className="row wrap content-choice">
+      <div className="labelled">
+        <label htmlFor="content-kind">Content</label>
+        <select id="content-kind" value={kind} onChange={(e) => onKind(e.target.value as ContentKind)}>
+          <option value="text">Text</option>
+          <option value="flash">Flash</option>
+          {Object.entries(EDITORS).map(([k, entry]) => (
+            <option key={k} value={k}>
+              {entry.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {makeRule !== 'none' ? (
+        <div className="labelled">
+          <label htmlFor="phone-make">Phone make</label>
+          <select
+            id="phone-make"
+            value={effectivePhoneMake(kind, phoneMake)}
+            disabled={fixedMake !== null}
+            aria-describedby={fixedMake ? 'phone-make-note' : undefined}
+            onChange={(e) => onPhoneMake(e.target.value as PhoneMake | '')}
+          >
+            <option value="">Choose…</option>
+            {PHONE_MAKES.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {fixedMake ? (
+        <span id="phone-make-note" className="muted small">
+          {fixedMake.what} are sent to {fixedMake.make} handsets only.
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The rich kind's editor, with the summary of what it will send. */
+export function RichContent({
+  kind,
+  richDraft,
+  onDraft,
+}: {
+  kind: ContentKind;
+  richDraft: ContentDraft | null;
+  onDraft: (draft: ContentDraft) => void;
+}) {
+  const editor = EDITORS[kind];
+  if (!editor) return null;
+  return (
+    <div className="field media" aria-label={`${editor.label} content`} role="group">
+      <editor.Editor key={kind} onChange={onDraft} />
+      {richDraft && richDraft.kind === kind ? (
+        <p className="muted small" data-testid="content-summary">
+          {richDraft.summary}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function MessageBox({
+  text,
+  onText,
+  templates,
+  analysis,
+  tooLong,
+  costMessages,
+  credit,
+}: {
+  text: string;
+  onText: (text: string) => void;
+  templates: Template[];
+  analysis: TextAnalysis;
+  tooLong: boolean;
+  costMessages: number;
+  credit: Credit | null;
+}) {
+  const characters = analysis.characters;
+  return (
+    <div className="field">
+      <div className="row spread">
+        <label htmlFor="message">Message</label>
+        {templates.length ? (
+          <select
+            aria-label="Insert template"
+            value=""
+            onChange={(e) => {
+              const t = templates.find((x) => String(x.id) === e.target.value);
+              if (t) onText(t.text);
+            }}
+          >
+            <option value="">Templates…</option>
+            {templates.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        ) : null}
+      </div>
+      <textarea
+        id="message"
+        rows={6}
+        value={text}
+        aria-invalid={tooLong}
+        aria-describedby="counter"
+        onChange={(e) => onText(e.target.value)}
+      />
+      <div
+        id="counter"
+        className={tooLong ? 'counter error' : 'counter'}
+        aria-live="polite"
+        data-testid="counter"
+      >
+        <span>{analysis.encoding}</span>
+        <span>
+          {characters} character{characters === 1 ? '' : 's'}
+        </span>
+        <span>
+          {analysis.segments} segment{analysis.segments === 1 ? '' : 's'}
+        </span>
+        <span>{analysis.remaining} left in segment</span>
+        <span>
+          ≈ {costMessages} message credit{costMessages === 1 ? '' : 's'}
+        </span>
+        {credit && credit.availableMessages !== null ? (
+          <span>of {credit.availableMessages} available</span>
+        ) : null}
+      </div>
+      {analysis.nonGsm.length ? (
+        <p className="muted small">
+          UCS-2 because of:{' '}
+          {analysis.nonGsm
+            .slice(0, 10)
+            .map((ch) => `“${ch}”`)
+            .join(' ')}{' '}
+          (70 characters per SMS instead of 160)
+        </p>
+      ) : null}
+      {tooLong ? (
+        <p className="error" role="alert">
+          Too long: {analysis.segments} parts, at most {LIMITS.maxMessageParts} can be joined into one
+          message.
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+// Compose's per-recipient results of the job it sent: progress events and delivery receipts of that
+// job update the rows while the view is open.
+import { useState } from 'react';
+import type { OutboxJob, RecipientOutcome } from '../../../preload/api.ts';
+import { api, useEvent } from '../../api.ts';
+import { StatusPill } from '../../components/StatusPill.tsx';
+
+/** Of two snapshots of the same job, the one with fewer recipients still pending or sending. */
+function laterSnapshot(current: OutboxJob | null, next: OutboxJob): OutboxJob {
+  if (!current || current.id !== next.id) return next;
+  const open = (j: OutboxJob) => j.counts.pending + j.counts.sending;
+  return open(next) <= open(current) ? next : current;
+}
+
+export interface SendJob {
+  job: OutboxJob | null;
+  outcomes: Map<string, RecipientOutcome>;
+  /** Recipients answered so far. */
+  done: number;
+  /** A new send starts: the last one's rows go. */
+  clear: () => void;
+  /** The job submit() accepted. */
+  follow: (accepted: OutboxJob) => void;
+}
+
+export function useSendJob(): SendJob {
+  const [job, setJob] = useState<OutboxJob | null>(null);
+  const [outcomes, setOutcomes] = useState<Map<string, RecipientOutcome>>(new Map());
+
+  useEvent('outbox:progress', (p) => {
+    if (!job || p.jobId !== job.id) return;
+    setJob((current) => laterSnapshot(current, p.job));
+    setOutcomes((m) => {
+      const next = new Map(m);
+      for (const o of p.outcomes) next.set(o.to, o);
+      return next;
+    });
+  });
+  useEvent('inbox:receipt', (p) => {
+    const msg = p.message;
+    if (!job || msg.jobId !== job.id) return;
+    setOutcomes((m) => {
+      const prev = m.get(msg.peer);
+      if (!prev) return m;
+      const next = new Map(m);
+      next.set(msg.peer, {
+        ...prev,
+        status: msg.status as RecipientOutcome['status'],
+        receiptReport: msg.receiptReport,
+      });
+      return next;
+    });
+  });
+
+  const follow = (accepted: OutboxJob) => {
+    setJob((current) => laterSnapshot(current, accepted));
+    // A small send can finish before submit() answers: its progress events came while no job was
+    // shown, so read the job back once instead of showing it as still pending.
+    void api()
+      .outbox.job(accepted.id)
+      .then((fresh) => {
+        if (fresh) setJob((current) => laterSnapshot(current, fresh));
+      });
+    void api()
+      .outbox.recipients(accepted.id)
+      .then((list) =>
+        setOutcomes((m) => {
+          const next = new Map(list.map((o) => [o.to, o] as const));
+          for (const [k, v] of m) next.set(k, v);
+          return next;
+        }),
+      );
+  };
+
+  const done = job ? job.recipientCount - job.counts.pending - job.counts.sending : 0;
+  return { job, outcomes, done, clear: () => setOutcomes(new Map()), follow };
+}
+
+export function Results({ job, outcomes, done }: SendJob & { job: OutboxJob }) {
+  const pct = job.recipientCount ? Math.round((done / job.recipientCount) * 100) : 0;
+  return (
+    <div className="results" aria-label="Send results">
+      <progress max={100} value={pct} aria-label="Send progress" />
+      <div className="muted small">
+        {done}/{job.recipientCount} answered —{' '}
+        {job.counts.accepted + job.counts.queued + job.counts.delivered} accepted,{' '}
+        {job.counts.rejected + job.counts.failed} failed, {job.counts.unknown} unknown
+      </div>
+      <table className="table" data-testid="send-results">
+        <thead>
+          <tr>
+            <th>Recipient</th>
+            <th>Status</th>
+            <th>Report</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...outcomes.values()].map((o) => (
+            <tr key={o.to}>
+              <td>+{o.to}</td>
+              <td>
+                <StatusPill status={o.status} />
+              </td>
+              <td className="muted">{o.reportText ?? o.report ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -28,7 +28,8 @@ function focusables(root: HTMLElement): HTMLElement[] {
 /**
  * A modal dialog, open while mounted: showModal() makes the rest of the page inert, Tab cycles
  * within it, Escape cancels, and focus goes back to the element that opened it. Focus starts on
- * the first field, else the primary button, else the first button.
+ * the first field, else an element marked data-autofocus (Cancel, where the action destroys
+ * something), else the primary button, else the first button.
  */
 export function Dialog({
   title,
@@ -65,6 +66,7 @@ export function Dialog({
       dialog.querySelector<HTMLElement>(
         'input:not(:disabled), select:not(:disabled), textarea:not(:disabled)',
       ) ??
+      dialog.querySelector<HTMLElement>('[data-autofocus]') ??
       dialog.querySelector<HTMLElement>('button.primary:not(:disabled), button.danger:not(:disabled)') ??
       focusables(dialog)[0];
     first?.focus();
@@ -167,7 +169,8 @@ export function ConfirmDialog({
         <button type="button" className={danger ? 'danger' : 'primary'} onClick={() => onAnswer(true)}>
           {confirmLabel}
         </button>
-        <button type="button" onClick={() => onAnswer(false)}>
+        {/* Enter on a destructive question must not destroy: Cancel has the focus then. */}
+        <button type="button" onClick={() => onAnswer(false)} data-autofocus={danger || undefined}>
           {cancelLabel}
         </button>
       </div>

@@ -16,7 +16,9 @@ import { CHILD_ACCOUNT_TYPES, LIMITS, type ChildAccountType } from '../../protoc
 import { childAccountFields, tidyChildAccount } from '../../protocol/child-account.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import { api } from '../api.ts';
+import { Dialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { useAction } from '../hooks/useAction.ts';
 
 const TYPE_TEXT: Record<ChildAccountType, string> = {
   TRANSFER: 'TRANSFER — gets credit by transfer from you',
@@ -86,14 +88,18 @@ export function ChildAccounts({ account }: { account: AccountSummary }) {
   const [form, setForm] = useState<ChildCreateRequest>(EMPTY);
   const [problems, setProblems] = useState<Map<string, string>>(new Map());
   const [created, setCreated] = useState<ChildCreated | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const [listError, setListError] = useState<unknown>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
 
   const reload = () =>
     void api()
       .children.list()
-      .then(setChildren, (e: unknown) => setError(e));
+      .then(setChildren, (e: unknown) => setListError(e));
+  const creating = useAction(async (request: ChildCreateRequest) => {
+    setCreated(await api().children.create(request));
+    setForm(EMPTY);
+    reload();
+  });
   useEffect(() => {
     reload();
     api()
@@ -115,19 +121,7 @@ export function ChildAccounts({ account }: { account: AccountSummary }) {
     const found = createProblems(form, country);
     setProblems(found);
     if (found.size > 0) return;
-    setBusy(true);
-    setError(null);
-    api()
-      .children.create(form)
-      .then(
-        (c) => {
-          setCreated(c);
-          setForm(EMPTY);
-          reload();
-        },
-        (err: unknown) => setError(err),
-      )
-      .finally(() => setBusy(false));
+    void creating.run(form);
   };
 
   const field = (
@@ -168,7 +162,7 @@ export function ChildAccounts({ account }: { account: AccountSummary }) {
         Child accounts of <strong>{account.username}</strong>. A TRANSFER child gets credit only by transfer;
         a SHARED child spends your credit.
       </p>
-      <ErrorText error={error} />
+      <ErrorText error={creating.error !== null ? creating.error : listError} />
 
       {created ? (
         <div className="card created" role="region" aria-label="New child account">
@@ -226,8 +220,8 @@ export function ChildAccounts({ account }: { account: AccountSummary }) {
             account can be created.
           </p>
         ) : null}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create child account'}
+        <button type="submit" className="primary" disabled={creating.busy}>
+          {creating.busy ? 'Creating…' : 'Create child account'}
         </button>
       </form>
 
@@ -305,44 +299,26 @@ function ConfirmDelete({
   onClose: () => void;
   onDeleted: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    cancel.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-  const remove = () => {
-    setBusy(true);
-    setError(null);
-    api()
-      .children.delete(username)
-      .then(onDeleted, (e: unknown) => setError(e))
-      .finally(() => setBusy(false));
-  };
+  const removing = useAction(async () => {
+    await api().children.delete(username);
+    onDeleted();
+  });
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-labelledby="delete-child-title">
-      <div className="card">
-        <h2 id="delete-child-title">Delete {username}?</h2>
-        <p>
-          The child account is deleted at the gateway and cannot be restored.
-          {type === 'TRANSFER' ? ' Its remaining credit returns to your account.' : ''}
-        </p>
-        <ErrorText error={error} />
-        <div className="row">
-          <button type="button" className="danger" onClick={remove} disabled={busy}>
-            {busy ? 'Deleting…' : 'Delete child account'}
-          </button>
-          <button type="button" ref={cancel} onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+    <Dialog title={`Delete ${username}?`} onCancel={onClose}>
+      <p>
+        The child account is deleted at the gateway and cannot be restored.
+        {type === 'TRANSFER' ? ' Its remaining credit returns to your account.' : ''}
+      </p>
+      <ErrorText error={removing.error} />
+      <div className="row dialog-buttons">
+        <button type="button" className="danger" onClick={() => void removing.run()} disabled={removing.busy}>
+          {removing.busy ? 'Deleting…' : 'Delete child account'}
+        </button>
+        <button type="button" onClick={onClose} data-autofocus>
+          Cancel
+        </button>
       </div>
-    </div>
+    </Dialog>
   );
 }
 

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import Papa from 'papaparse';
-import type { Contact, CsvColumnMapping, Group, ImportResult } from '../../preload/api.ts';
+import type { Contact, Group, ImportResult } from '../../preload/api.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { api } from '../api.ts';
 import { displayNumber, download } from '../format.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
+import { ImportButtons } from './ContactImport.tsx';
 import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 
@@ -391,130 +391,5 @@ function ContactForm({
         </button>
       </div>
     </form>
-  );
-}
-
-const readFile = (f: File) => f.text();
-
-function ImportButtons({
-  country,
-  onDone,
-  onError,
-}: {
-  country: string | undefined;
-  onDone: (r: ImportResult) => void;
-  onError: (e: unknown) => void;
-}) {
-  const [csv, setCsv] = useState<{ text: string; headers: string[] } | null>(null);
-  const [mapping, setMapping] = useState<{
-    name: string;
-    last: string;
-    number: string;
-    email: string;
-    notes: string;
-  }>({
-    name: '',
-    last: '',
-    number: '',
-    email: '',
-    notes: '',
-  });
-  const options = country ? { defaultCountry: country } : {};
-
-  const onCsv = async (f: File | undefined) => {
-    if (!f) return;
-    const text = await readFile(f);
-    const parsed = Papa.parse<string[]>(text, { preview: 1, skipEmptyLines: true });
-    const headers = (parsed.data[0] ?? []).map((h) => h.trim());
-    const guess = (re: RegExp) => headers.find((h) => re.test(h)) ?? '';
-    setMapping({
-      name: guess(/^(full ?)?name$|^first/i),
-      last: guess(/^last|surname/i),
-      number: guess(/phone|mobile|number|msisdn|tel/i),
-      email: guess(/mail/i),
-      notes: guess(/note/i),
-    });
-    setCsv({ text, headers });
-  };
-  const runCsv = () => {
-    if (!csv || !mapping.number) return;
-    const m: CsvColumnMapping = {
-      number: mapping.number,
-      ...(mapping.name ? { name: mapping.last ? [mapping.name, mapping.last] : mapping.name } : {}),
-      ...(mapping.email ? { email: mapping.email } : {}),
-      ...(mapping.notes ? { notes: mapping.notes } : {}),
-    };
-    api()
-      .contacts.importCsv({ csv: csv.text, mapping: m, options })
-      .then((r) => {
-        setCsv(null);
-        onDone(r);
-      }, onError);
-  };
-
-  return (
-    <>
-      <label className="button">
-        Import CSV…
-        <input
-          type="file"
-          accept=".csv,text/csv"
-          className="hidden-file"
-          onChange={(e) => void onCsv(e.target.files?.[0]).catch(onError)}
-        />
-      </label>
-      <label className="button">
-        Import vCard…
-        <input
-          type="file"
-          accept=".vcf,text/vcard,text/x-vcard"
-          className="hidden-file"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f)
-              void readFile(f)
-                .then((text) => api().contacts.importVcard({ text, options }))
-                .then(onDone, onError);
-          }}
-        />
-      </label>
-      {csv ? (
-        <div className="modal" role="dialog" aria-label="CSV column mapping">
-          <div className="card">
-            <h2>Map CSV columns</h2>
-            {(['name', 'last', 'number', 'email', 'notes'] as const).map((k) => (
-              <label key={k}>
-                {k === 'name'
-                  ? 'Name (or first name)'
-                  : k === 'last'
-                    ? 'Last name (joined to the name)'
-                    : k === 'number'
-                      ? 'Number (required)'
-                      : k[0]?.toUpperCase() + k.slice(1)}
-                <select
-                  value={mapping[k]}
-                  onChange={(e) => setMapping((m) => ({ ...m, [k]: e.target.value }))}
-                >
-                  <option value="">—</option>
-                  {csv.headers.map((h) => (
-                    <option key={h} value={h}>
-                      {h}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ))}
-            <div className="row">
-              <button type="button" className="primary" onClick={runCsv} disabled={!mapping.number}>
-                Import
-              </button>
-              <button type="button" onClick={() => setCsv(null)}>
-                Cancel
-              </button>
-            </div>
-          </div>
-        </div>
-      ) : null}
-    </>
   );
 }

@@ -162,7 +162,6 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
   });
 
   it('history shows a failed delivery and resends to the failed recipient only', async () => {
-    page.on('dialog', (d) => void d.accept());
     await page.keyboard.press('Control+n');
     const entry = page.getByRole('combobox', { name: 'To', exact: true });
     await entry.fill('+44 7700 900000'); // the sandbox network fails numbers ending 0000
@@ -175,6 +174,10 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     await job.getByText('1 failed').first().waitFor();
     await job.getByRole('button', { name: /Ping/ }).click();
     await job.getByRole('button', { name: 'Resend to failed (1)' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Resend to failed recipients?' });
+    expect(await confirm.textContent()).toContain('Send the message again to 1 failed recipient(s)?');
+    await confirm.getByRole('button', { name: 'Resend' }).click();
+    await confirm.waitFor({ state: 'detached' });
     await job.getByText(/Resent as send #\d+/).waitFor();
     await shoot('history');
     const jobs = await page.evaluate(() => window.messenger!.outbox.jobs());
@@ -265,6 +268,63 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     const job = await page.evaluate(async () => (await window.messenger!.outbox.jobs())[0]);
     expect(job?.content.sendTimeAbsolute).toBe('2030-01-15T11:00:00');
     expect(job?.recipientCount).toBe(3);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('saves a template, renames a group and deletes a contact through the Dialog (no browser dialogs)', async () => {
+    // Any browser dialog would fail here: nothing answers it.
+    page.on('dialog', (d) => {
+      pageErrors.push(`a browser ${d.type()} dialog was opened: ${d.message()}`);
+      void d.dismiss();
+    });
+    await page.keyboard.press('Control+n');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('See you at 3');
+    const save = page.getByRole('button', { name: 'Save as template' });
+    await save.click();
+    const ask = page.getByRole('dialog', { name: 'Save as template' });
+    const name = ask.getByRole('textbox', { name: 'Template name' });
+    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+    await name.press('Enter');
+    expect(await ask.getByRole('alert').textContent()).toBe('A template needs a name.');
+    await page.setViewportSize({ width: 720, height: 480 });
+    await shoot('compose-template-dialog');
+    await page.setViewportSize({ width: 1280, height: 820 });
+    await name.fill('Meeting');
+    await name.press('Enter');
+    await ask.waitFor({ state: 'detached' });
+    expect(await save.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page
+      .getByRole('combobox', { name: 'Insert template' })
+      .locator('option', { hasText: 'Meeting' })
+      .waitFor({
+        state: 'attached',
+      });
+    const templates = await page.evaluate(() => window.messenger!.templates.list());
+    expect(templates.map((t) => [t.name, t.text])).toContainEqual(['Meeting', 'See you at 3']);
+
+    await page.getByRole('button', { name: 'Contacts & groups' }).click();
+    await page.locator('.group-item', { hasText: 'Team' }).click();
+    await page.getByRole('region', { name: 'Group Team' }).getByRole('button', { name: 'Rename' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename group Team' });
+    await rename.getByRole('textbox', { name: 'Group name' }).fill('Core team');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('region', { name: 'Group Core team' }).waitFor();
+    expect((await page.evaluate(() => window.messenger!.groups.list())).map((g) => g.name)).toContain(
+      'Core team',
+    );
+
+    const row = page.getByRole('row').filter({ hasText: 'Fay Fox' });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const del = page.getByRole('dialog', { name: 'Delete Fay Fox?' });
+    await page.setViewportSize({ width: 720, height: 480 });
+    await shoot('contacts-delete-dialog');
+    await page.setViewportSize({ width: 1280, height: 820 });
+    await del.getByRole('button', { name: 'Cancel' }).click();
+    await del.waitFor({ state: 'detached' });
+    expect(await page.getByRole('cell', { name: 'Fay Fox', exact: true }).count()).toBe(1);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await del.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('cell', { name: 'Fay Fox', exact: true }).waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   });
 });

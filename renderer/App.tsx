@@ -8,6 +8,7 @@ import { History } from './views/History.tsx';
 import { Contacts } from './views/Contacts.tsx';
 import { Account } from './views/Account.tsx';
 import { CreditBadge } from './components/CreditBadge.tsx';
+import { ErrorText } from './components/ErrorText.tsx';
 import { ChildAccounts } from './views/ChildAccounts.tsx';
 import { PolicyBanner } from './components/PolicyBanner.tsx';
 import { UpdateBanner } from './components/UpdateBanner.tsx';
@@ -160,9 +161,7 @@ export function App() {
   if (loadError) {
     return (
       <main className="center-page">
-        <p role="alert" className="error">
-          Could not reach the app: {loadError}
-        </p>
+        <ErrorText error={loadError} prefix="Could not reach the app: " />
       </main>
     );
   }

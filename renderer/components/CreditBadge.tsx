@@ -1,6 +1,7 @@
-import { useState } from 'react';
 import type { Credit } from '../../preload/api.ts';
-import { api, errorText } from '../api.ts';
+import { api } from '../api.ts';
+import { useAction } from '../hooks/useAction.ts';
+import { ErrorText } from './ErrorText.tsx';
 
 /** Credit, always visible: amount + currency, approximate messages, refresh, low warning. */
 export function CreditBadge({
@@ -10,16 +11,7 @@ export function CreditBadge({
   credit: Credit | null;
   onRefresh: (c: Credit) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const refresh = () => {
-    setBusy(true);
-    setError(null);
-    api()
-      .credit.refresh()
-      .then(onRefresh, (e: unknown) => setError(errorText(e)))
-      .finally(() => setBusy(false));
-  };
+  const refresh = useAction(async () => onRefresh(await api().credit.refresh()));
   return (
     <section className={credit?.low ? 'credit low' : 'credit'} aria-label="Credit" data-testid="credit">
       <div className="credit-amount" aria-live="polite">
@@ -39,13 +31,9 @@ export function CreditBadge({
           Credit is low
         </div>
       ) : null}
-      {error ? (
-        <div className="error" role="alert">
-          {error}
-        </div>
-      ) : null}
-      <button type="button" className="link" onClick={refresh} disabled={busy}>
-        {busy ? 'Refreshing…' : 'Refresh credit'}
+      <ErrorText error={refresh.error} />
+      <button type="button" className="link" onClick={() => void refresh.run()} disabled={refresh.busy}>
+        {refresh.busy ? 'Refreshing…' : 'Refresh credit'}
       </button>
     </section>
   );

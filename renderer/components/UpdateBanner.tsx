@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { UpdateDownload, UpdateInfo } from '../../preload/api.ts';
 import { api, errorText, useEvent } from '../api.ts';
+import { ErrorText } from './ErrorText.tsx';
 
 /** The release date in the user's local time ("20 Nov 2026, 10:30"); the text as given when unreadable. */
 export function releaseDateText(iso: string): string {
@@ -179,11 +180,7 @@ export function UpdateBanner() {
         </div>
       ) : null}
       {cancelled ? <p role="status">Download cancelled; nothing was kept.</p> : null}
-      {shownError ? (
-        <p role="alert" className="error">
-          Download failed: {shownError}
-        </p>
-      ) : null}
+      <ErrorText error={shownError} prefix="Download failed: " />
       {!downloading ? (
         <div className="update-actions">
           {!done ? (

@@ -335,10 +335,26 @@ function TransferForm({
   const [by, setBy] = useState<'amount' | 'messages'>('amount');
   const [value, setValue] = useState('');
   const [pin, setPin] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<string | null>(null);
   const target = username || transferable[0]?.username || '';
+  // The transfer's busy state; its error slot also shows the form's own checks and the balance's.
+  const transfer = useAction(async () => {
+    const r = await api().children.transfer({
+      username: target,
+      direction,
+      ...(by === 'amount' ? { amount: value.trim() } : { messages: Number(value.trim()) }),
+      ...(pin !== '' ? { childPin: pin } : {}),
+    });
+    const moved = by === 'amount' ? `${value.trim()} GBP` : `${value.trim()} messages`;
+    setResult(
+      `Moved ${moved} ${direction === 'toChild' ? `to ${target}` : `from ${target} to ${account.username}`}. ` +
+        `Your credit: ${r.parent.credit} ${r.parent.currency}` +
+        (r.child ? `; ${target}: ${balanceText(r.child)}.` : '.'),
+    );
+    setValue('');
+    setPin('');
+  });
+  const { busy, error, setError } = transfer;
 
   const problem = (): string | null => {
     if (target === '') return 'Choose a TRANSFER child account.';
@@ -358,28 +374,7 @@ function TransferForm({
     setResult(null);
     setError(p);
     if (p) return;
-    setBusy(true);
-    api()
-      .children.transfer({
-        username: target,
-        direction,
-        ...(by === 'amount' ? { amount: value.trim() } : { messages: Number(value.trim()) }),
-        ...(pin !== '' ? { childPin: pin } : {}),
-      })
-      .then(
-        (r) => {
-          const moved = by === 'amount' ? `${value.trim()} GBP` : `${value.trim()} messages`;
-          setResult(
-            `Moved ${moved} ${direction === 'toChild' ? `to ${target}` : `from ${target} to ${account.username}`}. ` +
-              `Your credit: ${r.parent.credit} ${r.parent.currency}` +
-              (r.child ? `; ${target}: ${balanceText(r.child)}.` : '.'),
-          );
-          setValue('');
-          setPin('');
-        },
-        (err: unknown) => setError(err),
-      )
-      .finally(() => setBusy(false));
+    void transfer.run();
   };
 
   const showBalance = () => {

@@ -10,6 +10,7 @@ import { LIMITS } from '../../protocol/limits.ts';
 import { analyzeText } from '../../protocol/sms.ts';
 import { api, useEvent } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
+import { useAction } from '../hooks/useAction.ts';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { displayNumber, download, formatTime, snippetParts } from '../format.ts';
@@ -261,7 +262,6 @@ function Thread({
   const [next, setNext] = useState<ThreadCursor | null>(null);
   const [reply, setReply] = useState('');
   const [error, setError] = useState<unknown>(null);
-  const [sending, setSending] = useState(false);
   const dialog = useDialog();
   const endRef = useRef<HTMLDivElement>(null);
 
@@ -315,21 +315,17 @@ function Thread({
   };
 
   const tooLong = analyzeText(reply).segments > LIMITS.maxMessageParts;
+  const replying = useAction(async (text: string) => {
+    await api().send.submit({ recipients: [conv.peer], content: { kind: 'text', text } });
+    setReply('');
+    load();
+    onChanged();
+  });
+  const sending = replying.busy;
   const sendReply = () => {
     if (!reply.trim() || tooLong || sending) return;
-    setSending(true);
     setError(null);
-    api()
-      .send.submit({ recipients: [conv.peer], content: { kind: 'text', text: reply } })
-      .then(
-        () => {
-          setReply('');
-          load();
-          onChanged();
-        },
-        (e: unknown) => setError(e),
-      )
-      .finally(() => setSending(false));
+    void replying.run(reply);
   };
 
   return (
@@ -389,7 +385,7 @@ function Thread({
         ))}
         <div ref={endRef} />
       </div>
-      <ErrorText error={error} />
+      <ErrorText error={replying.error !== null ? replying.error : error} />
       <div className="reply">
         <textarea
           aria-label="Reply"

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import type { AccountSummary, EffectivePolicy } from '../../preload/api.ts';
+import type { AccountSummary, EffectivePolicy, SignInRequest } from '../../preload/api.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { api, bridge } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { useAction } from '../hooks/useAction.ts';
 
 /**
  * First start: sign in to a gateway account, or use the local sandbox. The deploy policy may
@@ -21,8 +22,6 @@ export function SignIn({
   const [secondaryTyped, setSecondaryUrl] = useState<string | null>(null);
   // In a browser (web shell) there is no OS keyring to keep the PIN in: off by default there.
   const [remember, setRemember] = useState(bridge() === null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const locked = policy?.gateway.locked === true && policy.gateway.primaryUrl !== null;
   const offerSandbox = policy?.offerSandbox ?? true;
   // What the user typed (null: untouched), over the policy's URLs; locked URLs are the policy's.
@@ -30,22 +29,19 @@ export function SignIn({
   const primaryUrl = locked ? (g?.primaryUrl ?? '') : (primaryTyped ?? g?.primaryUrl ?? '');
   const secondaryUrl = locked ? (g?.secondaryUrl ?? '') : (secondaryTyped ?? g?.secondaryUrl ?? '');
 
-  const run = (p: Promise<AccountSummary>) => {
-    setBusy(true);
-    setError(null);
-    p.then(onSignedIn, (e: unknown) => setError(e)).finally(() => setBusy(false));
-  };
+  const signIn = useAction(async (request: SignInRequest) =>
+    onSignedIn(await api().accounts.signIn(request)),
+  );
+  const { busy, error } = signIn;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    run(
-      api().accounts.signIn({
-        username: username.trim(),
-        pin,
-        primaryUrl: primaryUrl.trim(),
-        ...(secondaryUrl.trim() ? { secondaryUrl: secondaryUrl.trim() } : {}),
-        rememberPin: remember,
-      }),
-    );
+    void signIn.run({
+      username: username.trim(),
+      pin,
+      primaryUrl: primaryUrl.trim(),
+      ...(secondaryUrl.trim() ? { secondaryUrl: secondaryUrl.trim() } : {}),
+      rememberPin: remember,
+    });
   };
 
   return (
@@ -63,7 +59,7 @@ export function SignIn({
               type="button"
               className="primary wide"
               disabled={busy}
-              onClick={() => run(api().accounts.signIn({ sandbox: true }))}
+              onClick={() => void signIn.run({ sandbox: true })}
             >
               Use local sandbox
             </button>

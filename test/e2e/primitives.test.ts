@@ -1,7 +1,8 @@
-// The renderer's Dialog (renderer/components/Dialog.tsx) in Chromium: a modal <dialog> with an
-// accessible name, focus on the right control when it opens, Tab kept inside, Escape cancelling,
-// focus back on the opener, and the text question's inline validation. The harness page
-// (test/e2e/harness/dialog) is bundled with vite's build API and served from 127.0.0.1.
+// The renderer's primitives in Chromium. The Dialog (renderer/components/Dialog.tsx): a modal
+// <dialog> with an accessible name, focus on the right control when it opens, Tab kept inside,
+// Escape cancelling, focus back on the opener, and the text question's inline validation. useAction:
+// busy while running, no second run meanwhile, the error shown by ErrorText. The harness page
+// (test/e2e/harness/primitives) is bundled with vite's build API and served from 127.0.0.1.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,20 +14,20 @@ import { ARGS, CHROMIUM, HAS_CHROMIUM, ROOT, SHOTS } from './support.ts';
 
 const focused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
 
-describe.skipIf(!HAS_CHROMIUM)('Dialog (Chromium)', { timeout: 60_000 }, () => {
+describe.skipIf(!HAS_CHROMIUM)('Dialog and useAction (Chromium)', { timeout: 60_000 }, () => {
   let out: string;
   let server: Server;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    out = mkdtempSync(join(tmpdir(), 'dialog-'));
+    out = mkdtempSync(join(tmpdir(), 'primitives-'));
     const vite = await import('vite');
     const react = (await import('@vitejs/plugin-react')).default;
     await vite.build({
       configFile: false,
       logLevel: 'warn',
-      root: join(ROOT, 'test/e2e/harness/dialog'),
+      root: join(ROOT, 'test/e2e/harness/primitives'),
       base: './',
       plugins: [react()],
       build: { outDir: out, emptyOutDir: true },
@@ -47,7 +48,7 @@ describe.skipIf(!HAS_CHROMIUM)('Dialog (Chromium)', { timeout: 60_000 }, () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     page = await browser.newPage({ viewport: { width: 720, height: 480 } });
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.getByRole('heading', { name: 'Dialog harness' }).waitFor();
+    await page.getByRole('heading', { name: 'Primitives harness' }).waitFor();
   }, 120_000);
 
   afterAll(async () => {
@@ -159,5 +160,30 @@ describe.skipIf(!HAS_CHROMIUM)('Dialog (Chromium)', { timeout: 60_000 }, () => {
     await dialog.waitFor({ state: 'detached' });
     expect(await answer()).toBe('text:null');
     expect(await focused(opener)).toBe(true);
+  });
+
+  it('useAction: busy while running, a second click meanwhile does not run it again, the error is shown', async () => {
+    const save = page.getByRole('button', { name: /^Sav/ });
+    const calls = () => page.getByTestId('calls').textContent();
+    // Two clicks in one task: both handlers run before React re-renders.
+    await save.evaluate((el: HTMLElement) => (el.click(), el.click()));
+    await page.getByRole('button', { name: 'Saving…' }).waitFor();
+    expect(await calls()).toBe('1');
+    await save.click();
+    expect(await calls()).toBe('1');
+    await page.evaluate(() => window.finishSave!(false));
+    await page.getByRole('button', { name: 'Save', exact: true }).waitFor();
+    const alert = page.getByRole('alert');
+    expect(await alert.locator('strong').textContent()).toBe('Not saved.');
+    expect(await alert.getByRole('listitem').allTextContents()).toEqual(['Name is too long.']);
+
+    // The next run clears the last error, and a success leaves none.
+    await save.click();
+    await page.getByRole('button', { name: 'Saving…' }).waitFor();
+    expect(await calls()).toBe('2');
+    expect(await alert.count()).toBe(0);
+    await page.evaluate(() => window.finishSave!(true));
+    await page.getByRole('button', { name: 'Save', exact: true }).waitFor();
+    expect(await alert.count()).toBe(0);
   });
 });

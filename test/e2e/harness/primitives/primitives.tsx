@@ -1,15 +1,51 @@
-// The Dialog's harness page: the real DialogProvider with a confirm and a text question asked from
-// click handlers, as the views ask them; the answer is written where the test reads it.
+// The renderer primitives' harness page: the real DialogProvider with a confirm and a text question
+// asked from click handlers, as the views ask them (the answer is written where the test reads it),
+// and a useAction whose run the test finishes through window.finishSave.
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DialogProvider, useDialog } from '../../../../renderer/components/Dialog.tsx';
+import { ErrorText } from '../../../../renderer/components/ErrorText.tsx';
+import { useAction } from '../../../../renderer/hooks/useAction.ts';
+
+declare global {
+  interface Window {
+    finishSave?: (ok: boolean) => void;
+  }
+}
+
+/** Not disabled while busy, on purpose: the hook itself must refuse a second run. */
+function SaveAction() {
+  const [calls, setCalls] = useState(0);
+  const save = useAction(async () => {
+    setCalls((n) => n + 1);
+    await new Promise<void>((resolve, reject) => {
+      window.finishSave = (ok) =>
+        ok
+          ? resolve()
+          : reject(
+              Object.assign(new Error('Not saved.'), {
+                problems: [{ field: 'Name', message: 'Name is too long.' }],
+              }),
+            );
+    });
+  });
+  return (
+    <div className="row">
+      <button type="button" onClick={() => void save.run()}>
+        {save.busy ? 'Saving…' : 'Save'}
+      </button>
+      <output data-testid="calls">{calls}</output>
+      <ErrorText error={save.error} />
+    </div>
+  );
+}
 
 function Page() {
   const dialog = useDialog();
   const [answer, setAnswer] = useState('none');
   return (
     <main className="content">
-      <h1>Dialog harness</h1>
+      <h1>Primitives harness</h1>
       <div className="row">
         <button
           type="button"
@@ -47,6 +83,7 @@ function Page() {
         <input aria-label="Outside field" />
       </div>
       <output data-testid="answer">{answer}</output>
+      <SaveAction />
     </main>
   );
 }

@@ -33,6 +33,7 @@ function focusables(root: HTMLElement): HTMLElement[] {
  */
 export function Dialog({
   title,
+  label,
   onCancel,
   children,
   describedBy,
@@ -40,6 +41,8 @@ export function Dialog({
   onSubmit,
 }: {
   title: ReactNode;
+  /** The accessible name when it should differ from the title (aria-label instead of aria-labelledby). */
+  label?: string;
   /** Escape, or the caller's Cancel button. */
   onCancel: () => void;
   children: ReactNode;
@@ -113,7 +116,8 @@ export function Dialog({
     <dialog
       ref={ref}
       className={className ? `dialog ${className}` : 'dialog'}
-      aria-labelledby={titleId}
+      aria-labelledby={label === undefined ? titleId : undefined}
+      aria-label={label}
       aria-describedby={describedBy}
       onKeyDown={onKeyDown}
     >

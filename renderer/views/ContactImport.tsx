@@ -4,6 +4,7 @@ import { useState } from 'react';
 import Papa from 'papaparse';
 import type { CsvColumnMapping, ImportResult } from '../../preload/api.ts';
 import { api } from '../api.ts';
+import { Dialog } from '../components/Dialog.tsx';
 
 const readFile = (f: File) => f.text();
 
@@ -90,41 +91,35 @@ export function ImportButtons({
         />
       </label>
       {csv ? (
-        <div className="modal" role="dialog" aria-label="CSV column mapping">
-          <div className="card">
-            <h2>Map CSV columns</h2>
-            {(['name', 'last', 'number', 'email', 'notes'] as const).map((k) => (
-              <label key={k}>
-                {k === 'name'
-                  ? 'Name (or first name)'
-                  : k === 'last'
-                    ? 'Last name (joined to the name)'
-                    : k === 'number'
-                      ? 'Number (required)'
-                      : k[0]?.toUpperCase() + k.slice(1)}
-                <select
-                  value={mapping[k]}
-                  onChange={(e) => setMapping((m) => ({ ...m, [k]: e.target.value }))}
-                >
-                  <option value="">—</option>
-                  {csv.headers.map((h) => (
-                    <option key={h} value={h}>
-                      {h}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ))}
-            <div className="row">
-              <button type="button" className="primary" onClick={runCsv} disabled={!mapping.number}>
-                Import
-              </button>
-              <button type="button" onClick={() => setCsv(null)}>
-                Cancel
-              </button>
-            </div>
+        <Dialog title="Map CSV columns" label="CSV column mapping" onCancel={() => setCsv(null)}>
+          {(['name', 'last', 'number', 'email', 'notes'] as const).map((k) => (
+            <label key={k}>
+              {k === 'name'
+                ? 'Name (or first name)'
+                : k === 'last'
+                  ? 'Last name (joined to the name)'
+                  : k === 'number'
+                    ? 'Number (required)'
+                    : k[0]?.toUpperCase() + k.slice(1)}
+              <select value={mapping[k]} onChange={(e) => setMapping((m) => ({ ...m, [k]: e.target.value }))}>
+                <option value="">—</option>
+                {csv.headers.map((h) => (
+                  <option key={h} value={h}>
+                    {h}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+          <div className="row dialog-buttons">
+            <button type="button" className="primary" onClick={runCsv} disabled={!mapping.number}>
+              Import
+            </button>
+            <button type="button" onClick={() => setCsv(null)}>
+              Cancel
+            </button>
           </div>
-        </div>
+        </Dialog>
       ) : null}
     </>
   );

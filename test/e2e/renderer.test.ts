@@ -216,6 +216,16 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     expect(await dialog.getByLabel('Number (required)').inputValue()).toBe('Mobile');
     expect(await dialog.getByLabel('Name (or first name)').inputValue()).toBe('First');
     expect(await dialog.getByLabel('Last name (joined to the name)').inputValue()).toBe('Last');
+    // The mapping is the Dialog: the first field has the focus, Escape cancels without importing.
+    expect(
+      await dialog.getByLabel('Name (or first name)').evaluate((el) => el === document.activeElement),
+    ).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page
+      .getByLabel('Import CSV…')
+      .setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    expect(await dialog.getByLabel('Number (required)').inputValue()).toBe('Mobile');
     await dialog.getByRole('button', { name: 'Import' }).click();
     await page
       .getByText('Imported: 2 added, 0 updated, 1 duplicate(s) skipped, 1 invalid', { exact: false })
@@ -279,6 +289,9 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     });
     await page.keyboard.press('Control+n');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('See you at 3');
+    await page.setViewportSize({ width: 720, height: 480 });
+    await shoot('compose-narrow');
+    await page.setViewportSize({ width: 1280, height: 820 });
     const save = page.getByRole('button', { name: 'Save as template' });
     await save.click();
     const ask = page.getByRole('dialog', { name: 'Save as template' });

@@ -60,11 +60,11 @@ const boundaries = [
     patterns: [
       {
         group: ['**/main/**', '**/gateway/**'],
-        message: 'renderer/ imports only protocol/ and the types of preload/api.ts.',
+        message: 'renderer/ imports only protocol/, preload/ipc-contract.ts and the types of preload/api.ts.',
       },
       {
-        group: ['**/preload/**', '!**/preload/api.ts'],
-        message: 'renderer/ imports only the types of preload/api.ts.',
+        group: ['**/preload/**', '!**/preload/api.ts', '!**/preload/ipc-contract.ts'],
+        message: 'renderer/ imports only preload/ipc-contract.ts and the types of preload/api.ts.',
       },
       {
         group: ['**/preload/api.ts'],
@@ -99,6 +99,19 @@ const boundaries = [
     files: ['preload/**/*.{ts,tsx}'],
     patterns: [
       { group: ['**/main/**', '**/renderer/**', '**/gateway/**'], message: 'preload/ is only the bridge.' },
+    ],
+  },
+  {
+    // The contract runs in the renderer too (and in main, and the preload): no Node, no Electron.
+    files: ['preload/ipc-contract.ts', 'preload/api.ts'],
+    paths: [
+      electron,
+      ...NODE_BUILTINS.map((name) => ({ name, message: 'The IPC contract runs in the renderer too.' })),
+    ],
+    patterns: [
+      { group: ['**/main/**', '**/renderer/**', '**/gateway/**'], message: 'preload/ is only the bridge.' },
+      { group: ['node:*'], message: 'The IPC contract runs in the renderer too.' },
+      { group: electronPatterns, message: electron.message },
     ],
   },
 ];

@@ -1,8 +1,9 @@
 // The web shell: `npm run web -- [--port P] [--data DIR] [--sandbox]`. The same services as the
 // Electron app (createMessengerApp) behind a loopback-only HTTP + WebSocket bridge, serving the
-// built renderer so the app runs in any browser. Wire protocol: docs/ARCHITECTURE.md / the
-// app-services brief — JSON messages { id, channel, arg } → { id, result } | { id, error }, and
-// events { event, payload }.
+// built renderer so the app runs in any browser. Wire protocol (the renderer's side is
+// renderer/bridge/web.ts): JSON messages { id, channel, arg? } → { id, ...ApiEnvelope } — the
+// { ok: true, result } | { ok: false, error: { code, message, problems? } } of
+// preload/ipc-contract.ts, as Electron's IPC answers — and events { event, payload }.
 //
 // Security: 127.0.0.1 only; a random per-run token (32 bytes, base64url) is needed for every HTTP
 // request and the WebSocket upgrade (query token= on the page load sets an HttpOnly SameSite=Strict
@@ -21,8 +22,8 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { createMessengerApp } from './services/app.ts';
 import type { MessengerApp } from './services/app.ts';
-import { ApiError } from './services/validate-args.ts';
-import { EVENT_CHANNELS } from '../preload/api.ts';
+import { ApiError, EVENT_CHANNELS, errorEnvelope, okEnvelope } from '../preload/ipc-contract.ts';
+import type { ApiEnvelope } from '../preload/ipc-contract.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const RENDERER_SOURCE = join(ROOT, 'renderer');
@@ -345,29 +346,18 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
     const m = msg as { id?: unknown; channel?: unknown; arg?: unknown } | null;
     const id = typeof m?.id === 'number' && Number.isFinite(m.id) ? m.id : null;
     if (m === null || typeof m !== 'object' || id === null) {
-      send(ws, {
-        id: id ?? -1,
-        error: { message: 'a message is JSON { id: number, channel, arg? }', code: 'bad-message' },
-      });
+      const refused = new ApiError('bad-message', 'a message is JSON { id: number, channel, arg? }');
+      send(ws, { id: id ?? -1, ...errorEnvelope(refused) });
       return;
     }
+    // app.call checks the argument (validate-args.ts) and throws only ApiErrors.
+    let reply: ApiEnvelope;
     try {
-      const result = await app.call(m.channel, m.arg);
-      send(ws, { id, result: result ?? null });
+      reply = okEnvelope(await app.call(m.channel, m.arg));
     } catch (err) {
-      const e =
-        err instanceof ApiError
-          ? err
-          : new ApiError('internal', err instanceof Error ? err.message : String(err));
-      send(ws, {
-        id,
-        error: {
-          message: e.message,
-          code: e.code,
-          ...(e.problems !== undefined ? { problems: e.problems } : {}),
-        },
-      });
+      reply = errorEnvelope(err);
     }
+    send(ws, { id, ...reply });
   }
 
   const unsubscribe = EVENT_CHANNELS.map((event) =>

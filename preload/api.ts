@@ -1,5 +1,5 @@
 // The one typed API between the renderer and the main process (docs/ARCHITECTURE.md, "One typed
-// API"). Types only, plus the list of channel names: main/ implements `MessengerApi` once (the
+// API"). Types only (the channel lists and the error envelope are ./ipc-contract.ts): main/ implements `MessengerApi` once (the
 // service facade), the Electron shell binds each channel to ipcMain.handle, the web shell to its
 // loopback WebSocket, and the renderer sees it as `window.messenger`.
 //
@@ -667,92 +667,5 @@ export type ApiCall<C extends ApiChannel> = C extends `${infer A extends keyof M
     : never
   : never;
 
-/** Every call channel; the shells bind exactly these (a compile-time check keeps it complete). */
-export const API_CHANNELS = [
-  'accounts.list',
-  'accounts.current',
-  'accounts.signIn',
-  'accounts.signOut',
-  'accounts.changePin',
-  'send.submit',
-  'send.permittedReplyTo',
-  'outbox.jobs',
-  'outbox.job',
-  'outbox.batches',
-  'outbox.recipients',
-  'outbox.unknownBatches',
-  'outbox.cancel',
-  'outbox.resend',
-  'inbox.conversations',
-  'inbox.thread',
-  'inbox.markRead',
-  'inbox.markUnread',
-  'inbox.delete',
-  'inbox.exportCsv',
-  'inbox.unreadTotal',
-  'inbox.pollNow',
-  'inbox.search',
-  'history.messages',
-  'contacts.list',
-  'contacts.get',
-  'contacts.add',
-  'contacts.edit',
-  'contacts.delete',
-  'contacts.findDuplicates',
-  'contacts.importCsv',
-  'contacts.importVcard',
-  'contacts.exportCsv',
-  'groups.list',
-  'groups.create',
-  'groups.rename',
-  'groups.delete',
-  'groups.addMembers',
-  'groups.removeMembers',
-  'groups.members',
-  'templates.list',
-  'templates.create',
-  'templates.update',
-  'templates.delete',
-  'credit.get',
-  'credit.refresh',
-  'updates.check',
-  'updates.status',
-  'updates.download',
-  'updates.cancelDownload',
-  'updates.openDownload',
-  'settings.get',
-  'settings.update',
-  'children.permitted',
-  'children.list',
-  'children.create',
-  'children.delete',
-  'children.transfer',
-  'children.balance',
-  'policy.get',
-  'library.list',
-  'sandbox.outbound',
-] as const satisfies ReadonlyArray<ApiChannel>;
-
-export const EVENT_CHANNELS = [
-  'outbox:progress',
-  'outbox:recovered',
-  'inbox:received',
-  'inbox:receipt',
-  'inbox:pollFailed',
-  'credit:changed',
-  'updates:available',
-  'updates:progress',
-  'updates:download',
-  'updates:status',
-  'settings:changed',
-  'accounts:changed',
-] as const satisfies ReadonlyArray<EventChannel>;
-
-// Completeness: a call or event added to the interfaces but not to the lists fails to compile.
-type Assert<T extends true> = T;
-export type AllCallsListed = Assert<
-  [Exclude<ApiChannel, (typeof API_CHANNELS)[number]>] extends [never] ? true : false
->;
-export type AllEventsListed = Assert<
-  [Exclude<EventChannel, (typeof EVENT_CHANNELS)[number]>] extends [never] ? true : false
->;
+// The lists of every call and event channel (API_CHANNELS, EVENT_CHANNELS), the error codes and
+// the envelope every call answers with are in ./ipc-contract.ts: this file is types only.

@@ -1,55 +1,54 @@
 // The preload bridge (bundled by electron-vite into one CommonJS file, out/preload/index.cjs, as a
 // sandboxed preload must be). It exposes exactly two objects to the renderer, never ipcRenderer:
-// - window.messenger: the MessengerApi of preload/api.ts, one ipcRenderer.invoke per API_CHANNELS
-//   entry (main/electron/ipc.ts answers each with an { ok, result | error } envelope);
-// - window.messengerEvents.on(event, listener) → unsubscribe, for EVENT_CHANNELS and the app
-//   menu's 'menu:compose' | 'menu:send' | 'menu:search' | 'menu:checkUpdates' only.
-// Channel names are repeated here (not imported from main/electron/ipc.ts) because preload/ may
-// import nothing of main/; test/unit/electron/ipc.test.ts checks both sides agree.
+// - window.messengerBridge.invoke(channel, arg?) → the { ok, result | error } envelope of
+//   ./ipc-contract.ts, one ipcRenderer.invoke on IPC_CALL_PREFIX + channel, for API_CHANNELS
+//   only (main/electron/ipc.ts checks the sender and answers). The renderer builds its
+//   MessengerApi over it with apiOver(), which unwraps the envelope in the renderer's own world:
+//   an Error thrown here would cross the contextBridge as a copy with its message only, losing
+//   the code and problems the web shell keeps.
+// - window.messengerEvents.on(event, listener) → unsubscribe, for EVENT_CHANNELS and MENU_EVENTS.
+// Every name comes from ./ipc-contract.ts, as in main/electron/ and the web bridge.
 import { contextBridge, ipcRenderer } from 'electron';
 import type { IpcRendererEvent } from 'electron';
-import { API_CHANNELS, EVENT_CHANNELS } from './api.ts';
-import type { ApiChannel } from './api.ts';
-
-const IPC_PREFIX = 'messenger:call:';
-const IPC_EVENT_CHANNEL = 'messenger:event';
-const IPC_MENU_CHANNEL = 'messenger:menu';
-const MENU_EVENTS = ['menu:compose', 'menu:send', 'menu:search', 'menu:checkUpdates'] as const;
-
-type Envelope =
-  | { ok: true; result: unknown }
-  | { ok: false; error: { message: string; code?: string; problems?: unknown[] } };
+import {
+  EVENT_CHANNELS,
+  IPC_CALL_PREFIX,
+  IPC_EVENT_CHANNEL,
+  IPC_MENU_CHANNEL,
+  MENU_EVENTS,
+  ApiError,
+  errorEnvelope,
+  isApiChannel,
+  isMenuEvent,
+} from './ipc-contract.ts';
+import type { ApiEnvelope } from './ipc-contract.ts';
 
 /**
- * Errors reach the renderer as Error objects with the service's message. contextBridge copies an
- * Error's message only, not custom properties (code, problems are set but do not survive the
- * bridge), so each problem's message is appended to the text: nothing the user needs is lost.
+ * One call to the main process: the envelope it answers, passed on as it is (plain data crosses the
+ * contextBridge whole). A failure of the IPC itself (no handler, a clone error) is an envelope too.
  */
-function toError(error: { message: string; code?: string; problems?: unknown[] }): Error {
-  const problems = Array.isArray(error.problems)
-    ? error.problems
-        .map((p) =>
-          p && typeof p === 'object' && 'message' in p ? String((p as { message: unknown }).message) : '',
-        )
-        .filter((m) => m !== '' && !error.message.includes(m))
-    : [];
-  const text = [error.message, ...problems].join('\n');
-  return Object.assign(new Error(text), { code: error.code, problems: error.problems });
+async function invokeChannel(
+  invoke: (channel: string, ...args: unknown[]) => Promise<unknown>,
+  channel: unknown,
+  args: unknown[],
+): Promise<ApiEnvelope> {
+  if (!isApiChannel(channel)) {
+    return errorEnvelope(new ApiError('unknown-channel', `no API call ${JSON.stringify(channel)}`));
+  }
+  try {
+    // Only the first argument crosses (every API method takes at most one).
+    const reply = (await invoke(IPC_CALL_PREFIX + channel, ...args.slice(0, 1))) as ApiEnvelope | null;
+    if (reply && (reply.ok === true || reply.ok === false)) return reply;
+    return errorEnvelope(new ApiError('internal', 'no answer from the main process'));
+  } catch (e) {
+    return errorEnvelope(e);
+  }
 }
 
-async function invoke(channel: ApiChannel, args: unknown[]): Promise<unknown> {
-  const reply = (await ipcRenderer.invoke(IPC_PREFIX + channel, ...args.slice(0, 1))) as Envelope;
-  if (reply && reply.ok === true) return reply.result;
-  throw toError(reply && reply.ok === false ? reply.error : { message: 'No answer from the main process' });
-}
-
-const api: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
-for (const channel of API_CHANNELS) {
-  const [area = '', method = ''] = channel.split('.');
-  const group = (api[area] ??= {});
-  // Only the first argument crosses (every API method takes at most one).
-  group[method] = (...args: unknown[]) => invoke(channel, args);
-}
+const messengerBridge = {
+  invoke: (channel: unknown, ...args: unknown[]): Promise<ApiEnvelope> =>
+    invokeChannel((ch, ...a) => ipcRenderer.invoke(ch, ...a), channel, args),
+};
 
 type Listener = (payload: unknown) => void;
 const allowed = new Set<string>([...EVENT_CHANNELS, ...MENU_EVENTS]);
@@ -70,7 +69,7 @@ ipcRenderer.on(IPC_EVENT_CHANNEL, (_event: IpcRendererEvent, name: unknown, payl
   dispatch(name, payload),
 );
 ipcRenderer.on(IPC_MENU_CHANNEL, (_event: IpcRendererEvent, name: unknown) => {
-  if ((MENU_EVENTS as ReadonlyArray<unknown>).includes(name)) dispatch(name, undefined);
+  if (isMenuEvent(name)) dispatch(name, undefined);
 });
 
 const messengerEvents = {
@@ -86,5 +85,5 @@ const messengerEvents = {
   },
 };
 
-contextBridge.exposeInMainWorld('messenger', api);
+contextBridge.exposeInMainWorld('messengerBridge', messengerBridge);
 contextBridge.exposeInMainWorld('messengerEvents', messengerEvents);

@@ -2,11 +2,15 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { createWebBridge } from './bridge/web.ts';
 import { setApi } from './api.ts';
+import { apiOver } from '../preload/ipc-contract.ts';
 import { DialogProvider } from './components/Dialog.tsx';
 
-// Electron's preload provides window.messenger; in a browser we build it over the WebSocket.
-if (window.messenger && window.messengerEvents) {
-  setApi(window.messenger, window.messengerEvents, null);
+// Electron's preload provides window.messengerBridge (one call → its envelope); in a browser we
+// call over the WebSocket. Either way apiOver (preload/ipc-contract.ts) builds window.messenger.
+if (window.messengerBridge && window.messengerEvents) {
+  const api = apiOver(window.messengerBridge.invoke);
+  window.messenger = api;
+  setApi(api, window.messengerEvents, null);
 } else {
   const bridge = createWebBridge();
   window.messenger = bridge.api;

@@ -25,10 +25,11 @@ import {
 } from 'electron';
 import type { Session, WebContents } from 'electron';
 import { createMessengerApp } from '../services/app.ts';
-import { checkArgument } from '../services/validate-args.ts';
 import type { MessengerApi, MessengerEvents, Settings } from '../../preload/api.ts';
 import { APP_SCHEME, serveAppFile } from './app-protocol.ts';
-import { bindApi, forwardEvents, IPC_MENU_CHANNEL } from './ipc.ts';
+import { bindApi, forwardEvents } from './ipc.ts';
+import { IPC_MENU_CHANNEL } from '../../preload/ipc-contract.ts';
+import type { MenuEvent } from '../../preload/ipc-contract.ts';
 import {
   buildMenuTemplate,
   changesUnreadCount,
@@ -45,7 +46,7 @@ import {
   updateNotificationContent,
   WINDOW_WEB_PREFERENCES,
 } from './policy.ts';
-import type { MenuEvent, RendererSource } from './policy.ts';
+import type { RendererSource } from './policy.ts';
 import { createSafeStorageSecretStore } from './secrets.ts';
 
 const APP_NAME = 'Messenger';
@@ -273,13 +274,13 @@ async function start(): Promise<void> {
       if (failure !== '') throw new Error(`${path} could not be opened: ${failure}`);
     },
   });
-  const { api, events } = messenger;
+  const { api, events, call } = messenger;
 
   bindApi({
     handle: (channel, listener) => ipcMain.handle(channel, listener),
-    api,
+    // The facade's call checks the argument (validate-args.ts) once, as in the web shell.
+    call,
     isTrustedSender: (url) => isAppSender(url, source),
-    checkArg: checkArgument,
     onForbidden: (channel, url) => log(`refused ${channel} from ${url ?? 'an unknown frame'}`),
     afterCall: (channel, result) => {
       // Read / unread / delete / sign-out change the unread count without an event.

@@ -6,6 +6,8 @@
 import { resolve } from 'node:path';
 import { APP_INDEX_URL, APP_SCHEME, resolveAppFile } from './app-protocol.ts';
 import type { MessageRecord, UpdateInfo } from '../../preload/api.ts';
+import { MENU_EVENTS } from '../../preload/ipc-contract.ts';
+import type { MenuEvent } from '../../preload/ipc-contract.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Where the renderer comes from
@@ -181,8 +183,8 @@ export function hostOf(url: string | null | undefined): string | null {
 // Menu
 
 /** What the menu asks the renderer to do (sent as the 'menu:…' events of window.messengerEvents). */
-export const MENU_EVENTS = ['menu:compose', 'menu:send', 'menu:search', 'menu:checkUpdates'] as const;
-export type MenuEvent = (typeof MENU_EVENTS)[number];
+export { MENU_EVENTS };
+export type { MenuEvent };
 
 /** A structural subset of Electron's MenuItemConstructorOptions (no 'electron' import here). */
 export interface MenuItemSpec {

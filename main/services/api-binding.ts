@@ -1,9 +1,11 @@
 // The shells' one entry to the services: `call(channel, arg)` checks the argument at the boundary
-// (validate-args.ts), runs the implementation and turns any failure into an ApiError; `api` is the
+// (validate-args.ts) — the only place it is checked, for both shells — runs the implementation and
+// turns any failure into an ApiError (preload/ipc-contract.ts, with an ApiErrorCode); `api` is the
 // same as a MessengerApi object (every method goes through `call`).
 import { ValidationError } from '../client/results.ts';
 import { InvalidRecipientsError, StoreError } from '../store/errors.ts';
-import { ApiError, checkArgument, isApiChannel } from './validate-args.ts';
+import { checkArgument } from './validate-args.ts';
+import { ApiError, isApiChannel } from '../../preload/ipc-contract.ts';
 import type { ApiChannel, MessengerApi } from '../../preload/api.ts';
 
 function message(err: unknown): string {

@@ -1,22 +1,14 @@
 // The boundary check of every API call (preload/api.ts): the shape and types of the one argument
 // a renderer sends, before any service sees it. Hand-written combinators rather than a schema
 // library: the API is small, the checks are shallow (deeper rules — numbers, text limits — are the
-// services' and protocol/'s), and no validation package is installed.
+// services' and protocol/'s), and no validation package is installed. It runs once per call, in
+// api-binding.ts's `call`, which both shells (main/electron/ipc.ts, main/web.ts) go through.
 import type { ApiChannel } from '../../preload/api.ts';
-import { API_CHANNELS } from '../../preload/api.ts';
+import { ApiError, isApiChannel } from '../../preload/ipc-contract.ts';
 import { OUTBOUND_PAGE_MAX } from '../../gateway/network/simulator.ts';
 
-/** A call refused at the boundary or by a service; `code` is for programs, `message` for people. */
-export class ApiError extends Error {
-  readonly code: string;
-  readonly problems: unknown[] | undefined;
-  constructor(code: string, message: string, problems?: unknown[]) {
-    super(message);
-    this.name = 'ApiError';
-    this.code = code;
-    this.problems = problems;
-  }
-}
+/** A call refused at the boundary or by a service: the one class of preload/ipc-contract.ts. */
+export { ApiError, isApiChannel };
 
 type Check = (value: unknown, path: string) => string | null;
 
@@ -264,10 +256,6 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     }),
   ),
 };
-
-export function isApiChannel(value: unknown): value is ApiChannel {
-  return typeof value === 'string' && (API_CHANNELS as readonly string[]).includes(value);
-}
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */
 export function checkArgument(channel: ApiChannel, arg: unknown): void {

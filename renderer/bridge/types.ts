@@ -1,8 +1,7 @@
 import type { EventChannel, MessengerEvents } from '../../preload/api.ts';
+import type { MenuEvent } from '../../preload/ipc-contract.ts';
 
-/** The Electron app menu's actions, delivered as events without a payload (preload/index.ts). */
-export type MenuEvent = 'menu:compose' | 'menu:send' | 'menu:search' | 'menu:checkUpdates';
-
+/** The services' events and the Electron app menu's actions (delivered without a payload). */
 export type RendererEvents = MessengerEvents & Record<MenuEvent, undefined>;
 export type RendererEventChannel = EventChannel | MenuEvent;
 

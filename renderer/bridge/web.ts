@@ -1,25 +1,15 @@
-// MessengerApi over the web shell's WebSocket (main/web.ts, docs/ARCHITECTURE.md):
-// → { id, channel, arg? }   ← { id, result } | { id, error: { message, code?, problems? } } | { event, payload }.
-// Used when window.messenger is absent (the app runs in an ordinary browser).
+// MessengerApi over the web shell's WebSocket (main/web.ts), used when the preload's
+// window.messengerBridge is absent (the app runs in an ordinary browser):
+// → { id, channel, arg? }   ← { id, ...ApiEnvelope } | { event, payload }.
+// The envelope, the error codes and apiOver() are preload/ipc-contract.ts's, so an error reaches
+// the renderer as the same ApiError (code, message, problems) as in the Electron app.
+import { apiOver } from '../../preload/ipc-contract.ts';
+import type { ApiEnvelope } from '../../preload/ipc-contract.ts';
 import type { ApiChannel, MessengerApi } from '../../preload/api.ts';
-import type { Problem } from '../../protocol/validate.ts';
 import type { MessengerEventsApi, RendererEventChannel, RendererEvents } from './types.ts';
 
-/** An error answered by the main process; `problems` lists every invalid field. */
-export class ApiCallError extends Error {
-  code: string | undefined;
-  problems: Problem[] | undefined;
-  constructor(message: string, code?: string, problems?: Problem[]) {
-    super(message);
-    this.name = 'ApiCallError';
-    this.code = code;
-    this.problems = problems;
-  }
-}
-
 interface Pending {
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
+  resolve: (envelope: unknown) => void;
 }
 
 export interface WebBridge {
@@ -27,6 +17,8 @@ export interface WebBridge {
   events: MessengerEventsApi;
   /** 'open' | 'closed' changes (the UI shows a banner while disconnected). */
   onConnection(listener: (open: boolean) => void): () => void;
+  /** Close the socket for good (no reconnect); calls in flight fail with 'disconnected'. */
+  close(): void;
 }
 
 export function createWebBridge(url = defaultUrl()): WebBridge {
@@ -37,6 +29,7 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
   let queue: string[] = [];
   let ws: WebSocket | null = null;
   let retry = 500;
+  let closed = false;
 
   function connect(): void {
     const socket = new WebSocket(url);
@@ -48,13 +41,7 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
       for (const l of connListeners) l(true);
     });
     socket.addEventListener('message', (ev) => {
-      let msg: {
-        id?: number;
-        result?: unknown;
-        error?: { message: string; code?: string; problems?: Problem[] };
-        event?: string;
-        payload?: unknown;
-      };
+      let msg: { id?: number; event?: string; payload?: unknown };
       try {
         msg = JSON.parse(String(ev.data)) as typeof msg;
       } catch {
@@ -68,8 +55,7 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
       const p = pending.get(msg.id);
       if (!p) return;
       pending.delete(msg.id);
-      if (msg.error) p.reject(new ApiCallError(msg.error.message, msg.error.code, msg.error.problems));
-      else p.resolve(msg.result); // null stays null (accounts.current() when signed out)
+      p.resolve(msg); // the envelope (with its id): apiOver unwraps it
     });
     socket.addEventListener('close', () => {
       ws = null;
@@ -77,44 +63,31 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
       // Calls in flight have no answer coming: fail them rather than hang.
       for (const [id, p] of pending) {
         pending.delete(id);
-        p.reject(new ApiCallError('connection to the app was lost', 'disconnected'));
+        const lost: ApiEnvelope = {
+          ok: false,
+          error: { code: 'disconnected', message: 'connection to the app was lost' },
+        };
+        p.resolve(lost);
       }
+      if (closed) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10_000);
     });
   }
   connect();
 
-  function call(channel: ApiChannel, arg: unknown): Promise<unknown> {
+  /** One call: its envelope once the answer comes. */
+  function invoke(channel: ApiChannel, arg?: unknown): Promise<unknown> {
     const id = nextId++;
     const text = JSON.stringify(arg === undefined ? { id, channel } : { id, channel, arg });
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+    return new Promise((resolve) => {
+      pending.set(id, { resolve });
       if (ws && ws.readyState === WebSocket.OPEN) ws.send(text);
       else queue.push(text);
     });
   }
 
-  // Every call is "area.method" (preload/api.ts ApiChannel); a Proxy builds them on demand, since
-  // the renderer may import only the types of preload/api.ts, not its channel list.
-  const areas = new Map<string, Record<string, (arg?: unknown) => Promise<unknown>>>();
-  const api = new Proxy({} as Record<string, unknown>, {
-    get(_t, area) {
-      if (typeof area !== 'string' || area === 'then') return undefined;
-      let methods = areas.get(area);
-      if (!methods) {
-        methods = new Proxy({} as Record<string, (arg?: unknown) => Promise<unknown>>, {
-          get(cache, method) {
-            if (typeof method !== 'string' || method === 'then') return undefined;
-            cache[method] ??= (arg?: unknown) => call(`${area}.${method}` as ApiChannel, arg);
-            return cache[method];
-          },
-        });
-        areas.set(area, methods);
-      }
-      return methods;
-    },
-  });
+  const api = apiOver(invoke);
 
   const events: MessengerEventsApi = {
     on<E extends RendererEventChannel>(event: E, listener: (payload: RendererEvents[E]) => void) {
@@ -127,11 +100,15 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
   };
 
   return {
-    api: api as unknown as MessengerApi,
+    api,
     events,
     onConnection(l) {
       connListeners.add(l);
       return () => connListeners.delete(l);
+    },
+    close() {
+      closed = true;
+      ws?.close();
     },
   };
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
 import type { ApiChannel, Contact, Group, OutboxJob, Template } from '../../../preload/api.ts';
-import { API_CHANNELS } from '../../../preload/api.ts';
+import { API_CHANNELS } from '../../../preload/ipc-contract.ts';
 import { postForm, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
 import { DEMO_NUMBER } from '../../../gateway/demo.ts';

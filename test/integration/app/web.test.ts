@@ -133,7 +133,7 @@ describe('web shell', () => {
     expect(added.result).toMatchObject({ name: 'Alice', number: '447700900123' });
     const list = await rpc(ws, 2, 'contacts.list');
     expect((list.result as unknown[]).length).toBe(1);
-    expect(await rpc(ws, 3, 'accounts.current')).toEqual({ id: 3, result: null });
+    expect(await rpc(ws, 3, 'accounts.current')).toEqual({ id: 3, ok: true, result: null });
 
     const bad = await rpc(ws, 4, 'contacts.add', { name: 'Bob' });
     expect(bad.error).toMatchObject({ code: 'bad-argument', message: expect.stringMatching(/number/) });

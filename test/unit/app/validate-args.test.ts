@@ -1,6 +1,6 @@
 // The boundary check of every API channel and the version comparison of updates.check.
 import { describe, expect, it } from 'vitest';
-import { API_CHANNELS } from '../../../preload/api.ts';
+import { API_CHANNELS } from '../../../preload/ipc-contract.ts';
 import { ApiError, ARG_CHECKS, checkArgument, isApiChannel } from '../../../main/services/validate-args.ts';
 import { compareVersions } from '../../../main/services/versions.ts';
 import { OUTBOUND_PAGE_MAX } from '../../../gateway/network/simulator.ts';

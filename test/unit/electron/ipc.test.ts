@@ -1,18 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { API_CHANNELS, EVENT_CHANNELS } from '../../../preload/api.ts';
-import type { ApiChannel, EventChannel, MessengerApi } from '../../../preload/api.ts';
 import {
+  API_CHANNELS,
+  ApiError,
+  EVENT_CHANNELS,
+  IPC_CALL_PREFIX,
   IPC_EVENT_CHANNEL,
-  IPC_MENU_CHANNEL,
-  IPC_PREFIX,
-  bindApi,
-  forwardEvents,
+  MENU_EVENTS,
   isApiChannel,
   isEventChannel,
-} from '../../../main/electron/ipc.ts';
-import type { HandleFn, IpcEnvelope } from '../../../main/electron/ipc.ts';
-import { MENU_EVENTS } from '../../../main/electron/policy.ts';
+  isMenuEvent,
+} from '../../../preload/ipc-contract.ts';
+import type { ApiEnvelope } from '../../../preload/ipc-contract.ts';
+import type { EventChannel, MessengerApi } from '../../../preload/api.ts';
+import { bindApi, forwardEvents } from '../../../main/electron/ipc.ts';
+import type { HandleFn } from '../../../main/electron/ipc.ts';
+import { bindApi as bindFacade } from '../../../main/services/api-binding.ts';
+import { MENU_EVENTS as POLICY_MENU_EVENTS } from '../../../main/electron/policy.ts';
 
 type Listener = Parameters<HandleFn>[1];
 const APP_URL = 'file:///opt/messenger/out/renderer/index.html';
@@ -36,10 +40,9 @@ function fakeApi(calls: string[]): MessengerApi {
         async add(input: { name: string; number: string }) {
           calls.push('contacts.add');
           if (input.number === '123') {
-            throw Object.assign(new Error('123 is not a valid number'), {
-              code: 'invalid-number',
-              problems: [{ field: 'number', rule: 'msisdn', value: '123', message: 'too short' }],
-            });
+            throw new ApiError('invalid-number', '123 is not a valid number', [
+              { field: 'number', rule: 'msisdn', value: '123', message: 'too short' },
+            ]);
           }
           const c = { id: contacts.length + 1, ...input };
           contacts.push(c);
@@ -56,19 +59,6 @@ function fakeApi(calls: string[]): MessengerApi {
   );
 }
 
-/** A strict check like the boundary validator's: contacts.add needs { name, number } strings. */
-function checkArg(channel: ApiChannel, arg: unknown): void {
-  if (channel === 'contacts.add') {
-    const a = arg as { name?: unknown; number?: unknown } | null;
-    if (typeof a !== 'object' || a === null || typeof a.name !== 'string' || typeof a.number !== 'string') {
-      throw Object.assign(new Error('contacts.add needs { name, number }'), { code: 'bad-argument' });
-    }
-  }
-  if (channel === 'contacts.list' && arg !== undefined) {
-    throw Object.assign(new Error('contacts.list takes no argument'), { code: 'bad-argument' });
-  }
-}
-
 function bind() {
   const handlers = new Map<string, Listener>();
   const calls: string[] = [];
@@ -79,14 +69,14 @@ function bind() {
       expect(handlers.has(channel)).toBe(false);
       handlers.set(channel, listener);
     },
-    api: fakeApi(calls),
+    // the facade's binding (argument check of validate-args.ts, ApiError mapping) over the fake
+    call: bindFacade(fakeApi(calls), () => false).call,
     isTrustedSender: (url) => url === APP_URL,
-    checkArg,
     onForbidden: (channel, url) => forbidden.push(`${channel} ${url}`),
     afterCall: (channel) => after.push(channel),
   });
-  const invoke = (channel: string, url: string | null, ...args: unknown[]): Promise<IpcEnvelope> => {
-    const h = handlers.get(IPC_PREFIX + channel);
+  const invoke = (channel: string, url: string | null, ...args: unknown[]): Promise<ApiEnvelope> => {
+    const h = handlers.get(IPC_CALL_PREFIX + channel);
     if (!h) throw new Error(`no handler for ${channel}`);
     return h({ senderFrame: url === null ? null : { url } }, ...args);
   };
@@ -97,7 +87,7 @@ describe('IPC binding', () => {
   it('binds exactly every API channel', () => {
     const { handlers, bound } = bind();
     expect(bound).toEqual([...API_CHANNELS]);
-    expect([...handlers.keys()].sort()).toEqual(API_CHANNELS.map((c) => IPC_PREFIX + c).sort());
+    expect([...handlers.keys()].sort()).toEqual(API_CHANNELS.map((c) => IPC_CALL_PREFIX + c).sort());
   });
 
   it('calls the service and answers with its result', async () => {
@@ -154,8 +144,9 @@ describe('IPC binding', () => {
         problems: [{ field: 'number', rule: 'msisdn', value: '123', message: 'too short' }],
       },
     });
+    // an unexpected error keeps its message and gets the code 'internal'
     const other = await invoke('credit.get', APP_URL);
-    expect(other).toEqual({ ok: false, error: { message: 'get not in this test' } });
+    expect(other).toEqual({ ok: false, error: { message: 'get not in this test', code: 'internal' } });
   });
 });
 
@@ -183,25 +174,27 @@ describe('events', () => {
     expect(isApiChannel('constructor')).toBe(false);
     expect(isEventChannel('inbox:received')).toBe(true);
     expect(isEventChannel('menu:compose')).toBe(false);
+    expect(isMenuEvent('menu:compose')).toBe(true);
+    expect(isMenuEvent('inbox:received')).toBe(false);
   });
 });
 
 describe('preload bridge', () => {
   const preload = readFileSync(new URL('../../../preload/index.ts', import.meta.url), 'utf8');
 
-  it('uses the same channel names as the main side', () => {
-    expect(preload).toContain(`const IPC_PREFIX = '${IPC_PREFIX}';`);
-    expect(preload).toContain(`const IPC_EVENT_CHANNEL = '${IPC_EVENT_CHANNEL}';`);
-    expect(preload).toContain(`const IPC_MENU_CHANNEL = '${IPC_MENU_CHANNEL}';`);
-    expect(preload).toContain(
-      `const MENU_EVENTS = [${MENU_EVENTS.map((e) => `'${e}'`).join(', ')}] as const;`,
-    );
+  it('takes every channel name from the one contract', () => {
+    expect(preload).toContain("from './ipc-contract.ts';");
+    // no channel or menu name written out in the preload: they are ipc-contract.ts's
+    expect(preload).not.toMatch(/'messenger:(call|event|menu)/);
+    for (const e of MENU_EVENTS) expect(preload).not.toContain(`'${e}'`);
+    // the Electron menu sends exactly the contract's menu events
+    expect(POLICY_MENU_EVENTS).toBe(MENU_EVENTS);
   });
 
-  it('exposes only the API and the event whitelist, never ipcRenderer', () => {
+  it('exposes only the call bridge and the event whitelist, never ipcRenderer', () => {
     const exposed = [...preload.matchAll(/exposeInMainWorld\('(\w+)', (\w+)\)/g)].map((m) => [m[1], m[2]]);
     expect(exposed).toEqual([
-      ['messenger', 'api'],
+      ['messengerBridge', 'messengerBridge'],
       ['messengerEvents', 'messengerEvents'],
     ]);
   });

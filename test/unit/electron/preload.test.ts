@@ -1,60 +1,42 @@
-// The preload as Electron loads it: bundled by vite into one CommonJS file (as electron-vite does,
-// electron.vite.config.ts), then run in a fresh V8 context whose only module is 'electron'. The
-// 'electron' there is a recording stand-in (Electron cannot be launched here) whose ipcRenderer is
-// wired to the real main-side binding (main/electron/ipc.ts bindApi), so a call goes renderer →
-// preload → IPC → sender check → argument check (main/services/validate-args.ts) → service, and back.
+// The preload as Electron loads it (test/support/preload-bundle.ts): bundled by vite into one
+// CommonJS file, run in a fresh V8 context whose only module is a stand-in 'electron' wired to the
+// real main-side binding (main/electron/ipc.ts bindApi), so a call goes renderer (apiOver) →
+// preload → IPC → sender check → the facade's call (argument check of
+// main/services/validate-args.ts) → service, and back as an envelope.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runInNewContext } from 'node:vm';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
-import type { Rollup } from 'vite';
-import { bindApi, forwardEvents, IPC_MENU_CHANNEL } from '../../../main/electron/ipc.ts';
-import type { HandleFn, IpcEnvelope } from '../../../main/electron/ipc.ts';
-import { checkArgument } from '../../../main/services/validate-args.ts';
+import { forwardEvents } from '../../../main/electron/ipc.ts';
+import { bindApi as bindFacade } from '../../../main/services/api-binding.ts';
+import { ARG_CHECKS } from '../../../main/services/validate-args.ts';
 import { createMessengerApp } from '../../../main/services/app.ts';
-import { API_CHANNELS, EVENT_CHANNELS } from '../../../preload/api.ts';
+import {
+  ApiError,
+  API_CHANNELS,
+  EVENT_CHANNELS,
+  IPC_CALL_PREFIX,
+  IPC_MENU_CHANNEL,
+} from '../../../preload/ipc-contract.ts';
+import type { ApiEnvelope } from '../../../preload/ipc-contract.ts';
 import type { EventChannel, MessengerApi } from '../../../preload/api.ts';
+import { buildPreload, loadPreload } from '../../support/preload-bundle.ts';
+import type { LoadedPreload } from '../../support/preload-bundle.ts';
 
 const APP_URL = 'file:///opt/messenger/out/renderer/index.html';
 let bundle = '';
 
 beforeAll(async () => {
-  const out = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: {
-      write: false,
-      minify: false,
-      ssr: true,
-      lib: { entry: fileURLToPath(new URL('../../../preload/index.ts', import.meta.url)), formats: ['cjs'] },
-      rollupOptions: { external: ['electron'], output: { entryFileNames: 'index.cjs' } },
-    },
-  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
-  const outputs = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output);
-  const chunks = outputs.filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
-  expect(chunks).toHaveLength(1); // one file: a sandboxed preload cannot load modules
-  bundle = chunks[0]?.code ?? '';
+  const built = await buildPreload();
+  expect(built.chunks).toBe(1); // one file: a sandboxed preload cannot load modules
+  bundle = built.code;
 }, 60_000);
 
-interface Loaded {
-  exposed: Map<string, unknown>;
-  required: string[];
-  emit: (channel: string, ...args: unknown[]) => void;
-  calls: string[];
-}
-
-/** Run the bundle with a stand-in 'electron' whose invoke goes to the real bindApi handlers. */
-function load(senderUrl: string, realApi?: MessengerApi): Loaded {
-  const exposed = new Map<string, unknown>();
-  const required: string[] = [];
+/** The preload over a small contacts service (through the facade's real binding) or the real facade. */
+function load(senderUrl: string, realCall?: (channel: unknown, arg?: unknown) => Promise<unknown>) {
   const calls: string[] = [];
-  const handlers = new Map<string, Parameters<HandleFn>[1]>();
-  const rendererListeners = new Map<string, Array<(event: unknown, ...args: unknown[]) => void>>();
   const contacts: unknown[] = [];
-  const api = {
+  const fake = {
     contacts: {
       async add(input: { name: string; number: string }) {
         calls.push('contacts.add');
@@ -68,82 +50,66 @@ function load(senderUrl: string, realApi?: MessengerApi): Loaded {
       },
     },
   } as unknown as MessengerApi;
-  bindApi({
-    handle: (channel, listener) => handlers.set(channel, listener),
-    api: realApi ?? api,
-    isTrustedSender: (url) => url === APP_URL,
-    checkArg: checkArgument,
-  });
-  const electron = {
-    contextBridge: { exposeInMainWorld: (key: string, value: unknown) => exposed.set(key, value) },
-    ipcRenderer: {
-      invoke: async (channel: string, ...args: unknown[]): Promise<IpcEnvelope> => {
-        const h = handlers.get(channel);
-        if (!h) throw new Error(`No handler registered for '${channel}'`);
-        // IPC arguments cross by structured clone
-        return structuredClone(await h({ senderFrame: { url: senderUrl } }, ...structuredClone(args)));
-      },
-      on: (channel: string, listener: (event: unknown, ...args: unknown[]) => void) => {
-        rendererListeners.set(channel, [...(rendererListeners.get(channel) ?? []), listener]);
-      },
-    },
-  };
-  const module = { exports: {} };
-  const require = (id: string): unknown => {
-    required.push(id);
-    if (id === 'electron') return electron;
-    throw new Error(`a sandboxed preload cannot require ${id}`);
-  };
-  runInNewContext(bundle, { require, module, exports: module.exports, console });
-  const emit = (channel: string, ...args: unknown[]) => {
-    for (const l of rendererListeners.get(channel) ?? []) l({ sender: null }, ...args);
-  };
-  return { exposed, required, emit, calls };
+  const call = realCall ?? bindFacade(fake, () => false).call;
+  const loaded: LoadedPreload = loadPreload(bundle, senderUrl, call, (url) => url === APP_URL);
+  return { ...loaded, calls };
 }
 
-type Exposed = Record<string, Record<string, (arg?: unknown) => Promise<unknown>>>;
+type Bridge = { invoke(channel: unknown, arg?: unknown): Promise<ApiEnvelope> };
 type Events = { on(event: string, listener: (payload: unknown) => void): () => void };
 
 describe('preload bridge (bundled)', () => {
-  it('requires only electron and exposes exactly messenger and messengerEvents', () => {
-    const { exposed, required } = load(APP_URL);
+  it('requires only electron and exposes exactly messengerBridge and messengerEvents', async () => {
+    const { exposed, required, invoked, api } = load(APP_URL);
     expect([...new Set(required)]).toEqual(['electron']);
-    expect([...exposed.keys()]).toEqual(['messenger', 'messengerEvents']);
-    const messenger = exposed.get('messenger') as Exposed;
-    const methods = Object.entries(messenger).flatMap(([area, group]) =>
-      Object.keys(group).map((m) => `${area}.${m}`),
-    );
-    expect(methods.sort()).toEqual([...API_CHANNELS].sort());
+    expect([...exposed.keys()]).toEqual(['messengerBridge', 'messengerEvents']);
+    expect(Object.keys(exposed.get('messengerBridge') as object)).toEqual(['invoke']);
     expect(Object.keys(exposed.get('messengerEvents') as object)).toEqual(['on']);
     expect(JSON.stringify([...exposed.keys()])).not.toMatch(/ipc/i);
+    // the renderer's API has exactly the contract's calls
+    const methods = Object.entries(api).flatMap(([area, group]) =>
+      Object.keys(group as object).map((m) => `${area}.${m}`),
+    );
+    expect(methods.sort()).toEqual([...API_CHANNELS].sort());
+    // the bridge invokes API channels only: anything else is refused before any IPC
+    const bridge = exposed.get('messengerBridge') as Bridge;
+    for (const channel of ['ipc:anything', 'contacts.__proto__', 42]) {
+      expect(await bridge.invoke(channel)).toEqual({
+        ok: false,
+        error: { code: 'unknown-channel', message: expect.any(String) },
+      });
+    }
+    expect(invoked).toEqual([]);
+    await bridge.invoke('contacts.list');
+    expect(invoked).toEqual([`${IPC_CALL_PREFIX}contacts.list`]);
   });
 
   it('round-trips a call to the service and back', async () => {
-    const { exposed, calls } = load(APP_URL);
-    const messenger = exposed.get('messenger') as Exposed;
-    const added = await messenger['contacts']?.['add']?.({ name: 'Alice', number: '447700900123' });
+    const { api, calls } = load(APP_URL);
+    const added = await api.contacts.add({ name: 'Alice', number: '447700900123' });
     expect(added).toEqual({ id: 1, name: 'Alice', number: '447700900123' });
-    expect(await messenger['contacts']?.['list']?.()).toEqual([added]);
+    expect(await api.contacts.list()).toEqual([added]);
     expect(calls).toEqual(['contacts.add', 'contacts.list']);
   });
 
   it('rejects a bad argument with a clear error, without calling the service', async () => {
-    const { exposed, calls } = load(APP_URL);
-    const messenger = exposed.get('messenger') as Exposed;
-    const err = (await messenger['contacts']?.['add']?.({ name: 42 }).catch((e: unknown) => e)) as Error & {
-      code?: string;
-    };
-    // an Error of the preload's own realm (the vm context), hence not `instanceof` this realm's Error
-    expect(Object.prototype.toString.call(err)).toBe('[object Error]');
-    expect(err.message).toMatch(/name/);
-    expect(err.code).toBe('bad-argument');
+    const { api, calls } = load(APP_URL);
+    const err = await api.contacts
+      .add({ name: 42 } as unknown as { name: string; number: string })
+      .catch((e: unknown) => e);
+    // rebuilt in the renderer's world from the envelope, so the code survives the contextBridge
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toMatch(/name/);
+    expect((err as ApiError).code).toBe('bad-argument');
     expect(calls).toEqual([]);
   });
 
   it('is refused when the page is not our renderer', async () => {
-    const { exposed, calls } = load('https://evil.example/');
-    const messenger = exposed.get('messenger') as Exposed;
-    await expect(messenger['contacts']?.['list']?.()).rejects.toThrow(/may not use the messenger API/);
+    const { api, calls } = load('https://evil.example/');
+    const err = await api.contacts.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toMatch(/may not use the messenger API/);
+    expect((err as ApiError).code).toBe('forbidden');
     expect(calls).toEqual([]);
   });
 
@@ -185,27 +151,51 @@ describe('preload bridge over the real service facade', () => {
     const logs: string[] = [];
     const app = await createMessengerApp({ dataDir, env: {}, log: (m) => logs.push(m) });
     try {
-      const { exposed } = load(APP_URL, app.api);
-      const messenger = exposed.get('messenger') as Exposed;
-      const contacts = messenger['contacts'] ?? {};
-      const added = (await contacts['add']?.({ name: 'Alice', number: '+44 7700 900123' })) as {
-        id: number;
-        number: string;
-      };
+      const { api } = load(APP_URL, app.call);
+      const added = await api.contacts.add({ name: 'Alice', number: '+44 7700 900123' });
       expect(added.number).toBe('447700900123');
-      expect(await contacts['list']?.()).toEqual([expect.objectContaining({ id: added.id, name: 'Alice' })]);
+      expect(await api.contacts.list()).toEqual([expect.objectContaining({ id: added.id, name: 'Alice' })]);
       // a malformed argument never reaches the store
-      const bad = (await contacts['add']?.({ name: 'Bob', number: 447700900124 }).catch(
-        (e: unknown) => e,
-      )) as Error;
+      const bad = (await api.contacts
+        .add({ name: 'Bob', number: 447700900124 } as unknown as { name: string; number: string })
+        .catch((e: unknown) => e)) as ApiError;
       expect(bad.message).toMatch(/number/);
-      expect(await contacts['list']?.()).toHaveLength(1);
-      // not signed in: a clear error, not a crash
-      const credit = (await messenger['credit']?.['refresh']?.().catch((e: unknown) => e)) as Error;
+      expect(await api.contacts.list()).toHaveLength(1);
+      // not signed in: a clear error with its code, not a crash
+      const credit = (await api.credit.refresh().catch((e: unknown) => e)) as ApiError;
       expect(Object.prototype.toString.call(credit)).toBe('[object Error]');
       expect(credit.message.length).toBeGreaterThan(0);
-      expect(await messenger['accounts']?.['current']?.()).toBeNull();
+      expect(credit.code).toBe('not-signed-in');
+      expect(await api.accounts.current()).toBeNull();
     } finally {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('checks an argument once on the way (validate-args.ts), then refuses it with bad-argument', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'electron-preload-'));
+    const app = await createMessengerApp({ dataDir, env: {}, log: () => {} });
+    const check = ARG_CHECKS['contacts.add'];
+    let checks = 0;
+    ARG_CHECKS['contacts.add'] = (value, path) => {
+      checks++;
+      return check(value, path);
+    };
+    try {
+      const { api } = load(APP_URL, app.call);
+      const bad = (await api.contacts
+        .add({ name: 'Bob' } as unknown as { name: string; number: string })
+        .catch((e: unknown) => e)) as ApiError;
+      expect(bad).toBeInstanceOf(ApiError);
+      expect(bad.code).toBe('bad-argument');
+      expect(bad.message).toBe('contacts.add: argument.number is required');
+      expect(checks).toBe(1);
+      await api.contacts.add({ name: 'Alice', number: '+44 7700 900123' });
+      expect(checks).toBe(2);
+      expect(await api.contacts.list()).toHaveLength(1);
+    } finally {
+      ARG_CHECKS['contacts.add'] = check;
       await app.close();
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_CHANNELS, EVENT_CHANNELS } from '../../../preload/api.ts';
+import { API_CHANNELS, EVENT_CHANNELS } from '../../../preload/ipc-contract.ts';
 
 describe('preload API channel lists', () => {
   it('names every call once as area.call and every event once as area:event', () => {

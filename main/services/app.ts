@@ -5,11 +5,10 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { tidyChildAccount } from '../../protocol/child-account.ts';
-import { REPORT } from '../../protocol/reports.ts';
-import { GatewayClient, interpretRecords, PATHS } from '../client/gateway-client.ts';
+import { REPORT, SEND_STOP_REPORTS } from '../../protocol/reports.ts';
+import { GatewayClient } from '../client/gateway-client.ts';
 import type { SmsRequest } from '../client/gateway-client.ts';
 import { ValidationError } from '../client/results.ts';
 import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
@@ -23,8 +22,6 @@ import { BASIC_TEXT_MESSAGE, MemoryPins, NO_KEYRING_MESSAGE, NO_SECRET_STORE } f
 import type { SecretStore } from '../secrets.ts';
 import { startSandbox } from './sandbox.ts';
 import type { Sandbox } from './sandbox.ts';
-import { parseManageResponse } from '../../protocol/responses.ts';
-import { describeReport } from '../../protocol/reports.ts';
 import { ChildAccountsRepo } from '../store/children.ts';
 import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
 import { clampPollInterval, loadDeployPolicy, signInRefusal } from './deploy-policy.ts';
@@ -114,11 +111,7 @@ interface Session {
 }
 
 /** Report codes after which the rest of a send is not requested (the client's stop codes). */
-const STOP_CODES: ReadonlySet<string> = new Set([
-  REPORT.invalidLogin,
-  REPORT.invalidLoginQuery,
-  REPORT.outOfCredit,
-]);
+const STOP_CODES = SEND_STOP_REPORTS;
 const MAX_POLL_BACKOFF_SECONDS = 3600;
 const SANDBOX_REFUSED = 'the deploy policy of this computer does not offer the local sandbox';
 
@@ -438,28 +431,22 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       return sent.error?.code !== undefined && STOP_CODES.has(sent.error.code) ? sent.error.message : null;
     }
     // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
-    const res = await s.client.transport.post({
-      path: PATHS.sendmms,
-      body: encodeForm(
-        sendFields({ username: s.account.username, pin: s.pin }, content, batch.recipients.join(',')),
-      ),
-      contentType: FORM_CONTENT_TYPE,
-    });
-    if (res.kind === 'unsent') {
+    const res = await s.client.sendFormFields(
+      sendFields({ username: s.account.username, pin: s.pin }, content, batch.recipients.join(',')),
+      batch.recipients,
+    );
+    if (res.outcome === 'unsent') {
       store.outbox.recordResults(
         batch.id,
         batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
       );
       return null;
     }
-    if (res.kind === 'unknown' || res.status !== 200) {
-      store.outbox.markUnknown(
-        batch.id,
-        res.kind === 'unknown' ? res.reason : `the gateway answered HTTP ${res.status}`,
-      );
+    if (res.outcome === 'unknown') {
+      store.outbox.markUnknown(batch.id, res.reason);
       return null;
     }
-    const interpreted = interpretRecords(res.body, batch.recipients);
+    const interpreted = res.value;
     store.outbox.recordResults(batch.id, interpreted.results.map(toJournalResult));
     const libraryKind = libraryKindOf(content.kind);
     if (interpreted.libraryNumber !== undefined && libraryKind !== null) {
@@ -705,34 +692,15 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       reason: `account management could not be checked: ${why}`,
       definite: false,
     });
-    const res = await s.client.transport.post({
-      path: PATHS.manageaccount,
-      body: encodeForm({ Username: s.account.username, PIN: s.pin }),
-      contentType: FORM_CONTENT_TYPE,
-    });
-    if (res.kind !== 'response' || res.status !== 200)
-      return unknown(res.kind === 'response' ? `the gateway answered HTTP ${res.status}` : res.reason);
-    let report: string;
-    let text: string | undefined;
-    try {
-      ({ report, text } = parseManageResponse(res.body));
-    } catch (err) {
-      return unknown(message(err));
-    }
-    const refused: ReadonlySet<string> = new Set([
-      REPORT.notPermitted,
-      REPORT.invalidLogin,
-      REPORT.invalidLoginQuery,
-    ]);
-    let answer: ChildPermission;
-    if (report === REPORT.syntaxError) answer = { permitted: true, reason: null, definite: true };
-    else if (refused.has(report))
-      answer = {
-        permitted: false,
-        reason: `${s.account.username} may not manage child accounts: ${describeReport(report, text)}`,
-        definite: true,
-      };
-    else return unknown(`the gateway answered ${describeReport(report, text)}`);
+    const res = await s.client.manageAccountPermission();
+    if (!res.known) return unknown(res.reason);
+    const answer: ChildPermission = res.permitted
+      ? { permitted: true, reason: null, definite: true }
+      : {
+          permitted: false,
+          reason: `${s.account.username} may not manage child accounts: ${res.description}`,
+          definite: true,
+        };
     if (session === s) s.permission = answer;
     return answer;
   }

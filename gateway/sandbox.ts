@@ -56,10 +56,9 @@ export function registerSandboxRoutes(router: Router, ctx: GatewayContext, netwo
     const username = q.get('username');
     let accountId: number | undefined;
     if (username) {
-      const row = ctx.db.prepare('SELECT id FROM accounts WHERE username = ?').get(username) as
-        { id: number } | undefined;
-      if (!row) return json([]);
-      accountId = row.id;
+      const account = getAccount(ctx.db, username);
+      if (!account) return json([]);
+      accountId = account.id;
     }
     const rows = network.outbound({
       ...(afterId !== undefined ? { afterId } : {}),

@@ -102,8 +102,10 @@ export function createSender(deps: SenderDeps) {
   async function drive(jobId: number): Promise<void> {
     const job = store.outbox.job(jobId);
     if (!job) return;
-    while (!deps.closing() && sessions.current()) {
-      const s = sessions.current() as Session;
+    for (;;) {
+      // A sign-out or another sign-in stops the loop between requests; the batch stays pending.
+      const s = sessions.current();
+      if (deps.closing() || !s) break;
       const batch = store.outbox.claimNext(jobId);
       if (!batch) break;
       let stop: string | null = null;

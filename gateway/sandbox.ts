@@ -6,6 +6,7 @@ import type { GatewayContext } from './context.ts';
 import type { RouteRequest, RouteResponse, Router } from './http.ts';
 import type { NetworkSimulator } from './network/simulator.ts';
 import { listLibrary } from './library/library.ts';
+import { getAccount } from './accounts.ts';
 
 function json(value: unknown, status = 200): RouteResponse {
   return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(value) };
@@ -55,10 +56,9 @@ export function registerSandboxRoutes(router: Router, ctx: GatewayContext, netwo
     const username = q.get('username');
     let accountId: number | undefined;
     if (username) {
-      const row = ctx.db.prepare('SELECT id FROM accounts WHERE username = ?').get(username) as
-        { id: number } | undefined;
-      if (!row) return json([]);
-      accountId = row.id;
+      const account = getAccount(ctx.db, username);
+      if (!account) return json([]);
+      accountId = account.id;
     }
     const rows = network.outbound({
       ...(afterId !== undefined ? { afterId } : {}),
@@ -85,17 +85,22 @@ export function registerSandboxRoutes(router: Router, ctx: GatewayContext, netwo
     );
   });
 
-  router.add(['GET'], '/sandbox/library', () =>
-    json(
-      listLibrary(ctx.db, null).map((f) => ({
+  // The public library, plus the files of ?username= (its own uploads) when one is named; an
+  // unknown username gets the public library only.
+  router.add(['GET'], '/sandbox/library', (req) => {
+    const username = new URLSearchParams(req.rawQuery).get('username');
+    const account = username ? getAccount(ctx.db, username) : null;
+    return json(
+      listLibrary(ctx.db, account?.id ?? null).map((f) => ({
         number: f.number,
         kind: f.kind,
         name: f.name,
         contentType: f.contentType,
         size: f.size,
+        owner: f.ownerAccountId === null ? 'public' : 'own',
       })),
-    ),
-  );
+    );
+  });
 
   router.add(['GET'], '/sandbox/receipts', (req) => {
     const id = new URLSearchParams(req.rawQuery).get('messageIdentifier');
@@ -120,4 +125,12 @@ export function registerContentRoute(router: Router, ctx: GatewayContext): void 
     },
     { prefix: true },
   );
+}
+
+/**
+ * Points an account's push URL (receipts, inbound DeliverMessage) at `url`, or clears it (null): the
+ * app that runs the sandbox in-process points it at its own push receiver.
+ */
+export function setPushUrl(ctx: GatewayContext, username: string, url: string | null): void {
+  ctx.db.prepare('UPDATE accounts SET push_url = ? WHERE username = ?').run(url, username);
 }

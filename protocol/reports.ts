@@ -81,6 +81,16 @@ export const REPORT = {
 } as const;
 export type ReportName = keyof typeof REPORT;
 
+/**
+ * Report codes after which the rest of a send is not requested: every further request of the same
+ * account would fail the same way (invalid login, out of credit).
+ */
+export const SEND_STOP_REPORTS: ReadonlySet<string> = new Set([
+  REPORT.invalidLogin,
+  REPORT.invalidLoginQuery,
+  REPORT.outOfCredit,
+]);
+
 /** Deprecated format one bare codes (spec 7.2). */
 export const DEPRECATED_CODES = { accepted: '01', syntaxOrCredit: '97', invalidLogin: '99' } as const;
 export type DeprecatedCode = (typeof DEPRECATED_CODES)[keyof typeof DEPRECATED_CODES];

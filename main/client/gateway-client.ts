@@ -2,32 +2,14 @@
 // validated with protocol/ before anything is sent (all problems at once), sent through the
 // failover transport, and answered with an explicit outcome. No automatic retry, ever: a report
 // code that signals an error is returned as it is (spec 7.3.1), and a request that may have reached a
-// server is never sent again (spec 1, 7.3.2).
-import { decodeForm, encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
-import { formatUtcDateTime, LIMITS } from '../../protocol/limits.ts';
-import type { DeliveryOption } from '../../protocol/limits.ts';
-import { childAccountFields } from '../../protocol/child-account.ts';
-import type { ChildAccountInput } from '../../protocol/child-account.ts';
-import {
-  classifyReport,
-  describeDeprecated,
-  describeReport,
-  isAccepted,
-  REPORT,
-  DEPRECATED_CODES,
-} from '../../protocol/reports.ts';
-import {
-  parseDeprecated,
-  parseFormat0,
-  parseManageResponse,
-  parseQueryResponse,
-  parseRecordsResponse,
-} from '../../protocol/responses.ts';
-import type { ResponseRecord } from '../../protocol/responses.ts';
+// server is never sent again (spec 1, 7.3.2). Request fields: ./requests.ts; sends to many
+// recipients: ./campaign.ts; reading the answers: ./interpret.ts.
+import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
+import { LIMITS } from '../../protocol/limits.ts';
+import { classifyReport, describeReport, isAccepted, REPORT } from '../../protocol/reports.ts';
+import { parseManageResponse } from '../../protocol/responses.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
-import { validateRequest } from '../../protocol/validate.ts';
-import type { Problem } from '../../protocol/validate.ts';
 import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError } from '../../protocol/soap/errors.ts';
 import { DEFAULT_SOAP_PROFILE, SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
@@ -42,13 +24,49 @@ import type {
   SubmitMessageRequest,
   SubmitMessageResponse,
 } from '../../protocol/soap/operations.ts';
-import { contentFields, optionFields } from './mms.ts';
-import type { MmsContent, MmsOptions } from './mms.ts';
+import { runCampaign, runRequests, validateFieldSets } from './campaign.ts';
+import type { CampaignSetup, Post } from './campaign.ts';
+import { errorText, interpretDeprecated, interpretRecords, readQuery, rejected } from './interpret.ts';
+import type { BatchInterpretation, ParsedQuery } from './interpret.ts';
 import { batches, prepareRecipients } from './recipients.ts';
-import { summarize, ValidationError } from './results.ts';
-import type { Progress, RecipientResult, Result, SendResult, WholeRequestError } from './results.ts';
+import {
+  createChildFields,
+  deleteChildFields,
+  mmsFields,
+  smsFields,
+  splitList,
+  transferFields,
+} from './requests.ts';
+import type {
+  CampaignFields,
+  CampaignOptions,
+  ChildAccountRequest,
+  Credit,
+  DeprecatedSmsRequest,
+  Fields,
+  RecipientOptions,
+  MmsRequest,
+  SmsRequest,
+  TransferAmount,
+} from './requests.ts';
+import { ValidationError } from './results.ts';
+import type { Result, SendResult } from './results.ts';
 import { HttpTransport } from './transport.ts';
-import type { ServerRole, TransportOptions, TransportResult } from './transport.ts';
+import type { ServerRole, TransportOptions } from './transport.ts';
+
+export { interpretDeprecated, interpretRecords };
+export type { BatchInterpretation };
+export type {
+  CampaignOptions,
+  ChildAccountRequest,
+  Credit,
+  DeprecatedSmsRequest,
+  MmsRequest,
+  RecipientOptions,
+  ScheduleOptions,
+  SmsRequest,
+  TransferAmount,
+} from './requests.ts';
 
 export const PATHS = {
   sendsms: OPERATION_PATHS.sendsms,
@@ -71,71 +89,31 @@ export interface GatewayClientOptions extends TransportOptions {
   batchSize?: number | undefined;
 }
 
-export interface CampaignOptions {
-  /** Called after each request: recipients done / total. */
-  onProgress?: (progress: Progress) => void;
-  /** Checked between requests: a request in flight is completed, the rest are not sent. */
-  signal?: AbortSignal;
-}
+/** One request of fields sent as they are (sendFormFields): its answer read, or why there is none. */
+export type FormSendOutcome =
+  | { outcome: 'answered'; value: BatchInterpretation }
+  /** Certainly not sent (no connection). */
+  | { outcome: 'unsent'; reason: string }
+  /** May have reached the gateway (timeout, HTTP error, unreadable answer): never sent again. */
+  | { outcome: 'unknown'; reason: string };
 
-export interface ScheduleOptions {
-  /** Minutes, 1 to 10080. */
-  sendTimeDelay?: number;
-  /** UTC; a Date or YYYY-MM-DDTHH:MM:SS. */
-  sendTimeAbsolute?: Date | string;
-}
+/**
+ * Whether the account may use manageaccount (spec 4.4), from a request that names no operation:
+ * `known` only for the reference gateway's definite answers (its "no operation" syntax error = yes;
+ * "not permitted" or an invalid login = no), `description` the answer for a user.
+ */
+export type ManagePermission =
+  { known: true; permitted: boolean; description: string } | { known: false; reason: string };
 
-export interface RecipientOptions {
-  /** Numbers as typed: international or national (with defaultCountry). */
-  to?: readonly string[];
-  /**
-   * The numbers of `to` were already normalised by protocol/msisdn.ts (e.g. taken from the contact
-   * store): only their form is checked, they are not parsed again.
-   */
-  recipientsNormalized?: boolean;
-}
-
-export interface SmsRequest extends ScheduleOptions, RecipientOptions {
-  /** Address book name, optionally name::group. */
-  toAddressBook?: string;
-  text: string;
-  flash?: boolean;
-  replyTo?: string;
-  deliveryOption?: DeliveryOption;
-}
-
-export interface MmsRequest extends ScheduleOptions, MmsOptions, RecipientOptions {
-  toAddressBook?: string;
-  replyTo?: string;
-  content: MmsContent;
-}
-
-export interface DeprecatedSmsRequest {
-  to: readonly string[];
-  text: string;
-}
-
-export type ChildAccountRequest = ChildAccountInput;
-
-export type TransferAmount = { currency: string } | { messages: number };
-
-export interface Credit {
-  currency: string;
-  /** Decimal as sent by the gateway (four places). */
-  credit: string;
-}
-
-/** Report codes after which the rest of a campaign is not sent: every further request would fail the same way. */
-const STOP_CODES: ReadonlySet<string> = new Set([
+/** The answers to an operation-less manageaccount request that mean "not permitted". */
+const MANAGE_REFUSED: ReadonlySet<string> = new Set([
+  REPORT.notPermitted,
   REPORT.invalidLogin,
   REPORT.invalidLoginQuery,
-  REPORT.outOfCredit,
 ]);
 
-type Fields = Record<string, string>;
-
 export class GatewayClient {
-  readonly transport: HttpTransport;
+  readonly #transport: HttpTransport;
   readonly #username: string;
   readonly #pin: string;
   readonly #defaultCountry: string | undefined;
@@ -144,7 +122,7 @@ export class GatewayClient {
   readonly #batchSize: number;
 
   constructor(options: GatewayClientOptions) {
-    this.transport = new HttpTransport(options);
+    this.#transport = new HttpTransport(options);
     this.#username = options.username;
     this.#pin = options.pin;
     this.#defaultCountry = options.defaultCountry;
@@ -156,22 +134,27 @@ export class GatewayClient {
     );
   }
 
+  /** Closes the connections once the requests under way have finished. */
   async close(): Promise<void> {
-    await this.transport.close();
+    await this.#transport.close();
   }
+
+  /** Closes the connections at once, requests under way included (tests, shutdown). */
+  async destroy(): Promise<void> {
+    await this.#transport.destroy();
+  }
+
+  get #login(): { username: string; pin: string } {
+    return { username: this.#username, pin: this.#pin };
+  }
+
+  readonly #post: Post = (req) => this.#transport.post(req);
 
   // ------------------------------------------------------------------ sendsms (spec 2.2, 4.1)
 
   /** Text or flash SMS to any number of recipients: ceil(N/350) requests with ResponseFormat=3. */
   async sendSms(req: SmsRequest, options: CampaignOptions = {}): Promise<SendResult> {
-    const base: Fields = { Username: this.#username, PIN: this.#pin };
-    base[req.flash === true ? 'FlashMessage' : 'Message'] = req.text;
-    if (req.replyTo !== undefined) base.ReplyTo = req.replyTo;
-    if (req.deliveryOption !== undefined) base.DeliveryServiceOption = req.deliveryOption;
-    Object.assign(base, scheduleFields(req));
-    const first: Fields = {};
-    if (req.toAddressBook !== undefined) first.SendToAddressBook = req.toAddressBook;
-    return this.#campaign('sendsms', PATHS.sendsms, base, req, first, [], options);
+    return runCampaign(this.#post, this.#setup('sendsms', smsFields(this.#login, req), req), options);
   }
 
   /** The deprecated format one (UN, PIN, M, N) for old accounts: plain text, a bare code per request. */
@@ -184,33 +167,44 @@ export class GatewayClient {
       M: req.text,
       N: g.join(','),
     }));
-    this.#validate('sendsms-deprecated', fieldSets, prepared.problems);
-    return this.#run(groups, fieldSets, PATHS.sendsms, prepared.duplicatesRemoved, options, (body, labels) =>
-      interpretDeprecated(body, labels),
+    validateFieldSets('sendsms-deprecated', fieldSets, prepared.problems);
+    return runRequests(
+      this.#post,
+      groups,
+      fieldSets,
+      PATHS.sendsms,
+      prepared.duplicatesRemoved,
+      options,
+      (body, labels) => interpretDeprecated(body, labels),
     );
   }
 
   // ------------------------------------------------------------------ sendmms (spec 2.4, 4.2)
 
   async sendMms(req: MmsRequest, options: CampaignOptions = {}): Promise<SendResult> {
-    const base: Fields = { Username: this.#username, PIN: this.#pin, ...optionFields(req) };
-    if (req.replyTo !== undefined) base.ReplyTo = req.replyTo;
-    Object.assign(base, scheduleFields(req), contentFields(req.content));
-    // Cc/Bcc and address books go with the first request only, so nobody gets the message twice.
-    const first: Fields = {};
-    const extraLabels: string[] = [];
-    for (const [field, list] of [
-      ['SendCc', req.sendCc],
-      ['SendBcc', req.sendBcc],
-    ] as const) {
-      if (list === undefined || list.length === 0) continue;
-      const prepared = prepareRecipients(list, this.#defaultCountry, field);
-      if (prepared.problems.length > 0) throw new ValidationError(prepared.problems);
-      first[field] = prepared.numbers.join(',');
-      extraLabels.push(...prepared.numbers);
+    const fields = mmsFields(this.#login, req, this.#defaultCountry);
+    return runCampaign(this.#post, this.#setup('sendmms', fields, req), options);
+  }
+
+  /**
+   * One sendmms request of fields made elsewhere (the app's journaled rich content, checked with
+   * protocol/ before it was journaled) to `recipients`, as this client's account: its Username and
+   * PIN replace any in `fields`. `recipients` label the answer's records in order.
+   */
+  async sendFormFields(fields: Readonly<Fields>, recipients: readonly string[]): Promise<FormSendOutcome> {
+    const res = await this.#post({
+      path: PATHS.sendmms,
+      body: encodeForm({ ...fields, Username: this.#username, PIN: this.#pin }),
+      contentType: FORM_CONTENT_TYPE,
+    });
+    if (res.kind === 'unsent') return { outcome: 'unsent', reason: res.reason };
+    if (res.kind === 'unknown') return { outcome: 'unknown', reason: res.reason };
+    if (res.status !== 200) return { outcome: 'unknown', reason: `the gateway answered HTTP ${res.status}` };
+    try {
+      return { outcome: 'answered', value: interpretRecords(res.body, recipients) };
+    } catch (err) {
+      return { outcome: 'unknown', reason: errorText(err) };
     }
-    if (req.toAddressBook !== undefined) first.SendToAddressBook = req.toAddressBook;
-    return this.#campaign('sendmms', PATHS.sendmms, base, req, first, extraLabels, options);
   }
 
   // ------------------------------------------------------------------ queryaccount (spec 4.3)
@@ -240,19 +234,13 @@ export class GatewayClient {
     req: ChildAccountRequest,
     signal?: AbortSignal,
   ): Promise<Result<{ username: string; pin: string }>> {
-    const fields: Fields = { Username: this.#username, PIN: this.#pin, ...childAccountFields(req) };
-    return this.#manage(fields, signal, (m) =>
+    return this.#manage(createChildFields(this.#login, req), signal, (m) =>
       m.username !== undefined && m.pin !== undefined ? { username: m.username, pin: m.pin } : undefined,
     );
   }
 
   async deleteChildAccount(childUsername: string, signal?: AbortSignal): Promise<Result<null>> {
-    const fields: Fields = {
-      Username: this.#username,
-      PIN: this.#pin,
-      DeleteChildAccountUsername: childUsername,
-    };
-    return this.#manage(fields, signal, () => null);
+    return this.#manage(deleteChildFields(this.#login, childUsername), signal, () => null);
   }
 
   /** Move credit or messages from this (paying) account to `toUsername`. */
@@ -261,14 +249,38 @@ export class GatewayClient {
     amount: TransferAmount,
     signal?: AbortSignal,
   ): Promise<Result<null>> {
-    const fields: Fields = {
-      Username: this.#username,
-      PIN: this.#pin,
-      TransferToAccountUsername: toUsername,
-    };
-    if ('currency' in amount) fields.TransferCurrencyAmount = amount.currency;
-    else fields.TransferMessagesAmount = String(amount.messages);
-    return this.#manage(fields, signal, () => null);
+    return this.#manage(transferFields(this.#login, toUsername, amount), signal, () => null);
+  }
+
+  /**
+   * Asks whether this account may manage child accounts with a manageaccount request that names no
+   * operation: the gateway checks the login and the restricted-service permission before the
+   * operation, so nothing is created, deleted or moved whatever the answer. Not validated (a
+   * request without an operation is deliberately incomplete) and never retried.
+   */
+  async manageAccountPermission(signal?: AbortSignal): Promise<ManagePermission> {
+    const res = await this.#post({
+      path: PATHS.manageaccount,
+      body: encodeForm({ Username: this.#username, PIN: this.#pin }),
+      contentType: FORM_CONTENT_TYPE,
+      signal,
+    });
+    if (res.kind !== 'response' || res.status !== 200)
+      return {
+        known: false,
+        reason: res.kind === 'response' ? `the gateway answered HTTP ${res.status}` : res.reason,
+      };
+    let report: string;
+    let text: string | undefined;
+    try {
+      ({ report, text } = parseManageResponse(res.body));
+    } catch (err) {
+      return { known: false, reason: errorText(err) };
+    }
+    const description = describeReport(report, text);
+    if (report === REPORT.syntaxError) return { known: true, permitted: true, description };
+    if (MANAGE_REFUSED.has(report)) return { known: true, permitted: false, description };
+    return { known: false, reason: `the gateway answered ${description}` };
   }
 
   // ------------------------------------------------------------------ SOAP (spec 4.5)
@@ -319,117 +331,14 @@ export class GatewayClient {
 
   // ------------------------------------------------------------------ internals
 
-  #validate(op: Operation, fieldSets: readonly Fields[], extra: readonly Problem[] = []): void {
-    const problems: Problem[] = [...extra];
-    const seen = new Set<string>();
-    for (const fields of fieldSets.length > 0 ? fieldSets : [{}]) {
-      for (const p of validateRequest(op, fields)) {
-        // SendTo problems of every request are wanted; the same problem in every request is said once.
-        const key = `${p.field}\u0000${p.rule}\u0000${p.field === 'SendTo' || p.field === 'N' ? p.value : ''}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        problems.push(
-          p.field === 'PIN' ? { ...p, value: p.value === undefined ? undefined : '(hidden)' } : p,
-        );
-      }
-    }
-    if (problems.length > 0) throw new ValidationError(problems);
-  }
-
-  async #campaign(
-    op: 'sendsms' | 'sendmms',
-    path: string,
-    base: Fields,
-    recipients: RecipientOptions,
-    first: Fields,
-    extraLabels: readonly string[],
-    options: CampaignOptions,
-  ): Promise<SendResult> {
-    const prepared = prepareRecipients(
-      recipients.to ?? [],
-      this.#defaultCountry,
-      'SendTo',
-      recipients.recipientsNormalized === true,
-    );
-    const groups = batches(prepared.numbers, this.#batchSize);
-    const hasFirstExtras = Object.keys(first).length > 0;
-    if (groups.length === 0 && hasFirstExtras) groups.push([]);
-    const labels = groups.map((g, i) => (i === 0 ? [...g, ...extraLabels] : g));
-    const fieldSets = groups.map((g, i) => {
-      const f: Fields = { ...base };
-      if (g.length > 0) f.SendTo = g.join(',');
-      if (i === 0) Object.assign(f, first);
-      f.ResponseFormat = '3';
-      return f;
-    });
-    this.#validate(op, fieldSets, prepared.problems);
-    const addressBook = first.SendToAddressBook;
-    return this.#run(labels, fieldSets, path, prepared.duplicatesRemoved, options, (body, batchLabels) =>
-      interpretRecords(body, batchLabels, addressBook),
-    );
-  }
-
-  /**
-   * Send the prepared requests one after another; stop at a whole-account error. Deliberately not
-   * concurrent: with two requests in flight, the one after an out-of-credit or invalid-login answer
-   * would already be on its way, and "the rest is never sent" could not be kept. The client is not
-   * the bottleneck (bench/client.ts: >50,000 recipients/s against a no-work peer).
-   */
-  async #run(
-    labels: string[][],
-    fieldSets: Fields[],
-    path: string,
-    duplicatesRemoved: number,
-    options: CampaignOptions,
-    interpret: (body: string, labels: string[]) => BatchInterpretation,
-  ): Promise<SendResult> {
-    const total = labels.reduce((n, l) => n + l.length, 0);
-    const recipients: RecipientResult[] = [];
-    let requests = 0;
-    let error: WholeRequestError | undefined;
-    let libraryNumber: string | undefined;
-    let cancelled = false;
-    let stopReason: string | undefined;
-    for (let i = 0; i < fieldSets.length; i++) {
-      const batchLabels = labels[i] ?? [];
-      const fields = fieldSets[i] ?? {};
-      if (stopReason === undefined && options.signal?.aborted === true) {
-        cancelled = true;
-        stopReason = 'not sent: cancelled';
-      }
-      if (stopReason !== undefined) {
-        for (const number of batchLabels) recipients.push({ number, status: 'not-sent', text: stopReason });
-        continue;
-      }
-      const request = i + 1;
-      const res = await this.transport.post({
-        path,
-        body: encodeForm(fields),
-        contentType: FORM_CONTENT_TYPE,
-      });
-      if (res.kind !== 'unsent') requests++;
-      const outcome = interpretTransport(res, batchLabels, interpret);
-      for (const r of outcome.results) {
-        r.request = request;
-        if (res.kind !== 'unsent') r.server = res.server;
-        recipients.push(r);
-      }
-      if (outcome.libraryNumber !== undefined) libraryNumber ??= outcome.libraryNumber;
-      if (outcome.error !== undefined) error ??= { ...outcome.error, request };
-      if (outcome.stop) {
-        stopReason = `not sent: stopped after request ${request} (${outcome.error?.message ?? 'error'})`;
-      }
-      options.onProgress?.({ done: recipients.length, total, requests });
-    }
-    if (recipients.length !== total) options.onProgress?.({ done: recipients.length, total, requests });
+  #setup(op: 'sendsms' | 'sendmms', fields: CampaignFields, recipients: RecipientOptions): CampaignSetup {
     return {
-      ...summarize(recipients),
+      op,
+      path: PATHS[op],
+      fields,
       recipients,
-      requests,
-      ...(error !== undefined ? { error } : {}),
-      ...(libraryNumber !== undefined ? { libraryNumber } : {}),
-      duplicatesRemoved,
-      cancelled,
+      defaultCountry: this.#defaultCountry,
+      batchSize: this.#batchSize,
     };
   }
 
@@ -440,8 +349,8 @@ export class GatewayClient {
     signal: AbortSignal | undefined,
     interpret: (body: string, server: ServerRole) => Result<T>,
   ): Promise<Result<T>> {
-    this.#validate(op, [fields]);
-    const res = await this.transport.post({
+    validateFieldSets(op, [fields]);
+    const res = await this.#transport.post({
       path,
       body: encodeForm(fields),
       contentType: FORM_CONTENT_TYPE,
@@ -514,7 +423,7 @@ export class GatewayClient {
       }
       throw err;
     }
-    const res = await this.transport.post({
+    const res = await this.#transport.post({
       path: this.#soapPath,
       body,
       contentType: SOAP_CONTENT_TYPE,
@@ -537,205 +446,4 @@ export class GatewayClient {
       };
     }
   }
-}
-
-// ------------------------------------------------------------------ interpretation of answers
-
-interface BatchInterpretation {
-  results: RecipientResult[];
-  error?: { code?: string; message: string };
-  stop: boolean;
-  libraryNumber?: string;
-}
-
-function interpretTransport(
-  res: TransportResult,
-  labels: string[],
-  interpret: (body: string, labels: string[]) => BatchInterpretation,
-): BatchInterpretation {
-  if (res.kind === 'unsent') {
-    return {
-      results: labels.map((number) => ({ number, status: 'not-sent', text: `not sent: ${res.reason}` })),
-      error: { message: res.reason },
-      stop: true,
-    };
-  }
-  const unknown = (reason: string): BatchInterpretation => ({
-    results: labels.map((number) => ({ number, status: 'unknown', text: `unknown: ${reason}` })),
-    error: { message: reason },
-    stop: true,
-  });
-  if (res.kind === 'unknown') return unknown(res.reason);
-  if (res.status !== 200) return unknown(`the gateway answered HTTP ${res.status}; not sent again`);
-  try {
-    return interpret(res.body, labels);
-  } catch (err) {
-    return unknown(`the gateway's answer could not be read (${errorText(err)}); not sent again`);
-  }
-}
-
-function recipientFromRecord(number: string, rec: ResponseRecord): RecipientResult {
-  const classification = classifyReport(rec.report);
-  const status = isAccepted(rec.report) ? 'accepted' : classification === 'error' ? 'rejected' : 'unknown';
-  const result: RecipientResult = {
-    number,
-    status,
-    report: rec.report,
-    classification,
-    text: describeReport(rec.report, rec.text),
-  };
-  if (rec.messageIdentifier !== '') result.messageIdentifier = rec.messageIdentifier;
-  if (rec.libraryNumber !== undefined && rec.libraryNumber !== '') result.libraryNumber = rec.libraryNumber;
-  return result;
-}
-
-/** Formats 1 and 3 (and a format 0 line from a gateway that ignored ResponseFormat). */
-export function interpretRecords(
-  body: string,
-  labels: readonly string[],
-  addressBook?: string,
-): BatchInterpretation {
-  let records: ResponseRecord[];
-  try {
-    records = parseRecordsResponse(body).records;
-  } catch (err) {
-    let line: { code: string; text: string };
-    try {
-      line = parseFormat0(body);
-    } catch {
-      throw err;
-    }
-    // A format 0 answer is one line for the whole request.
-    const accepted = isAccepted(line.code);
-    const message = describeReport(line.code, line.text);
-    return {
-      results: labels.map((number) => ({
-        number,
-        status: accepted ? 'accepted' : classifyReport(line.code) === 'error' ? 'rejected' : 'unknown',
-        report: line.code,
-        text: message,
-      })),
-      ...(accepted ? {} : { error: { code: line.code, message } }),
-      stop: !accepted,
-    };
-  }
-  let libraryNumber: string | undefined;
-  for (const r of records)
-    if (r.libraryNumber !== undefined && r.libraryNumber !== '') libraryNumber ??= r.libraryNumber;
-  const withLibrary = libraryNumber !== undefined ? { libraryNumber } : {};
-
-  if (records.length === 1 && labels.length !== 1) {
-    // One record for many recipients: a whole-request answer (invalid login) or a format 1 answer.
-    const rec = records[0]!;
-    const accepted = isAccepted(rec.report);
-    const message = describeReport(rec.report, rec.text);
-    return {
-      // The record's MessageIdentifier is the last recipient's (format 1) or none at all (-1).
-      results: labels.map((number, i) => {
-        const r = recipientFromRecord(number, rec);
-        if (!accepted) r.text = message;
-        if (!accepted || i !== labels.length - 1) delete r.messageIdentifier;
-        return r;
-      }),
-      ...(accepted ? {} : { error: { code: rec.report, message } }),
-      stop: STOP_CODES.has(rec.report),
-      ...withLibrary,
-    };
-  }
-  if (records.length < labels.length || (records.length > labels.length && addressBook === undefined)) {
-    throw new Error(`the gateway answered ${records.length} results for ${labels.length} recipients`);
-  }
-  const results = records.map((rec, i) =>
-    recipientFromRecord(labels[i] ?? `${addressBook ?? 'address book'} #${i - labels.length + 1}`, rec),
-  );
-  const stopRecord = records.find((r) => STOP_CODES.has(r.report));
-  const codes = new Set(records.map((r) => r.report));
-  let error: { code: string; message: string } | undefined;
-  if (stopRecord !== undefined) {
-    error = { code: stopRecord.report, message: describeReport(stopRecord.report, stopRecord.text) };
-  } else if (codes.size === 1 && records.length > 1 && !isAccepted(records[0]!.report)) {
-    error = { code: records[0]!.report, message: describeReport(records[0]!.report, records[0]!.text) };
-  }
-  return {
-    results,
-    ...(error !== undefined ? { error } : {}),
-    stop: stopRecord !== undefined,
-    ...withLibrary,
-  };
-}
-
-/** The deprecated format's bare code (spec 4.1, 7.2). */
-export function interpretDeprecated(body: string, labels: readonly string[]): BatchInterpretation {
-  const { code } = parseDeprecated(body);
-  const text = `${describeDeprecated(code)} (${code})`;
-  if (code === DEPRECATED_CODES.accepted) {
-    return {
-      results: labels.map((number) => ({ number, status: 'accepted', report: code, text })),
-      stop: false,
-    };
-  }
-  if (code === DEPRECATED_CODES.invalidLogin) {
-    return {
-      results: labels.map((number) => ({ number, status: 'rejected', report: code, text })),
-      error: { code, message: text },
-      stop: true,
-    };
-  }
-  // 97 (or an unknown code): the code of the last failing number; which recipients failed is not said.
-  const message = `${text}: at least one recipient failed; the deprecated format does not say which`;
-  return {
-    results: labels.map((number) => ({ number, status: 'unknown', report: code, text: message })),
-    error: { code, message },
-    stop: false,
-  };
-}
-
-type ParsedQuery =
-  | { kind: 'AvailableCredit'; currency: string; credit: string }
-  | { kind: 'AvailableMessages'; messages: string }
-  | { kind: 'PermittedReplyTo'; values: string[] }
-  | { kind: 'error'; code: string; text?: string | undefined };
-
-function readQuery(body: string): ParsedQuery {
-  const form = decodeForm(body.trim());
-  const report = form.get('Report');
-  if (report !== undefined) return { kind: 'error', code: report, text: form.get('Text') };
-  // protocol/responses.ts reads both AvailableCredit shapes (Currency=…&AvailableCredit=…, and the
-  // older single "UKL 12.3400" value).
-  const q = parseQueryResponse(body);
-  switch (q.operation) {
-    case 'AvailableCredit':
-      return { kind: 'AvailableCredit', currency: q.currency, credit: q.credit };
-    case 'AvailableMessages':
-      return { kind: 'AvailableMessages', messages: String(q.messages) };
-    case 'PermittedReplyTo':
-      return { kind: 'PermittedReplyTo', values: q.replyTo };
-  }
-}
-
-function rejected(code: string, reason: string, server: ServerRole): Result<never> {
-  return { outcome: 'rejected', code, reason, server };
-}
-
-function scheduleFields(s: ScheduleOptions): Fields {
-  const f: Fields = {};
-  if (s.sendTimeDelay !== undefined) f.SendTimeDelay = String(s.sendTimeDelay);
-  if (s.sendTimeAbsolute !== undefined) {
-    f.SendTimeAbsolute =
-      typeof s.sendTimeAbsolute === 'string'
-        ? s.sendTimeAbsolute
-        : formatUtcDateTime(s.sendTimeAbsolute.getTime());
-  }
-  return f;
-}
-
-function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -2,18 +2,19 @@
 // demo account, its data under <dataDir>/sandbox-gateway. The demo account is created once and
 // reused; its credentials are kept next to the sandbox's own database (sandbox.json, mode 0600):
 // a throwaway account of a gateway that only this user's loopback can reach, not a real PIN.
+// The app reaches it like any gateway, over HTTP (its URL); the gateway object stays in here.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway } from '../../gateway/server.ts';
 import type { RunningGateway } from '../../gateway/server.ts';
 import { createDemoAccount } from '../../gateway/demo.ts';
 import { getAccount } from '../../gateway/accounts.ts';
+import { setPushUrl as setGatewayPushUrl } from '../../gateway/sandbox.ts';
 
 export interface Sandbox {
   url: string;
   username: string;
   pin: string;
-  gateway: RunningGateway;
   /** Point the demo account's push URL (receipts, inbound) at the app's push receiver. */
   setPushUrl(url: string | null): void;
   close(): Promise<void>;
@@ -67,14 +68,11 @@ export async function startSandbox(opts: { dir: string; receiptDelayMs?: number 
   }
   writeFileSync(stateFile, JSON.stringify({ username, pin, port: gateway.port }), { mode: 0o600 });
   const user = username;
-  const setPushUrl = (url: string | null): void => {
-    gateway.ctx.db.prepare('UPDATE accounts SET push_url = ? WHERE username = ?').run(url, user);
-  };
+  const setPushUrl = (url: string | null): void => setGatewayPushUrl(gateway.ctx, user, url);
   return {
     url: gateway.url,
     username: user,
     pin,
-    gateway,
     setPushUrl,
     async close() {
       try {

@@ -13,6 +13,7 @@ import type {
   UpdateInfo,
   UpdateStatus,
 } from '../../preload/api.ts';
+import type { GatewayClient } from '../client/gateway-client.ts';
 import { DownloadError, downloadFile, normalizeHost } from './update-download.ts';
 import { ApiError } from './validate-args.ts';
 import { isOfferedUpdate, UPDATE_CHANNELS } from './versions.ts';
@@ -82,6 +83,18 @@ export function gatewayHostOf(url: string | null | undefined): string | null {
  */
 export function downloadHosts(policy: UpdatePolicy, gatewayHosts: readonly string[]): string[] {
   return policy.allowedDownloadHosts !== undefined ? [...policy.allowedDownloadHosts] : [...gatewayHosts];
+}
+
+/** MobileMessengerVersion through a signed-in client, as fetchRelease gives it. */
+export async function releaseFrom(client: GatewayClient): Promise<Omit<UpdateInfo, 'newer'>> {
+  const r = await client.mobileMessengerVersion();
+  if (r.outcome !== 'ok') throw new ApiError('gateway-unavailable', `no version information: ${r.reason}`);
+  return {
+    version: r.value.Version,
+    releaseNotice: r.value.ReleaseNotice,
+    downloadUrl: r.value.DownloadURL,
+    releaseDate: r.value.ReleaseDate,
+  };
 }
 
 export function createUpdater(opts: UpdaterOptions): Updater {

@@ -118,6 +118,15 @@ export class AccountsRepo {
     });
   }
 
+  /** Move an account to another primary URL (the local sandbox listens on a new port after a restart). */
+  setPrimaryUrl(id: string, primaryUrl: string): void {
+    const url = gatewayUrl(primaryUrl, 'the primary URL');
+    const r = this.#app.db
+      .prepare('UPDATE accounts SET primary_url = ?, updated_at = ? WHERE id = ?')
+      .run(url, Date.now(), id);
+    if (r.changes === 0) throw new StoreError('not-found', `no account ${id}`);
+  }
+
   /** Store the PIN as encrypted by safeStorage (never the PIN itself), or forget it (null). */
   storeEncryptedPin(id: string, encrypted: Uint8Array | null): void {
     const r = this.#app.db

@@ -10,6 +10,8 @@ import { GroupsRepo } from './groups.ts';
 import { OutboxJournal } from './outbox-journal.ts';
 import { SearchRepo } from './search.ts';
 import { TemplatesRepo } from './templates.ts';
+import { ChildAccountsRepo } from './children.ts';
+import { LibraryNumbersRepo } from './library-numbers.ts';
 
 export interface AppStore {
   app: AppDb;
@@ -21,6 +23,8 @@ export interface AppStore {
   search: SearchRepo;
   outbox: OutboxJournal;
   settings: SettingsRepo;
+  children: ChildAccountsRepo;
+  libraryNumbers: LibraryNumbersRepo;
   close(): void;
 }
 
@@ -37,6 +41,8 @@ export function openAppStore(file: string, options: { defaultCountry?: string } 
     search: new SearchRepo(app),
     outbox: new OutboxJournal(app, options),
     settings: new SettingsRepo(app),
+    children: new ChildAccountsRepo(app),
+    libraryNumbers: new LibraryNumbersRepo(app),
     close: () => app.close(),
   };
 }

@@ -30,7 +30,7 @@ function client(url: string, extra: Partial<GatewayClientOptions> = {}): Gateway
     defaultCountry: 'GB',
     ...extra,
   });
-  cleanups.push(() => c.transport.destroy());
+  cleanups.push(() => c.destroy());
   return c;
 }
 

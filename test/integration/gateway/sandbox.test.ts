@@ -6,6 +6,7 @@ import { decodeSubmitPdu } from '../../../protocol/smart/sms-submit.ts';
 import { postForm, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
 import { DEMO_NUMBER } from '../../../gateway/demo.ts';
+import { addLibraryFile } from '../../../gateway/library/library.ts';
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -112,6 +113,36 @@ describe('/sandbox/library', () => {
       expect.arrayContaining(['ringtone', 'operator-logo', 'picture', 'group-graphic', 'mms']),
     );
     expect(list.every((f) => f.size > 0 && f.number >= 10000 && f.number <= 99999)).toBe(true);
+  });
+
+  it('adds the own uploads of ?username= (owner "own"), never another account\'s', async () => {
+    const mine = addLibraryFile(gw.ctx.db, {
+      kind: 'wap',
+      ownerAccountId: gw.account.id,
+      name: 'mine.png',
+      contentType: 'image/png',
+      bytes: new Uint8Array([1, 2, 3]),
+    });
+    const other = gw.addAccount();
+    const theirs = addLibraryFile(gw.ctx.db, {
+      kind: 'wap',
+      ownerAccountId: other.account.id,
+      name: 'theirs.png',
+      contentType: 'image/png',
+      bytes: new Uint8Array([4, 5, 6]),
+    });
+    type Item = { number: number; kind: string; name: string; owner: string };
+    const get = async (q: string) => (await (await fetch(`${gw.url}/sandbox/library${q}`)).json()) as Item[];
+    const publicOnly = await get('');
+    expect(publicOnly.every((f) => f.owner === 'public')).toBe(true);
+    expect(publicOnly.map((f) => f.number)).not.toContain(mine);
+    const withMine = await get(`?username=${encodeURIComponent(gw.username)}`);
+    expect(withMine.filter((f) => f.owner === 'own')).toEqual([
+      expect.objectContaining({ number: mine, kind: 'wap', name: 'mine.png' }),
+    ]);
+    expect(withMine.map((f) => f.number)).not.toContain(theirs);
+    expect(withMine.filter((f) => f.owner === 'public')).toEqual(publicOnly);
+    expect(await get('?username=nobody')).toEqual(publicOnly);
   });
 });
 

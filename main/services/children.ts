@@ -1,0 +1,204 @@
+// Child accounts (spec 4.4): whether the account may manage them (asked once per sign-in), create,
+// delete, transfer funds either way, a child's balance; the children created here are listed from
+// the app database (main/store/children.ts), the spec having no operation that lists them.
+import { tidyChildAccount } from '../../protocol/child-account.ts';
+import { REPORT } from '../../protocol/reports.ts';
+import type { AppStore } from '../store/app-store.ts';
+import { message } from './app-options.ts';
+import type { Log } from './app-options.ts';
+import { readBalance } from './credit.ts';
+import type { Session, Sessions } from './session.ts';
+import { ApiError } from './validate-args.ts';
+import type {
+  Balance,
+  ChildAccount,
+  ChildCreated,
+  ChildCreateRequest,
+  ChildPermission,
+  ChildTransferRequest,
+  ChildTransferResult,
+  Credit,
+  MessengerApi,
+} from '../../preload/api.ts';
+
+export interface ChildrenDeps {
+  store: AppStore;
+  sessions: Pick<Sessions, 'current' | 'require' | 'clientFor'>;
+  refreshCredit(): Promise<Credit>;
+  country(): string | undefined;
+  log: Log;
+}
+
+/** A refused, unknown or unsent manageaccount answer as an API error. */
+function manageError(what: string, r: { outcome: string; reason: string; code?: string }): ApiError {
+  if (r.outcome === 'rejected') return new ApiError('gateway-refused', `${what}: ${r.reason}`);
+  if (r.outcome === 'unsent') return new ApiError('gateway-unavailable', `${what}: ${r.reason}`);
+  return new ApiError(
+    'outcome-unknown',
+    `${what}: the request may or may not have reached the gateway (${r.reason}); it is not sent again — check with the gateway before repeating it`,
+  );
+}
+
+export function createChildren(deps: ChildrenDeps) {
+  const { store, sessions, log } = deps;
+  /** Per session: the definite permission answer, and the question under way (callers share it). */
+  const asked = new WeakMap<Session, { answer?: ChildPermission; asking?: Promise<ChildPermission> }>();
+
+  /**
+   * Whether the account may use manageaccount, asked once per sign-in with a request that names no
+   * operation (GatewayClient.manageAccountPermission: nothing is created, deleted or moved). Only
+   * the definite answers are kept for the session (never asked again: the spec forbids retrying
+   * after an error code). Any other answer (another code, an unreadable body) and a request that
+   * could not be made (no connection) are not known: not permitted for now, with the reason, and
+   * asked again on the next call.
+   */
+  async function permitted(): Promise<ChildPermission> {
+    const s = sessions.require();
+    const state = asked.get(s) ?? {};
+    asked.set(s, state);
+    if (state.answer) return state.answer;
+    state.asking ??= ask(s).finally(() => {
+      state.asking = undefined;
+    });
+    return state.asking;
+  }
+
+  async function ask(s: Session): Promise<ChildPermission> {
+    const res = await s.client.manageAccountPermission();
+    if (!res.known)
+      return {
+        permitted: false,
+        reason: `account management could not be checked: ${res.reason}`,
+        definite: false,
+      };
+    const answer: ChildPermission = res.permitted
+      ? { permitted: true, reason: null, definite: true }
+      : {
+          permitted: false,
+          reason: `${s.account.username} may not manage child accounts: ${res.description}`,
+          definite: true,
+        };
+    const state = asked.get(s);
+    if (sessions.current() === s && state) state.answer = answer;
+    return answer;
+  }
+
+  async function requirePermission(): Promise<Session> {
+    const p = await permitted();
+    if (!p.permitted)
+      throw new ApiError(
+        p.definite ? 'not-permitted' : 'permission-unknown',
+        p.reason ?? 'account management is not permitted',
+      );
+    return sessions.require();
+  }
+
+  async function create(req: ChildCreateRequest): Promise<ChildCreated> {
+    const s = await requirePermission();
+    const { request } = tidyChildAccount(req, deps.country());
+    const r = await s.client.createChildAccount(request);
+    if (r.outcome !== 'ok') throw manageError('the child account was not created', r);
+    const child: ChildAccount = {
+      username: r.value.username,
+      type: request.type,
+      email: request.email,
+      telephoneCountryCode: request.telephoneCountryCode,
+      mobileNumber: request.mobileNumber,
+      givenName: request.givenName ?? null,
+      familyName: request.familyName ?? null,
+      companyName: request.companyName ?? null,
+      createdAt: Date.now(),
+    };
+    store.children.add(s.account.id, child);
+    return { child, pin: r.value.pin };
+  }
+
+  async function remove(username: string): Promise<void> {
+    const s = await requirePermission();
+    const r = await s.client.deleteChildAccount(username);
+    if (r.outcome !== 'ok') throw manageError(`${username} was not deleted`, r);
+    store.children.remove(s.account.id, username);
+    // A TRANSFER child's remaining credit goes back to the parent.
+    await deps.refreshCredit().catch((err: unknown) => log(`credit not refreshed: ${message(err)}`));
+  }
+
+  /** The balance of `username` signed in with its own PIN; the client closed after. */
+  async function balanceOf(username: string, pin: string): Promise<Balance> {
+    const c = sessions.clientFor(username, pin);
+    try {
+      return await readBalance(c, `the balance of ${username} is not available`);
+    } finally {
+      await c.close();
+    }
+  }
+
+  async function transfer(req: ChildTransferRequest): Promise<ChildTransferResult> {
+    const s = await requirePermission();
+    if ((req.amount === undefined) === (req.messages === undefined)) {
+      throw new ApiError('bad-argument', 'give either an amount in GBP or a number of messages, not both');
+    }
+    if (req.amount !== undefined && !(Number(req.amount) > 0)) {
+      throw new ApiError(
+        'bad-argument',
+        `the amount must be more than 0 GBP (${JSON.stringify(req.amount)})`,
+      );
+    }
+    const amount =
+      req.amount !== undefined ? { currency: req.amount.trim() } : { messages: req.messages ?? 0 };
+    const pin = req.childPin !== undefined && req.childPin !== '' ? req.childPin : null;
+    const username = req.username.trim();
+    const what =
+      req.direction === 'toChild'
+        ? `the transfer to ${username} was refused`
+        : `the transfer from ${username} was refused`;
+    if (req.direction === 'toChild') {
+      const r = await s.client.transferFunds(username, amount);
+      if (r.outcome !== 'ok') throw manageError(what, r);
+    } else {
+      // The paying account signs a transfer (spec 4.4): the child, with the PIN the user gives.
+      if (pin === null) {
+        throw new ApiError(
+          'bad-argument',
+          `the PIN of ${username} is needed to move funds from it to ${s.account.username}: the paying account signs the transfer`,
+        );
+      }
+      const child = sessions.clientFor(username, pin);
+      try {
+        const r = await child.transferFunds(s.account.username, amount);
+        if (
+          r.outcome === 'rejected' &&
+          (r.code === REPORT.invalidLogin || r.code === REPORT.invalidLoginQuery)
+        ) {
+          throw new ApiError('gateway-refused', `${what}: ${r.reason} — check the PIN of ${username}`);
+        }
+        if (r.outcome !== 'ok') throw manageError(what, r);
+      } finally {
+        await child.close();
+      }
+    }
+    const parent = await deps.refreshCredit();
+    let childBalance: Balance | null = null;
+    if (pin !== null) {
+      try {
+        childBalance = await balanceOf(username, pin);
+      } catch (err) {
+        log(`balance of ${username} not read: ${message(err)}`);
+      }
+    }
+    return { parent, child: childBalance };
+  }
+
+  const api: MessengerApi['children'] = {
+    permitted,
+    list: async () => {
+      const current = sessions.current()?.account ?? store.accounts.current();
+      return current ? store.children.list(current.id) : [];
+    },
+    create,
+    delete: remove,
+    transfer,
+    balance: async ({ username, pin }) => balanceOf(username.trim(), pin),
+  };
+
+  return { api, close(): void {} };
+}

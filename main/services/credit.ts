@@ -1,0 +1,70 @@
+// Credit: the one balance reader (AvailableCredit + AvailableMessages of any client: the session's
+// for the app's credit, a child's for its balance), the signed-in account's last credit with `low`
+// from settings.lowCreditThreshold, and 'credit:changed'.
+import type { GatewayClient } from '../client/gateway-client.ts';
+import type { Emit } from './app-options.ts';
+import type { Session } from './session.ts';
+import { ApiError } from './validate-args.ts';
+import type { AccountSummary, Balance, Credit, MessengerApi, Settings } from '../../preload/api.ts';
+
+export interface CreditDeps {
+  sessions: { require(): Session };
+  settings(): Settings;
+  emit: Emit;
+}
+
+/**
+ * The balance of the account `client` signs in as. `unavailable` starts the error's message when
+ * the gateway gives no credit (refused: gateway-refused, otherwise gateway-unavailable).
+ */
+export async function readBalance(client: GatewayClient, unavailable: string): Promise<Balance> {
+  const [c, m] = await Promise.all([client.availableCredit(), client.availableMessages()]);
+  if (c.outcome !== 'ok') {
+    throw new ApiError(
+      c.outcome === 'rejected' ? 'gateway-refused' : 'gateway-unavailable',
+      `${unavailable}: ${c.reason}`,
+    );
+  }
+  return {
+    currency: c.value.currency,
+    credit: c.value.credit,
+    availableMessages: m.outcome === 'ok' ? String(m.value) : null,
+  };
+}
+
+export function createCredit(deps: CreditDeps) {
+  let credit: Credit | null = null;
+
+  async function refresh(): Promise<Credit> {
+    const balance = await readBalance(deps.sessions.require().client, 'credit not available');
+    credit = {
+      ...balance,
+      fetchedAt: Date.now(),
+      low: Number(balance.credit) < deps.settings().lowCreditThreshold,
+    };
+    deps.emit('credit:changed', credit);
+    return credit;
+  }
+
+  const api: MessengerApi['credit'] = {
+    get: async () => credit,
+    refresh,
+  };
+
+  return {
+    api,
+    refresh,
+    /** Signed out: no credit to show (a sign-in to another account keeps it until its own arrives). */
+    sessionEnded(_session: Session, next?: AccountSummary): void {
+      if (next === undefined) credit = null;
+    },
+    /** A new low-credit threshold re-marks the credit shown. */
+    settingsChanged(before: Settings, after: Settings): void {
+      if (credit && after.lowCreditThreshold !== before.lowCreditThreshold) {
+        credit = { ...credit, low: Number(credit.credit) < after.lowCreditThreshold };
+        deps.emit('credit:changed', credit);
+      }
+    },
+    close(): void {},
+  };
+}

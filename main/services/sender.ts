@@ -1,0 +1,227 @@
+// The sending loop: send.submit checks the content, normalises the recipients (contacts and groups
+// expanded), journals the job BEFORE any request, then drives it one journal batch = one request
+// (text and flash through GatewayClient.sendSms, rich kinds' fields to sendmms as they are), an
+// 'outbox:progress' per batch, the rest cancelled after a whole-account stop (SEND_STOP_REPORTS),
+// credit refreshed after. A request that threw may have reached the gateway: unknown, never re-sent
+// by itself. Sends run one after another on one chain; resend only when the user asks.
+import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { SEND_STOP_REPORTS } from '../../protocol/reports.ts';
+import type { SmsRequest } from '../client/gateway-client.ts';
+import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
+import type { AppStore } from '../store/app-store.ts';
+import { message } from './app-options.ts';
+import type { Emit, Log } from './app-options.ts';
+import { libraryKindOf } from './library.ts';
+import { checkContent, sendFields } from './send-content.ts';
+import type { Session } from './session.ts';
+import { ApiError } from './validate-args.ts';
+import type {
+  MessengerApi,
+  OutboxBatch,
+  OutboxContent,
+  OutboxJob,
+  RecipientResult,
+  SendRequest,
+} from '../../preload/api.ts';
+
+export interface SenderDeps {
+  store: AppStore;
+  sessions: { current(): Session | null; require(): Session };
+  country(): string | undefined;
+  refreshCredit(): Promise<unknown>;
+  closing(): boolean;
+  emit: Emit;
+  log: Log;
+}
+
+function toJournalResult(r: ClientRecipientResult): RecipientResult {
+  return {
+    to: r.number,
+    ...(r.messageIdentifier !== undefined ? { messageIdentifier: r.messageIdentifier } : {}),
+    ...(r.report !== undefined ? { report: r.report } : {}),
+    text: r.text,
+    ...(r.status === 'not-sent' ? { notSent: true } : {}),
+  };
+}
+
+export function createSender(deps: SenderDeps) {
+  const { store, sessions, emit, log } = deps;
+  let chain: Promise<void> = Promise.resolve();
+
+  /** One journal batch = one request. Returns the whole-account stop reason, if any. */
+  async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<string | null> {
+    if (content.kind === 'text' || content.kind === 'flash') {
+      const req: SmsRequest = {
+        to: batch.recipients,
+        recipientsNormalized: true,
+        text: content.text,
+        flash: content.kind === 'flash',
+        ...(content.replyTo !== undefined && content.replyTo !== '' ? { replyTo: content.replyTo } : {}),
+        ...(content.deliveryOption !== undefined ? { deliveryOption: content.deliveryOption } : {}),
+        ...(content.sendTimeDelay !== undefined ? { sendTimeDelay: content.sendTimeDelay } : {}),
+        ...(content.sendTimeAbsolute !== undefined ? { sendTimeAbsolute: content.sendTimeAbsolute } : {}),
+      };
+      const sent = await s.client.sendSms(req);
+      store.outbox.recordResults(batch.id, sent.recipients.map(toJournalResult));
+      return sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
+        ? sent.error.message
+        : null;
+    }
+    // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
+    const res = await s.client.sendFormFields(
+      sendFields({ username: s.account.username, pin: s.pin }, content, batch.recipients.join(',')),
+      batch.recipients,
+    );
+    if (res.outcome === 'unsent') {
+      store.outbox.recordResults(
+        batch.id,
+        batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
+      );
+      return null;
+    }
+    if (res.outcome === 'unknown') {
+      store.outbox.markUnknown(batch.id, res.reason);
+      return null;
+    }
+    const interpreted = res.value;
+    store.outbox.recordResults(batch.id, interpreted.results.map(toJournalResult));
+    const libraryKind = libraryKindOf(content.kind);
+    if (interpreted.libraryNumber !== undefined && libraryKind !== null) {
+      // The gateway stored an upload under this number: the media picker offers it again.
+      const f = content.fields ?? {};
+      const name = f.MMSNotificationFileName1 ?? f.WAPPushFileName1 ?? '';
+      store.libraryNumbers.record(s.account.id, Number(interpreted.libraryNumber), libraryKind, name);
+    }
+    return interpreted.stop ? (interpreted.error?.message ?? 'the gateway refused the account') : null;
+  }
+
+  function progress(jobId: number, batch: OutboxBatch, job: OutboxJob): void {
+    emit('outbox:progress', { jobId, batch, outcomes: store.outbox.recipientsOfBatch(batch.id), job });
+  }
+
+  async function drive(jobId: number): Promise<void> {
+    const job = store.outbox.job(jobId);
+    if (!job) return;
+    for (;;) {
+      // A sign-out or another sign-in stops the loop between requests; the batch stays pending.
+      const s = sessions.current();
+      if (deps.closing() || !s) break;
+      const batch = store.outbox.claimNext(jobId);
+      if (!batch) break;
+      let stop: string | null = null;
+      try {
+        stop = await sendBatch(s, batch, job.content);
+      } catch (err) {
+        // It may have reached the gateway: unknown, never re-sent by itself.
+        try {
+          store.outbox.markUnknown(batch.id, message(err));
+        } catch (inner) {
+          log(`batch ${batch.id} not marked unknown: ${message(inner)}`);
+        }
+      }
+      if (deps.closing()) return;
+      const nowJob = store.outbox.job(jobId) ?? job;
+      progress(jobId, store.outbox.batch(batch.id) ?? batch, nowJob);
+      if (stop !== null) {
+        const cancelled = store.outbox.cancelPending(jobId, `not sent: ${stop}`);
+        for (const b of cancelled) progress(jobId, b, store.outbox.job(jobId) ?? nowJob);
+        break;
+      }
+    }
+    if (!deps.closing() && sessions.current())
+      await deps.refreshCredit().catch((err: unknown) => log(`credit not refreshed: ${message(err)}`));
+  }
+
+  function startSending(jobId: number): void {
+    chain = chain
+      .then(() => drive(jobId))
+      .catch((err: unknown) => log(`send of job ${jobId} failed: ${message(err)}`));
+  }
+
+  async function submit(req: SendRequest): Promise<{
+    job: OutboxJob;
+    invalid: Array<{ input: string; reason: string }>;
+  }> {
+    const s = sessions.require();
+    checkContent(req.content);
+    const c = deps.country();
+    const numbers: string[] = [];
+    const invalid: Array<{ input: string; reason: string }> = [];
+    for (const input of req.recipients) {
+      const n = normalizeMsisdn(input, c);
+      if (n.ok) numbers.push(n.msisdn);
+      else invalid.push({ input, reason: n.reason });
+    }
+    for (const id of req.contactIds ?? []) {
+      const contact = store.contacts.get(id);
+      if (contact) numbers.push(contact.number);
+      else invalid.push({ input: `contact ${id}`, reason: 'no such contact' });
+    }
+    for (const id of req.groupIds ?? []) {
+      if (!store.groups.get(id)) invalid.push({ input: `group ${id}`, reason: 'no such group' });
+      else for (const m of store.groups.members(id)) numbers.push(m.number);
+    }
+    if (numbers.length === 0) {
+      throw new ApiError(
+        'invalid-recipients',
+        invalid.length === 0 ? 'no recipients' : `no valid recipient; ${invalid.length} invalid`,
+        invalid,
+      );
+    }
+    // Journaled BEFORE the first request (the journal de-duplicates).
+    const job = store.outbox.createJob(numbers, req.content, {
+      accountId: s.account.id,
+      ...(c ? { defaultCountry: c } : {}),
+    });
+    startSending(job.id);
+    return { job, invalid };
+  }
+
+  const api: Pick<MessengerApi, 'send' | 'outbox'> = {
+    send: {
+      submit,
+      permittedReplyTo: async () => {
+        const r = await sessions.require().client.permittedReplyTo();
+        if (r.outcome !== 'ok')
+          throw new ApiError('gateway-unavailable', `permitted ReplyTo not available: ${r.reason}`);
+        return r.value;
+      },
+    },
+    outbox: {
+      jobs: async (args) => store.outbox.jobs(args ?? {}),
+      job: async (id) => store.outbox.job(id),
+      batches: async (id) => store.outbox.batches(id),
+      recipients: async (id) => store.outbox.recipients(id),
+      unknownBatches: async () => store.outbox.unknownBatches(),
+      cancel: async (id) => store.outbox.cancelPending(id),
+      resend: async ({ jobId, numbers }) => {
+        sessions.require();
+        const job = store.outbox.resendToRecipients(jobId, numbers);
+        startSending(job.id);
+        return job;
+      },
+    },
+  };
+
+  return {
+    api,
+    /**
+     * At start-up: batches a previous run was sending become unknown (never re-sent by themselves);
+     * pending batches of an interrupted send stay pending for the user.
+     */
+    recoverAfterCrash(): OutboxBatch[] {
+      const recovered = store.outbox.recoverAfterCrash();
+      if (recovered.length > 0) {
+        log(
+          `${recovered.length} batch(es) were being sent when the app stopped: now unknown, never re-sent by themselves`,
+        );
+      }
+      return recovered;
+    },
+    /** Resolves when no send is under way (the chain as it is now). */
+    idle: (): Promise<void> => chain,
+    async close(): Promise<void> {
+      await chain;
+    },
+  };
+}

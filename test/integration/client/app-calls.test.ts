@@ -1,0 +1,94 @@
+// The two GatewayClient calls the app makes besides the typed operations, against recorded answers
+// over real HTTP: a journaled rich send's fields to sendmms as they are (sendFormFields), and the
+// manageaccount permission question (manageAccountPermission).
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeForm } from '../../../protocol/form.ts';
+import { REPORT } from '../../../protocol/reports.ts';
+import { GatewayClient, PATHS } from '../../../main/client/gateway-client.ts';
+import { closedPortUrl, recordedServer } from './sockets.ts';
+import type { ReceivedRequest } from './sockets.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function serve(respond: (req: ReceivedRequest) => string | { status: number; body: string }) {
+  const server = await recordedServer(respond);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+function client(url: string): GatewayClient {
+  const c = new GatewayClient({ primaryUrl: url, username: 'acme.1', pin: 'Secret9' });
+  cleanups.push(() => c.destroy());
+  return c;
+}
+
+describe('sendFormFields', () => {
+  it('posts the fields to sendmms as this account and reads the records in recipient order', async () => {
+    const server = await serve(
+      () => 'MessageIdentifier=W1,W2&Report=-3,5&Text=ok,Barred&LibraryNumber=80123',
+    );
+    const res = await client(server.url).sendFormFields(
+      { Username: 'someone', PIN: 'other', SendTo: '447700900001,447700900002', WAPPushFileName1: 'a.png' },
+      ['447700900001', '447700900002'],
+    );
+    expect(server.requests[0]!.path).toBe(PATHS.sendmms);
+    const fields = decodeForm(server.requests[0]!.body);
+    expect([fields.get('Username'), fields.get('PIN')]).toEqual(['acme.1', 'Secret9']);
+    expect(fields.get('WAPPushFileName1')).toBe('a.png');
+    expect(res.outcome).toBe('answered');
+    if (res.outcome !== 'answered') return;
+    expect(res.value.results.map((r) => [r.number, r.status])).toEqual([
+      ['447700900001', 'accepted'],
+      ['447700900002', 'rejected'],
+    ]);
+    expect(res.value.libraryNumber).toBe('80123');
+  });
+
+  it('an HTTP error or an unreadable answer is unknown; no connection is unsent; never sent again', async () => {
+    const http = await serve(() => ({ status: 500, body: 'oops' }));
+    expect(await client(http.url).sendFormFields({ SendTo: '447700900001' }, ['447700900001'])).toEqual({
+      outcome: 'unknown',
+      reason: 'the gateway answered HTTP 500',
+    });
+    expect(http.count()).toBe(1);
+    const short = await serve(() => 'MessageIdentifier=W1,W2&Report=-3,-3&Text=ok,ok');
+    const two = await client(short.url).sendFormFields({}, ['447700900001', '447700900002', '447700900003']);
+    expect(two.outcome).toBe('unknown');
+    const closed = await client(await closedPortUrl()).sendFormFields({}, ['447700900001']);
+    expect(closed.outcome).toBe('unsent');
+  });
+});
+
+describe('manageAccountPermission', () => {
+  const answer = async (body: string | { status: number; body: string }) => {
+    const server = await serve(() => body);
+    const res = await client(server.url).manageAccountPermission();
+    const fields = decodeForm(server.requests[0]!.body);
+    // A request that names no operation: the login only.
+    expect([...fields.entries].map(([k]) => k)).toEqual(['Username', 'PIN']);
+    expect(server.requests[0]!.path).toBe(PATHS.manageaccount);
+    return res;
+  };
+
+  it('the "no operation" syntax error means permitted; "not permitted" and invalid logins do not', async () => {
+    expect(await answer(`Report=${REPORT.syntaxError}&Text=No%20operation`)).toMatchObject({
+      known: true,
+      permitted: true,
+    });
+    for (const code of [REPORT.notPermitted, REPORT.invalidLogin, REPORT.invalidLoginQuery]) {
+      expect(await answer(`Report=${code}&Text=No`)).toMatchObject({ known: true, permitted: false });
+    }
+  });
+
+  it('any other answer, an HTTP error or no connection is not known', async () => {
+    expect(await answer(`Report=${REPORT.success}`)).toMatchObject({ known: false });
+    expect(await answer({ status: 503, body: '' })).toEqual({
+      known: false,
+      reason: 'the gateway answered HTTP 503',
+    });
+    expect(await client(await closedPortUrl()).manageAccountPermission()).toMatchObject({ known: false });
+  });
+});

@@ -23,6 +23,7 @@ describe('layout boundaries', () => {
     ['main/services/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
     ['gateway/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
     ['gateway/x.ts', "import { a } from '../main/client/index.ts';\nexport const b = a;\n"],
+    ['gateway/store/x.ts', "import { a } from '../../main/store/db.ts';\nexport const b = a;\n"],
   ])('%s: %s is rejected', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).not.toEqual([]);
   });
@@ -36,6 +37,7 @@ describe('layout boundaries', () => {
     ['main/electron/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
     ['gateway/x.ts', "import { a } from '../protocol/index.ts';\nexport const b = a;\n"],
     ['main/client/x.ts', "import { a } from '../../protocol/index.ts';\nexport const b = a;\n"],
+    ['gateway/store/x.ts', "import { a } from '../../main/store/sqlite.ts';\nexport const b = a;\n"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).toEqual([]);
   });

@@ -86,6 +86,8 @@ export interface MessengerAppOptions {
   openPath?: (path: string, how: 'open' | 'reveal') => Promise<void>;
   /** An extra CA (PEM) trusted for update downloads only in place of the system's (tests). */
   updateDownloadCa?: string;
+  /** The preferences the Electron shell opened over electron-store; by default conf's file in dataDir. */
+  preferences?: AppStore['preferences'];
 }
 
 export interface MessengerEventsHub {
@@ -144,6 +146,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const secrets = opts.secrets ?? NO_SECRET_STORE;
   const store: AppStore = openAppStore(join(opts.dataDir, 'messenger.sqlite'), {
     defaultCountry: 'GB',
+    preferences: opts.preferences,
   });
   const libraryNumbers = new LibraryNumbersRepo(store.app);
   const emitter = new EventEmitter();

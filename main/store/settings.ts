@@ -1,11 +1,13 @@
-// App settings (preload/api.ts `Settings`): defaults, validation of every change at the
-// boundary, storage as one JSON value per key in the app database. Kept in SQLite rather than
-// electron-store because the web shell runs in plain Node, where electron-store cannot load;
-// secrets (the PIN) are never stored here.
-import { isSupportedCountry } from 'libphonenumber-js/min';
+// App settings (preload/api.ts `Settings`): their defaults and JSON schema, kept in the preferences
+// file (./preferences.ts), which checks every change against the schema. Earlier versions kept
+// them in the SQLite table `settings` (migration 004); migrateSqliteSettings copies them over once
+// and leaves that table as it was. Secrets (the PIN) are never stored here.
+import { getCountries } from 'libphonenumber-js/min';
+import type { Schema } from 'conf';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowsAs } from './rows.ts';
+import type { PreferencesStore } from './preferences.ts';
 import type { Settings } from '../../preload/api.ts';
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -22,90 +24,85 @@ export const POLL_INTERVAL_RANGE = [5, 3600] as const;
 type Key = keyof Settings;
 const KEYS = Object.keys(DEFAULT_SETTINGS) as Key[];
 
-/** Check one setting's value; returns a readable problem or null. */
-function problem(key: Key, value: unknown): string | null {
-  switch (key) {
-    case 'defaultCountry':
-      return typeof value === 'string' && (value === '' || isSupportedCountry(value))
-        ? null
-        : 'defaultCountry must be an ISO 3166 alpha-2 code such as "GB" (or empty)';
-    case 'pollIntervalSeconds':
-      return Number.isInteger(value) &&
-        (value as number) >= POLL_INTERVAL_RANGE[0] &&
-        (value as number) <= POLL_INTERVAL_RANGE[1]
-        ? null
-        : `pollIntervalSeconds must be a whole number from ${POLL_INTERVAL_RANGE[0]} to ${POLL_INTERVAL_RANGE[1]}`;
-    case 'lowCreditThreshold':
-      return typeof value === 'number' && Number.isFinite(value) && value >= 0
-        ? null
-        : 'lowCreditThreshold must be a number, 0 or more';
-    case 'pushReceiver': {
-      const v = value as { enabled?: unknown; port?: unknown } | null;
-      const portOk =
-        v?.port === null ||
-        (Number.isInteger(v?.port) && (v?.port as number) >= 0 && (v?.port as number) <= 65535);
-      return typeof v === 'object' &&
-        v !== null &&
-        typeof v.enabled === 'boolean' &&
-        portOk &&
-        Object.keys(v).length === 2
-        ? null
-        : 'pushReceiver must be { enabled: boolean, port: 0-65535 or null }';
+/** Every setting's rule and default (a JSON schema property each). */
+export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
+  // An ISO 3166 alpha-2 code that libphonenumber reads numbers of, such as "GB", or empty (none).
+  defaultCountry: { type: 'string', enum: ['', ...getCountries()], default: DEFAULT_SETTINGS.defaultCountry },
+  pollIntervalSeconds: {
+    type: 'integer',
+    minimum: POLL_INTERVAL_RANGE[0],
+    maximum: POLL_INTERVAL_RANGE[1],
+    default: DEFAULT_SETTINGS.pollIntervalSeconds,
+  },
+  lowCreditThreshold: { type: 'number', minimum: 0, default: DEFAULT_SETTINGS.lowCreditThreshold },
+  pushReceiver: {
+    type: 'object',
+    properties: {
+      enabled: { type: 'boolean' },
+      port: { type: ['integer', 'null'], minimum: 0, maximum: 65535 },
+    },
+    required: ['enabled', 'port'],
+    additionalProperties: false,
+    default: DEFAULT_SETTINGS.pushReceiver,
+  },
+  notifications: { type: 'boolean', default: DEFAULT_SETTINGS.notifications },
+  theme: { enum: ['system', 'light', 'dark'], default: DEFAULT_SETTINGS.theme },
+};
+
+export class SettingsRepo {
+  readonly #preferences: PreferencesStore;
+
+  constructor(preferences: PreferencesStore) {
+    this.#preferences = preferences;
+  }
+
+  /** Every setting (the schema's defaults where none was chosen). */
+  get(): Settings {
+    const store = this.#preferences.store;
+    return Object.fromEntries(KEYS.map((key) => [key, structuredClone(store[key])])) as unknown as Settings;
+  }
+
+  /**
+   * Store the changes, or none of them: the schema refuses a bad value or an unknown key (with
+   * every reason); a preference that is not a setting (the window's) is refused here.
+   */
+  update(changes: Partial<Settings>): Settings {
+    const others = Object.keys(changes).filter((k) => Object.hasOwn(PREFERENCE_ONLY, k));
+    if (others.length > 0) {
+      throw new StoreError('invalid-input', others.map((k) => `unknown setting "${k}"`).join('; '));
     }
-    case 'notifications':
-      return typeof value === 'boolean' ? null : 'notifications must be true or false';
-    case 'theme':
-      return value === 'system' || value === 'light' || value === 'dark'
-        ? null
-        : 'theme must be system, light or dark';
+    try {
+      this.#preferences.set(changes as Settings);
+    } catch (err) {
+      const message = (err instanceof Error ? err.message : String(err))
+        .replace(/^Config schema violation: /, '')
+        .replaceAll(/`(\w+)` must NOT have additional properties/g, 'unknown setting "$1"');
+      throw new StoreError('invalid-input', message);
+    }
+    return this.get();
   }
 }
 
-export class SettingsRepo {
-  readonly #app: AppDb;
+/** Preferences that are not settings (settings.update must not reach them). */
+const PREFERENCE_ONLY: Record<string, true> = { window: true, settingsFromSqlite: true };
 
-  constructor(app: AppDb) {
-    this.#app = app;
-  }
-
-  /** Every setting: stored values over the defaults (a stored value that no longer validates is ignored). */
-  get(): Settings {
-    const stored = new Map(
-      rowsAs<{ key: string; value: string }>(
-        this.#app.db.prepare('SELECT key, value FROM settings').all(),
-      ).map((r) => [r.key, r.value]),
-    );
-    const out: Record<string, unknown> = structuredClone(DEFAULT_SETTINGS);
-    for (const key of KEYS) {
-      const raw = stored.get(key);
-      if (raw === undefined) continue;
-      try {
-        const value: unknown = JSON.parse(raw);
-        if (problem(key, value) === null) out[key] = value;
-      } catch {
-        // unreadable: the default stays
-      }
+/**
+ * Copy the settings an earlier version kept in SQLite into the preferences, once (marked in the
+ * preferences: a crash before the mark copies them again, which changes nothing). A stored value
+ * the schema refuses is left out, as that version ignored it; the SQLite table is not changed.
+ */
+export function migrateSqliteSettings(app: AppDb, preferences: PreferencesStore): void {
+  if (preferences.get('settingsFromSqlite') === true) return;
+  const rows = rowsAs<{ key: string; value: string }>(
+    app.db.prepare('SELECT key, value FROM settings').all(),
+  );
+  for (const { key, value } of rows) {
+    if (!KEYS.includes(key as Key)) continue;
+    try {
+      preferences.set(key as Key, JSON.parse(value) as never);
+    } catch {
+      // unreadable or refused by the schema: the default stays
     }
-    return out as unknown as Settings;
   }
-
-  /** Validate every change (unknown keys and bad values refused, nothing written) and store them. */
-  update(changes: Partial<Settings>): Settings {
-    const problems: string[] = [];
-    for (const [key, value] of Object.entries(changes)) {
-      if (!KEYS.includes(key as Key)) problems.push(`unknown setting "${key}"`);
-      else {
-        const p = problem(key as Key, value);
-        if (p) problems.push(p);
-      }
-    }
-    if (problems.length > 0) throw new StoreError('invalid-input', problems.join('; '));
-    this.#app.transaction(() => {
-      const put = this.#app.db.prepare(
-        'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
-      );
-      for (const [key, value] of Object.entries(changes)) put.run(key, JSON.stringify(value), Date.now());
-    });
-    return this.get();
-  }
+  preferences.set('settingsFromSqlite', true);
 }

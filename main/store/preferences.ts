@@ -1,8 +1,8 @@
-// The app's preferences: the settings of preload/api.ts (./settings.ts) and the Electron shell's
-// window state, in one JSON file `preferences.json` in the user data folder, kept by `conf`: the
-// JSON schema below checks every write (and the file when it is opened), its `default`s fill in
-// what the file does not hold, and its migrations move an older file's shape forward. Messages,
-// contacts, accounts and the outbox journal stay in SQLite (./app-store.ts).
+// The app's preferences: the settings of preload/api.ts (their repository: ./settings.ts) and the
+// Electron shell's window state, in one JSON file `preferences.json` in the user data folder, kept
+// by `conf`: the JSON schema below checks every write (and the file when it is opened), its
+// `default`s fill in what the file does not hold, and its migrations move an older file's shape
+// forward. Messages, contacts, accounts and the outbox journal stay in SQLite (./app-store.ts).
 //
 // One interface, two backends: `conf` (plain Node: the web shell, the CLI, tests) and, in the
 // Electron shell, electron-store (conf's subclass for Electron, same API and file), which only
@@ -11,9 +11,45 @@
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
+import { getCountries } from 'libphonenumber-js/min';
 import type { Options, Schema } from 'conf';
 import type { Settings } from '../../preload/api.ts';
-import { SETTINGS_SCHEMA } from './settings.ts';
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  defaultCountry: 'GB',
+  pollIntervalSeconds: 30,
+  lowCreditThreshold: 5,
+  pushReceiver: { enabled: false, port: null },
+  notifications: true,
+  theme: 'system',
+});
+
+export const POLL_INTERVAL_RANGE = [5, 3600] as const;
+
+/** Every setting's rule and default (a JSON schema property each). */
+export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
+  // An ISO 3166 alpha-2 code that libphonenumber reads numbers of, such as "GB", or empty (none).
+  defaultCountry: { type: 'string', enum: ['', ...getCountries()], default: DEFAULT_SETTINGS.defaultCountry },
+  pollIntervalSeconds: {
+    type: 'integer',
+    minimum: POLL_INTERVAL_RANGE[0],
+    maximum: POLL_INTERVAL_RANGE[1],
+    default: DEFAULT_SETTINGS.pollIntervalSeconds,
+  },
+  lowCreditThreshold: { type: 'number', minimum: 0, default: DEFAULT_SETTINGS.lowCreditThreshold },
+  pushReceiver: {
+    type: 'object',
+    properties: {
+      enabled: { type: 'boolean' },
+      port: { type: ['integer', 'null'], minimum: 0, maximum: 65535 },
+    },
+    required: ['enabled', 'port'],
+    additionalProperties: false,
+    default: DEFAULT_SETTINGS.pushReceiver,
+  },
+  notifications: { type: 'boolean', default: DEFAULT_SETTINGS.notifications },
+  theme: { enum: ['system', 'light', 'dark'], default: DEFAULT_SETTINGS.theme },
+};
 
 /** Where and how big the main window was when it last closed (the Electron shell). */
 export interface WindowState {

@@ -1,53 +1,20 @@
-// App settings (preload/api.ts `Settings`): their defaults and JSON schema, kept in the preferences
-// file (./preferences.ts), which checks every change against the schema. Earlier versions kept
-// them in the SQLite table `settings` (migration 004); migrateSqliteSettings copies them over once
-// and leaves that table as it was. Secrets (the PIN) are never stored here.
-import { getCountries } from 'libphonenumber-js/min';
-import type { Schema } from 'conf';
+// App settings (preload/api.ts `Settings`) over the preferences file (./preferences.ts, which holds
+// their defaults and JSON schema and checks every change against it). Earlier versions kept them in
+// the SQLite table `settings` (migration 004); migrateSqliteSettings copies them over once and
+// leaves that table as it was. Secrets (the PIN) are never stored here.
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowsAs } from './rows.ts';
+import { DEFAULT_SETTINGS, PREFERENCES_SCHEMA } from './preferences.ts';
 import type { PreferencesStore } from './preferences.ts';
 import type { Settings } from '../../preload/api.ts';
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
-  defaultCountry: 'GB',
-  pollIntervalSeconds: 30,
-  lowCreditThreshold: 5,
-  pushReceiver: { enabled: false, port: null },
-  notifications: true,
-  theme: 'system',
-});
-
-export const POLL_INTERVAL_RANGE = [5, 3600] as const;
+export { DEFAULT_SETTINGS, POLL_INTERVAL_RANGE, SETTINGS_SCHEMA } from './preferences.ts';
 
 type Key = keyof Settings;
 const KEYS = Object.keys(DEFAULT_SETTINGS) as Key[];
-
-/** Every setting's rule and default (a JSON schema property each). */
-export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
-  // An ISO 3166 alpha-2 code that libphonenumber reads numbers of, such as "GB", or empty (none).
-  defaultCountry: { type: 'string', enum: ['', ...getCountries()], default: DEFAULT_SETTINGS.defaultCountry },
-  pollIntervalSeconds: {
-    type: 'integer',
-    minimum: POLL_INTERVAL_RANGE[0],
-    maximum: POLL_INTERVAL_RANGE[1],
-    default: DEFAULT_SETTINGS.pollIntervalSeconds,
-  },
-  lowCreditThreshold: { type: 'number', minimum: 0, default: DEFAULT_SETTINGS.lowCreditThreshold },
-  pushReceiver: {
-    type: 'object',
-    properties: {
-      enabled: { type: 'boolean' },
-      port: { type: ['integer', 'null'], minimum: 0, maximum: 65535 },
-    },
-    required: ['enabled', 'port'],
-    additionalProperties: false,
-    default: DEFAULT_SETTINGS.pushReceiver,
-  },
-  notifications: { type: 'boolean', default: DEFAULT_SETTINGS.notifications },
-  theme: { enum: ['system', 'light', 'dark'], default: DEFAULT_SETTINGS.theme },
-};
+/** Preferences that are not settings (the window's): settings.update does not reach them. */
+const NOT_SETTINGS = new Set(Object.keys(PREFERENCES_SCHEMA).filter((k) => !KEYS.includes(k as Key)));
 
 export class SettingsRepo {
   readonly #preferences: PreferencesStore;
@@ -67,7 +34,7 @@ export class SettingsRepo {
    * every reason); a preference that is not a setting (the window's) is refused here.
    */
   update(changes: Partial<Settings>): Settings {
-    const others = Object.keys(changes).filter((k) => Object.hasOwn(PREFERENCE_ONLY, k));
+    const others = Object.keys(changes).filter((k) => NOT_SETTINGS.has(k));
     if (others.length > 0) {
       throw new StoreError('invalid-input', others.map((k) => `unknown setting "${k}"`).join('; '));
     }
@@ -82,9 +49,6 @@ export class SettingsRepo {
     return this.get();
   }
 }
-
-/** Preferences that are not settings (settings.update must not reach them). */
-const PREFERENCE_ONLY: Record<string, true> = { window: true, settingsFromSqlite: true };
 
 /**
  * Copy the settings an earlier version kept in SQLite into the preferences, once (marked in the

@@ -30,9 +30,10 @@ const NODE_BUILTINS = [
 
 const electron = {
   name: 'electron',
-  message: "Only main/electron/ (and preload's bridge) may import 'electron'.",
+  message:
+    "Only main/electron/ (and preload's bridge) may import 'electron' (or electron-store, which loads it).",
 };
-const electronPatterns = ['electron/*'];
+const electronPatterns = ['electron/*', 'electron-store'];
 
 /** Layout boundaries: which folders each side may not import from. */
 const boundaries = [

@@ -19,11 +19,13 @@ import {
   Notification,
   protocol,
   safeStorage,
+  screen,
   session,
   shell,
   Tray,
 } from 'electron';
 import type { Session, WebContents } from 'electron';
+import ElectronStore from 'electron-store';
 import { createMessengerApp } from '../services/app.ts';
 import type { MessengerApi, MessengerEvents, Settings } from '../../preload/api.ts';
 import { APP_SCHEME, serveAppFile } from './app-protocol.ts';
@@ -48,6 +50,8 @@ import {
 } from './policy.ts';
 import type { RendererSource } from './policy.ts';
 import { createSafeStorageSecretStore } from './secrets.ts';
+import { openPreferences } from '../store/preferences.ts';
+import type { Preferences, PreferencesStore, WindowState } from '../store/preferences.ts';
 
 const APP_NAME = 'Messenger';
 const here = import.meta.dirname; // out/main when bundled
@@ -55,6 +59,7 @@ const PRELOAD = join(here, '../preload/index.cjs');
 const RENDERER_DIR = join(here, '../renderer');
 /** A focus poll at most this often (a user alt-tabbing should not hammer the gateway). */
 const FOCUS_POLL_MIN_INTERVAL_MS = 5_000;
+const DEFAULT_WINDOW_SIZE = { width: 1200, height: 800 };
 
 type Messenger = Awaited<ReturnType<typeof createMessengerApp>>;
 
@@ -69,6 +74,8 @@ let mainWindow: BrowserWindow | null = null;
 let tray: Tray | null = null;
 let messenger: Messenger | null = null;
 let settings: Settings | null = null;
+/** The preferences file (main/store/preferences.ts) over electron-store: settings and window state. */
+let preferences: PreferencesStore | null = null;
 let lastFocusPoll = 0;
 let quitting = false;
 /** Hosts links may open in the browser: the current account's gateway and the update's download host. */
@@ -136,18 +143,56 @@ function sendMenu(event: MenuEvent): void {
   }
 }
 
+/** Where the window was when it last closed: its place only while a display still shows it. */
+function savedWindowState(): WindowState | null {
+  const saved = preferences?.get('window');
+  if (!saved) return null;
+  const { x, y, width, height } = saved;
+  const shown =
+    x !== undefined &&
+    y !== undefined &&
+    screen
+      .getAllDisplays()
+      .some(
+        ({ workArea: a }) => x < a.x + a.width && x + width > a.x && y < a.y + a.height && y + height > a.y,
+      );
+  return shown ? saved : { width, height, maximized: saved.maximized };
+}
+
+function saveWindowState(win: BrowserWindow): void {
+  const b = win.getNormalBounds();
+  const state: WindowState = {
+    x: Math.round(b.x),
+    y: Math.round(b.y),
+    width: Math.max(1, Math.round(b.width)),
+    height: Math.max(1, Math.round(b.height)),
+    maximized: win.isMaximized(),
+  };
+  try {
+    preferences?.set('window', state);
+  } catch (e) {
+    log('the window state was not saved', e);
+  }
+}
+
 function createWindow(): BrowserWindow {
+  const state = savedWindowState();
   const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
+    width: state?.width ?? DEFAULT_WINDOW_SIZE.width,
+    height: state?.height ?? DEFAULT_WINDOW_SIZE.height,
+    ...(state?.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
     minWidth: 720,
     minHeight: 480,
     title: APP_NAME,
     show: false,
     webPreferences: { ...WINDOW_WEB_PREFERENCES, preload: PRELOAD },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (state?.maximized) win.maximize();
+    win.show();
+  });
   win.on('focus', () => pollOnFocus());
+  win.on('close', () => saveWindowState(win));
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
   });
@@ -259,8 +304,14 @@ async function start(): Promise<void> {
     ),
   );
 
+  // electron-store is conf for Electron: the same file and schema the web shell reads with conf.
+  preferences = openPreferences(
+    app.getPath('userData'),
+    (options, name) => new ElectronStore<Preferences>({ ...options, name }),
+  );
   messenger = await createMessengerApp({
     dataDir: app.getPath('userData'),
+    preferences,
     secrets: await createSafeStorageSecretStore(safeStorage),
     log: (message) => log(message),
     // Update downloads: the user's Downloads folder; Open / Show in folder through the OS shell.

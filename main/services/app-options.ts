@@ -6,6 +6,7 @@ import { loadDeployPolicy } from './deploy-policy.ts';
 import type { LoadPolicyOptions } from './deploy-policy.ts';
 import type { UpdatePolicy } from './updates.ts';
 import type { SecretStore } from '../secrets.ts';
+import type { AppStore } from '../store/app-store.ts';
 import type { EffectivePolicy, EventChannel, MessengerApi, MessengerEvents } from '../../preload/api.ts';
 
 export interface MessengerAppOptions {
@@ -35,6 +36,8 @@ export interface MessengerAppOptions {
   openPath?: (path: string, how: 'open' | 'reveal') => Promise<void>;
   /** An extra CA (PEM) trusted for update downloads only in place of the system's (tests). */
   updateDownloadCa?: string;
+  /** The preferences the Electron shell opened over electron-store; by default conf's file in dataDir. */
+  preferences?: AppStore['preferences'];
 }
 
 export interface MessengerEventsHub {

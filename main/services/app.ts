@@ -29,7 +29,10 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   mkdirSync(opts.dataDir, { recursive: true });
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const env = opts.env ?? process.env;
-  const store = openAppStore(join(opts.dataDir, 'messenger.sqlite'), { defaultCountry: 'GB' });
+  const store = openAppStore(join(opts.dataDir, 'messenger.sqlite'), {
+    defaultCountry: 'GB',
+    preferences: opts.preferences,
+  });
   const { emit, hub, close: closeEvents } = createEvents();
   const policy = resolvePolicy(opts.policy, env, log);
   let closing = false;

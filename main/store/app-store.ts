@@ -1,8 +1,12 @@
-// The app's storage-backed services, opened together on one database file. The service facade
-// of preload/api.ts (next: accounts, send loop, inbox poller, credit, …) builds on this.
+// The app's storage-backed services, opened together: the repositories on one SQLite file, and the
+// settings in the preferences file beside it (./preferences.ts). The service facade of
+// preload/api.ts builds on this.
+import { dirname } from 'node:path';
 import { openAppDb } from './db.ts';
 import type { AppDb } from './db.ts';
-import { SettingsRepo } from './settings.ts';
+import { openPreferences } from './preferences.ts';
+import type { PreferencesStore } from './preferences.ts';
+import { SettingsRepo, migrateSqliteSettings } from './settings.ts';
 import { AccountsRepo } from './accounts.ts';
 import { ContactsRepo } from './contacts.ts';
 import { ConversationsRepo } from './conversations.ts';
@@ -15,6 +19,7 @@ import { LibraryNumbersRepo } from './library-numbers.ts';
 
 export interface AppStore {
   app: AppDb;
+  preferences: PreferencesStore;
   accounts: AccountsRepo;
   contacts: ContactsRepo;
   groups: GroupsRepo;
@@ -28,21 +33,39 @@ export interface AppStore {
   close(): void;
 }
 
-/** Open the app database at `file` with every repository; `defaultCountry` reads national numbers. */
-export function openAppStore(file: string, options: { defaultCountry?: string } = {}): AppStore {
+export interface AppStoreOptions {
+  /** Reads national numbers. */
+  defaultCountry?: string;
+  /**
+   * The preferences, when the shell opened them (Electron: over electron-store); by default
+   * `conf`'s preferences.json in the database's folder.
+   */
+  preferences?: PreferencesStore;
+}
+
+/** Open the app database at `file` with every repository, and the preferences. */
+export function openAppStore(file: string, options: AppStoreOptions = {}): AppStore {
   const app = openAppDb(file);
-  return {
-    app,
-    accounts: new AccountsRepo(app),
-    contacts: new ContactsRepo(app, options),
-    groups: new GroupsRepo(app),
-    templates: new TemplatesRepo(app),
-    conversations: new ConversationsRepo(app, options),
-    search: new SearchRepo(app),
-    outbox: new OutboxJournal(app, options),
-    settings: new SettingsRepo(app),
-    children: new ChildAccountsRepo(app),
-    libraryNumbers: new LibraryNumbersRepo(app),
-    close: () => app.close(),
-  };
+  try {
+    const preferences = options.preferences ?? openPreferences(dirname(file));
+    migrateSqliteSettings(app, preferences);
+    return {
+      app,
+      preferences,
+      accounts: new AccountsRepo(app),
+      contacts: new ContactsRepo(app, options),
+      groups: new GroupsRepo(app),
+      templates: new TemplatesRepo(app),
+      conversations: new ConversationsRepo(app, options),
+      search: new SearchRepo(app),
+      outbox: new OutboxJournal(app, options),
+      settings: new SettingsRepo(preferences),
+      children: new ChildAccountsRepo(app),
+      libraryNumbers: new LibraryNumbersRepo(app),
+      close: () => app.close(),
+    };
+  } catch (err) {
+    app.close();
+    throw err;
+  }
 }

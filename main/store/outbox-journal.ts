@@ -8,16 +8,21 @@
 // The journal's recipients are the outbound rows of `messages`: one row per recipient, with its
 // batch, position in the SendTo list, report and delivery receipt, so the thread view, the
 // history and the journal read the same truth.
+//
+// Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as preload/api.ts types; the
+// journal extends it), ./outbox-receipts.ts (delivery receipts, early ones kept until their batch
+// is answered); here the states a send goes through.
 import { randomUUID } from 'node:crypto';
-import type { StatementSync } from 'node:sqlite';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { InvalidRecipientsError, StoreError } from './errors.ts';
-import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch, toMessage } from './rows.ts';
+import { rowAs, rowsAs } from './rows.ts';
 import type { BatchRow, MessageRow } from './rows.ts';
 import { ConversationsRepo } from './conversations.ts';
+import { OutboxReads } from './outbox-reads.ts';
+import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
 import type {
   DeliveryReceiptInput,
   MessageRecord,
@@ -27,14 +32,12 @@ import type {
   OutboxJob,
   RecipientOutcome,
   RecipientResult,
-  StatusCounts,
 } from '../../preload/api.ts';
+
+export { statusOfReceipt } from './outbox-receipts.ts';
 
 export const CRASH_REASON =
   'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
-
-/** How long a receipt waits for its MessageIdentifier to be recorded. */
-const EARLY_RECEIPT_TTL_MS = 7 * 24 * 3600 * 1000;
 
 /** This process's claim on the batches it sends: the pid alone may be reused (pid 1 in a container). */
 const OWNER = `${process.pid}:${randomUUID()}`;
@@ -55,25 +58,6 @@ export interface RecoverOptions {
   isProcessAlive?: (pid: number) => boolean;
 }
 
-interface JobRow {
-  id: number;
-  created_at: number;
-  content: string;
-  resend_of: number | null;
-  account_id: string | null;
-}
-
-const EMPTY_COUNTS: StatusCounts = {
-  pending: 0,
-  sending: 0,
-  accepted: 0,
-  queued: 0,
-  rejected: 0,
-  unknown: 0,
-  delivered: 0,
-  failed: 0,
-};
-
 /** The recipient status a gateway report gives (spec 7.1): accepted, queued, rejected or unknown. */
 export function statusOfReport(report: string): OutboundStatus {
   switch (classifyReport(report)) {
@@ -88,11 +72,6 @@ export function statusOfReport(report: string): OutboundStatus {
   }
 }
 
-/** A delivery receipt's effect: an error report means the handset was not reached. */
-export function statusOfReceipt(report: string): OutboundStatus {
-  return classifyReport(report) === 'error' ? 'failed' : 'delivered';
-}
-
 export interface OutboxJournalOptions {
   defaultCountry?: string;
   /** Recipients per batch; at most (and by default) LIMITS.maxRecipientsPerRequest. */
@@ -100,17 +79,14 @@ export interface OutboxJournalOptions {
   now?: () => number;
 }
 
-export class OutboxJournal {
-  readonly #app: AppDb;
+export class OutboxJournal extends OutboxReads {
   readonly #conversations: ConversationsRepo;
   readonly #defaultCountry: string | undefined;
   readonly #batchSize: number;
   readonly #now: () => number;
-  readonly #batchRecipients: StatementSync;
-  readonly #batchRow: StatementSync;
 
   constructor(app: AppDb, options: OutboxJournalOptions = {}) {
-    this.#app = app;
+    super(app);
     this.#defaultCountry = options.defaultCountry;
     this.#conversations = new ConversationsRepo(app, { defaultCountry: options.defaultCountry });
     const size = options.batchSize ?? LIMITS.maxRecipientsPerRequest;
@@ -122,10 +98,6 @@ export class OutboxJournal {
     }
     this.#batchSize = size;
     this.#now = options.now ?? Date.now;
-    this.#batchRecipients = app.db.prepare(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.batch_id = ? ORDER BY m.position`,
-    );
-    this.#batchRow = app.db.prepare('SELECT * FROM outbox_batches WHERE id = ?');
   }
 
   /**
@@ -154,8 +126,8 @@ export class OutboxJournal {
     if (problems.length > 0 || numbers.length === 0) throw new InvalidRecipientsError(problems);
 
     const now = this.#now();
-    const jobId = this.#app.transaction(() => {
-      const db = this.#app.db;
+    const jobId = this.app.transaction(() => {
+      const db = this.app.db;
       const job = rowAs<{ id: number }>(
         db
           .prepare(
@@ -198,23 +170,23 @@ export class OutboxJournal {
       }
       return job.id;
     });
-    return this.#mustJob(jobId);
+    return this.mustJob(jobId);
   }
 
   /** The oldest batch still 'pending' (null when there is nothing to send). */
   nextBatch(jobId?: number): OutboxBatch | null {
     const row = rowAs<BatchRow>(
       jobId === undefined
-        ? this.#app.db
+        ? this.app.db
             .prepare("SELECT * FROM outbox_batches WHERE state = 'pending' ORDER BY id LIMIT 1")
             .get()
-        : this.#app.db
+        : this.app.db
             .prepare(
               "SELECT * FROM outbox_batches WHERE state = 'pending' AND job_id = ? ORDER BY id LIMIT 1",
             )
             .get(jobId),
     );
-    return row ? this.#toBatch(row) : null;
+    return row ? this.toBatch(row) : null;
   }
 
   /**
@@ -222,20 +194,20 @@ export class OutboxJournal {
    * claimed, so two loops (or a loop after a restart) can never send the same batch twice.
    */
   markSending(batchId: number): OutboxBatch {
-    return this.#app.transaction(() => {
+    return this.app.transaction(() => {
       const now = this.#now();
       const row = rowAs<BatchRow>(
-        this.#app.db
+        this.app.db
           .prepare(
             "UPDATE outbox_batches SET state = 'sending', started_at = ?, owner = ? WHERE id = ? AND state = 'pending' RETURNING *",
           )
           .get(now, OWNER, batchId),
       );
       if (!row) throw this.#stateError(batchId, 'pending', 'mark it sending');
-      this.#app.db
+      this.app.db
         .prepare("UPDATE messages SET status = 'sending', sent_at = ? WHERE batch_id = ?")
         .run(now, batchId);
-      return this.#toBatch(row);
+      return this.toBatch(row);
     });
   }
 
@@ -245,7 +217,7 @@ export class OutboxJournal {
    * is handed out once.
    */
   claimNext(jobId?: number): OutboxBatch | null {
-    return this.#app.transaction(() => {
+    return this.app.transaction(() => {
       const next = this.nextBatch(jobId);
       return next ? this.markSending(next.id) : null;
     });
@@ -259,16 +231,16 @@ export class OutboxJournal {
    * was rejected, else 'unknown'.
    */
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
-    return this.#app.transaction(() => {
+    return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'record its results');
-      const recipients = rowsAs<MessageRow>(this.#batchRecipients.all(batchId));
+      const recipients = rowsAs<MessageRow>(this.batchRecipients.all(batchId));
       const byTo = new Map<string, RecipientResult>();
       const positional = results.some((r) => r.to === undefined);
       if (!positional) {
         for (const r of results) if (r.to !== undefined) byTo.set(peerOf(r.to, this.#defaultCountry), r);
       }
       const now = this.#now();
-      const update = this.#app.db.prepare(
+      const update = this.app.db.prepare(
         `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
                 answered_at = ? WHERE id = ?`,
       );
@@ -295,7 +267,7 @@ export class OutboxJournal {
         );
       });
       this.#finishBatch(batchId, now, null);
-      this.#applyEarlyReceipts(batchId);
+      applyEarlyReceipts(this.app, batchId);
       return this.recipientsOfBatch(batchId);
     });
   }
@@ -305,7 +277,7 @@ export class OutboxJournal {
    * deprecated answer): every recipient of the batch gets it.
    */
   recordBatchReport(batchId: number, report: string, text?: string): RecipientOutcome[] {
-    const recipients = this.#toBatch(this.#mustState(batchId, 'sending', 'record its report')).recipients;
+    const recipients = this.toBatch(this.#mustState(batchId, 'sending', 'record its report')).recipients;
     return this.recordResults(
       batchId,
       recipients.map((to) => ({ to, report, ...(text === undefined ? {} : { text }) })),
@@ -317,18 +289,18 @@ export class OutboxJournal {
    * answer): sending → unknown, with the reason the user will see. Never retried.
    */
   markUnknown(batchId: number, reason: string): OutboxBatch {
-    return this.#app.transaction(() => {
+    return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'mark it unknown');
       const now = this.#now();
-      this.#app.db
+      this.app.db
         .prepare(
           "UPDATE messages SET status = 'unknown', report_text = ?, answered_at = ? WHERE batch_id = ?",
         )
         .run(reason, now, batchId);
-      this.#app.db
+      this.app.db
         .prepare("UPDATE outbox_batches SET state = 'unknown', finished_at = ?, reason = ? WHERE id = ?")
         .run(now, reason, batchId);
-      return this.#mustBatch(batchId);
+      return this.mustBatch(batchId);
     });
   }
 
@@ -340,11 +312,9 @@ export class OutboxJournal {
    */
   recoverAfterCrash(options: RecoverOptions = {}): OutboxBatch[] {
     const alive = options.isProcessAlive ?? isProcessAlive;
-    return this.#app.transaction(() => {
+    return this.app.transaction(() => {
       const rows = rowsAs<{ id: number; owner: string | null }>(
-        this.#app.db
-          .prepare("SELECT id, owner FROM outbox_batches WHERE state = 'sending' ORDER BY id")
-          .all(),
+        this.app.db.prepare("SELECT id, owner FROM outbox_batches WHERE state = 'sending' ORDER BY id").all(),
       );
       const orphans = rows.filter((r) => {
         if (r.owner === null) return true;
@@ -355,7 +325,7 @@ export class OutboxJournal {
         return !alive(pid);
       });
       for (const r of orphans) this.markUnknown(r.id, options.reason ?? CRASH_REASON);
-      return orphans.map((r) => this.#mustBatch(r.id));
+      return orphans.map((r) => this.mustBatch(r.id));
     });
   }
 
@@ -365,21 +335,21 @@ export class OutboxJournal {
    * reason, their recipients too. Batches already sent or sending are not touched.
    */
   cancelPending(jobId: number, reason = 'cancelled before it was sent'): OutboxBatch[] {
-    return this.#app.transaction(() => {
-      this.#mustJob(jobId);
+    return this.app.transaction(() => {
+      this.mustJob(jobId);
       const now = this.#now();
       const ids = rowsAs<{ id: number }>(
-        this.#app.db
+        this.app.db
           .prepare(
             "UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE job_id = ? AND state = 'pending' RETURNING id",
           )
           .all(now, reason, jobId),
       ).map((r) => r.id);
-      const update = this.#app.db.prepare(
+      const update = this.app.db.prepare(
         "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
       );
       for (const id of ids) update.run(reason, now, id);
-      return ids.sort((a, b) => a - b).map((id) => this.#mustBatch(id));
+      return ids.sort((a, b) => a - b).map((id) => this.mustBatch(id));
     });
   }
 
@@ -389,10 +359,10 @@ export class OutboxJournal {
    * be a recipient of that job. It goes out on the same account.
    */
   resendToRecipients(jobId: number, numbers: readonly string[]): OutboxJob {
-    const job = this.#mustJob(jobId);
+    const job = this.mustJob(jobId);
     const recipients = new Set(
       rowsAs<{ peer: string }>(
-        this.#app.db.prepare("SELECT peer FROM messages WHERE job_id = ? AND direction = 'out'").all(jobId),
+        this.app.db.prepare("SELECT peer FROM messages WHERE job_id = ? AND direction = 'out'").all(jobId),
       ).map((r) => r.peer),
     );
     const problems = numbers
@@ -408,95 +378,15 @@ export class OutboxJournal {
   /**
    * A delivery receipt (SubmitDeliveryReceipt) for a MessageIdentifier: delivered or failed.
    * A receipt for an identifier not recorded yet (its send's answer is still being processed) is
-   * kept and applied by recordResults; null is returned then.
+   * kept and applied by recordResults; null is returned then (./outbox-receipts.ts).
    */
   recordReceipt(receipt: DeliveryReceiptInput): MessageRecord | null {
-    return this.#app.transaction(() => {
-      const row = rowAs<MessageRow>(
-        this.#app.db
-          .prepare(
-            `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.message_identifier = ? AND m.direction = 'out'
-              ORDER BY m.id DESC LIMIT 1`,
-          )
-          .get(receipt.messageIdentifier),
-      );
-      const report = receipt.report.trim();
-      if (!row) {
-        // Receipts for identifiers that never show up (sent by another client of the account)
-        // are not kept for ever.
-        this.#app.db
-          .prepare('DELETE FROM early_receipts WHERE received_at < ?')
-          .run(this.#now() - EARLY_RECEIPT_TTL_MS);
-        this.#app.db
-          .prepare(
-            'INSERT INTO early_receipts (message_identifier, report, receipt_at, received_at) VALUES (?, ?, ?, ?)',
-          )
-          .run(receipt.messageIdentifier, report, receipt.at ?? this.#now(), this.#now());
-        return null;
-      }
-      this.#app.db
-        .prepare('UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE id = ?')
-        .run(statusOfReceipt(report), report, receipt.at ?? this.#now(), row.id);
-      const updated = rowAs<MessageRow>(
-        this.#app.db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(row.id),
-      );
-      return updated ? toMessage(updated) : null;
-    });
-  }
-
-  job(jobId: number): OutboxJob | null {
-    const row = rowAs<JobRow>(this.#app.db.prepare('SELECT * FROM outbox_jobs WHERE id = ?').get(jobId));
-    return row ? this.#toJob(row) : null;
-  }
-
-  /** Jobs, newest first. */
-  jobs(args: { limit?: number; beforeId?: number } = {}): OutboxJob[] {
-    const limit = Math.max(1, Math.min(500, args.limit ?? 50));
-    const rows = rowsAs<JobRow>(
-      this.#app.db
-        .prepare('SELECT * FROM outbox_jobs WHERE id < ? ORDER BY id DESC LIMIT ?')
-        .all(args.beforeId ?? Number.MAX_SAFE_INTEGER, limit),
-    );
-    return rows.map((r) => this.#toJob(r));
-  }
-
-  batch(batchId: number): OutboxBatch | null {
-    const row = rowAs<BatchRow>(this.#batchRow.get(batchId));
-    return row ? this.#toBatch(row) : null;
-  }
-
-  batches(jobId: number): OutboxBatch[] {
-    return rowsAs<BatchRow>(
-      this.#app.db.prepare('SELECT * FROM outbox_batches WHERE job_id = ? ORDER BY seq').all(jobId),
-    ).map((r) => this.#toBatch(r));
-  }
-
-  /** Batches in 'unknown' (after a crash or a lost answer), oldest first. */
-  unknownBatches(): OutboxBatch[] {
-    return rowsAs<BatchRow>(
-      this.#app.db.prepare("SELECT * FROM outbox_batches WHERE state = 'unknown' ORDER BY id").all(),
-    ).map((r) => this.#toBatch(r));
-  }
-
-  /** Every recipient of a job with its outcome, in journal order. */
-  recipients(jobId: number): RecipientOutcome[] {
-    return rowsAs<MessageRow>(
-      this.#app.db
-        .prepare(
-          `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN outbox_batches b ON b.id = m.batch_id
-            WHERE b.job_id = ? ORDER BY b.seq, m.position`,
-        )
-        .all(jobId),
-    ).map(toOutcome);
-  }
-
-  recipientsOfBatch(batchId: number): RecipientOutcome[] {
-    return rowsAs<MessageRow>(this.#batchRecipients.all(batchId)).map(toOutcome);
+    return recordReceipt(this.app, receipt, this.#now());
   }
 
   #finishBatch(batchId: number, now: number, reason: string | null): void {
     const counts = rowsAs<{ status: string; n: number }>(
-      this.#app.db
+      this.app.db
         .prepare('SELECT status, count(*) AS n FROM messages WHERE batch_id = ? GROUP BY status')
         .all(batchId),
     );
@@ -504,111 +394,28 @@ export class OutboxJournal {
     const total = counts.reduce((sum, c) => sum + c.n, 0);
     const state =
       n('accepted') + n('queued') > 0 ? 'accepted' : n('rejected') === total ? 'rejected' : 'unknown';
-    this.#app.db
+    this.app.db
       .prepare('UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ? WHERE id = ?')
       .run(state, now, reason, batchId);
   }
 
-  /** Apply (in arrival order) and drop the receipts that came before this batch's answer. */
-  #applyEarlyReceipts(batchId: number): void {
-    const early = rowsAs<{ id: number; message_identifier: string; report: string; receipt_at: number }>(
-      this.#app.db
-        .prepare(
-          `SELECT e.id, e.message_identifier, e.report, e.receipt_at FROM early_receipts e
-             JOIN messages m ON m.message_identifier = e.message_identifier
-            WHERE m.batch_id = ? ORDER BY e.id`,
-        )
-        .all(batchId),
-    );
-    const apply = this.#app.db.prepare(
-      "UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE batch_id = ? AND message_identifier = ? AND direction = 'out'",
-    );
-    const drop = this.#app.db.prepare('DELETE FROM early_receipts WHERE id = ?');
-    for (const e of early) {
-      apply.run(statusOfReceipt(e.report), e.report, e.receipt_at, batchId, e.message_identifier);
-      drop.run(e.id);
-    }
-  }
-
   #mustState(batchId: number, state: OutboxBatch['state'], action: string): BatchRow {
-    const row = rowAs<BatchRow>(this.#batchRow.get(batchId));
+    const row = rowAs<BatchRow>(this.batchRow.get(batchId));
     if (!row || row.state !== state) throw this.#stateError(batchId, state, action);
     return row;
   }
 
   #stateError(batchId: number, expected: string, action: string): StoreError {
-    const row = rowAs<BatchRow>(this.#batchRow.get(batchId));
+    const row = rowAs<BatchRow>(this.batchRow.get(batchId));
     if (!row) return new StoreError('not-found', `no outbox batch ${batchId}`);
     return new StoreError(
       'invalid-state',
       `cannot ${action}: outbox batch ${batchId} is '${row.state}', not '${expected}'`,
     );
   }
-
-  #mustBatch(batchId: number): OutboxBatch {
-    const b = this.batch(batchId);
-    if (!b) throw new StoreError('not-found', `no outbox batch ${batchId}`);
-    return b;
-  }
-
-  #mustJob(jobId: number): OutboxJob {
-    const j = this.job(jobId);
-    if (!j) throw new StoreError('not-found', `no outbox job ${jobId}`);
-    return j;
-  }
-
-  #toBatch(row: BatchRow): OutboxBatch {
-    return toBatch(
-      row,
-      rowsAs<{ peer: string }>(
-        this.#app.db.prepare('SELECT peer FROM messages WHERE batch_id = ? ORDER BY position').all(row.id),
-      ).map((r) => r.peer),
-    );
-  }
-
-  #toJob(row: JobRow): OutboxJob {
-    const counts: StatusCounts = { ...EMPTY_COUNTS };
-    let recipientCount = 0;
-    for (const c of rowsAs<{ status: string; n: number }>(
-      this.#app.db
-        .prepare('SELECT status, count(*) AS n FROM messages WHERE job_id = ? GROUP BY status')
-        .all(row.id),
-    )) {
-      if (c.status in counts) counts[c.status as OutboundStatus] = c.n;
-      recipientCount += c.n;
-    }
-    const batchCount =
-      rowAs<{ n: number }>(
-        this.#app.db.prepare('SELECT count(*) AS n FROM outbox_batches WHERE job_id = ?').get(row.id),
-      )?.n ?? 0;
-    return {
-      id: row.id,
-      createdAt: row.created_at,
-      content: JSON.parse(row.content) as OutboxContent,
-      resendOf: row.resend_of,
-      accountId: row.account_id,
-      recipientCount,
-      batchCount,
-      counts,
-    };
-  }
 }
 
 function peerOf(input: string, defaultCountry: string | undefined): string {
   const n = normalizeMsisdn(input, defaultCountry);
   return n.ok ? n.msisdn : input.trim();
-}
-
-function toOutcome(row: MessageRow): RecipientOutcome {
-  const m = toMessage(row);
-  return {
-    to: m.peer,
-    status: m.status as OutboundStatus,
-    messageIdentifier: m.messageIdentifier,
-    report: m.report,
-    reportText: m.reportText,
-    classification: m.classification,
-    receiptReport: m.receiptReport,
-    receiptAt: m.receiptAt,
-  };
 }

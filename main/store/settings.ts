@@ -1,111 +1,72 @@
-// App settings (preload/api.ts `Settings`): defaults, validation of every change at the
-// boundary, storage as one JSON value per key in the app database. Kept in SQLite rather than
-// electron-store because the web shell runs in plain Node, where electron-store cannot load;
-// secrets (the PIN) are never stored here.
-import { isSupportedCountry } from 'libphonenumber-js/min';
+// App settings (preload/api.ts `Settings`) over the preferences file (./preferences.ts, which holds
+// their defaults and JSON schema and checks every change against it). Earlier versions kept them in
+// the SQLite table `settings` (migration 004); migrateSqliteSettings copies them over once and
+// leaves that table as it was. Secrets (the PIN) are never stored here.
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowsAs } from './rows.ts';
+import { DEFAULT_SETTINGS, PREFERENCES_SCHEMA } from './preferences.ts';
+import type { PreferencesStore } from './preferences.ts';
 import type { Settings } from '../../preload/api.ts';
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
-  defaultCountry: 'GB',
-  pollIntervalSeconds: 30,
-  lowCreditThreshold: 5,
-  pushReceiver: { enabled: false, port: null },
-  notifications: true,
-  theme: 'system',
-});
-
-export const POLL_INTERVAL_RANGE = [5, 3600] as const;
+export { DEFAULT_SETTINGS, POLL_INTERVAL_RANGE, SETTINGS_SCHEMA } from './preferences.ts';
 
 type Key = keyof Settings;
 const KEYS = Object.keys(DEFAULT_SETTINGS) as Key[];
+/** Preferences that are not settings (the window's): settings.update does not reach them. */
+const NOT_SETTINGS = new Set(Object.keys(PREFERENCES_SCHEMA).filter((k) => !KEYS.includes(k as Key)));
 
-/** Check one setting's value; returns a readable problem or null. */
-function problem(key: Key, value: unknown): string | null {
-  switch (key) {
-    case 'defaultCountry':
-      return typeof value === 'string' && (value === '' || isSupportedCountry(value))
-        ? null
-        : 'defaultCountry must be an ISO 3166 alpha-2 code such as "GB" (or empty)';
-    case 'pollIntervalSeconds':
-      return Number.isInteger(value) &&
-        (value as number) >= POLL_INTERVAL_RANGE[0] &&
-        (value as number) <= POLL_INTERVAL_RANGE[1]
-        ? null
-        : `pollIntervalSeconds must be a whole number from ${POLL_INTERVAL_RANGE[0]} to ${POLL_INTERVAL_RANGE[1]}`;
-    case 'lowCreditThreshold':
-      return typeof value === 'number' && Number.isFinite(value) && value >= 0
-        ? null
-        : 'lowCreditThreshold must be a number, 0 or more';
-    case 'pushReceiver': {
-      const v = value as { enabled?: unknown; port?: unknown } | null;
-      const portOk =
-        v?.port === null ||
-        (Number.isInteger(v?.port) && (v?.port as number) >= 0 && (v?.port as number) <= 65535);
-      return typeof v === 'object' &&
-        v !== null &&
-        typeof v.enabled === 'boolean' &&
-        portOk &&
-        Object.keys(v).length === 2
-        ? null
-        : 'pushReceiver must be { enabled: boolean, port: 0-65535 or null }';
+export class SettingsRepo {
+  readonly #preferences: PreferencesStore;
+
+  constructor(preferences: PreferencesStore) {
+    this.#preferences = preferences;
+  }
+
+  /** Every setting (the schema's defaults where none was chosen). */
+  get(): Settings {
+    const store = this.#preferences.store;
+    return Object.fromEntries(KEYS.map((key) => [key, structuredClone(store[key])])) as unknown as Settings;
+  }
+
+  /**
+   * Store the changes, or none of them: the schema refuses a bad value or an unknown key (with
+   * every reason); a preference that is not a setting (the window's) is refused here.
+   */
+  update(changes: Partial<Settings>): Settings {
+    const others = Object.keys(changes).filter((k) => NOT_SETTINGS.has(k));
+    if (others.length > 0) {
+      throw new StoreError('invalid-input', others.map((k) => `unknown setting "${k}"`).join('; '));
     }
-    case 'notifications':
-      return typeof value === 'boolean' ? null : 'notifications must be true or false';
-    case 'theme':
-      return value === 'system' || value === 'light' || value === 'dark'
-        ? null
-        : 'theme must be system, light or dark';
+    try {
+      this.#preferences.set(changes as Settings);
+    } catch (err) {
+      const message = (err instanceof Error ? err.message : String(err))
+        .replace(/^Config schema violation: /, '')
+        .replaceAll(/`(\w+)` must NOT have additional properties/g, 'unknown setting "$1"');
+      throw new StoreError('invalid-input', message);
+    }
+    return this.get();
   }
 }
 
-export class SettingsRepo {
-  readonly #app: AppDb;
-
-  constructor(app: AppDb) {
-    this.#app = app;
-  }
-
-  /** Every setting: stored values over the defaults (a stored value that no longer validates is ignored). */
-  get(): Settings {
-    const stored = new Map(
-      rowsAs<{ key: string; value: string }>(
-        this.#app.db.prepare('SELECT key, value FROM settings').all(),
-      ).map((r) => [r.key, r.value]),
-    );
-    const out: Record<string, unknown> = structuredClone(DEFAULT_SETTINGS);
-    for (const key of KEYS) {
-      const raw = stored.get(key);
-      if (raw === undefined) continue;
-      try {
-        const value: unknown = JSON.parse(raw);
-        if (problem(key, value) === null) out[key] = value;
-      } catch {
-        // unreadable: the default stays
-      }
+/**
+ * Copy the settings an earlier version kept in SQLite into the preferences, once (marked in the
+ * preferences: a crash before the mark copies them again, which changes nothing). A stored value
+ * the schema refuses is left out, as that version ignored it; the SQLite table is not changed.
+ */
+export function migrateSqliteSettings(app: AppDb, preferences: PreferencesStore): void {
+  if (preferences.get('settingsFromSqlite') === true) return;
+  const rows = rowsAs<{ key: string; value: string }>(
+    app.db.prepare('SELECT key, value FROM settings').all(),
+  );
+  for (const { key, value } of rows) {
+    if (!KEYS.includes(key as Key)) continue;
+    try {
+      preferences.set(key as Key, JSON.parse(value) as never);
+    } catch {
+      // unreadable or refused by the schema: the default stays
     }
-    return out as unknown as Settings;
   }
-
-  /** Validate every change (unknown keys and bad values refused, nothing written) and store them. */
-  update(changes: Partial<Settings>): Settings {
-    const problems: string[] = [];
-    for (const [key, value] of Object.entries(changes)) {
-      if (!KEYS.includes(key as Key)) problems.push(`unknown setting "${key}"`);
-      else {
-        const p = problem(key as Key, value);
-        if (p) problems.push(p);
-      }
-    }
-    if (problems.length > 0) throw new StoreError('invalid-input', problems.join('; '));
-    this.#app.transaction(() => {
-      const put = this.#app.db.prepare(
-        'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
-      );
-      for (const [key, value] of Object.entries(changes)) put.run(key, JSON.stringify(value), Date.now());
-    });
-    return this.get();
-  }
+  preferences.set('settingsFromSqlite', true);
 }

@@ -23,6 +23,8 @@ describe('layout boundaries', () => {
     ['main/services/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
     ['gateway/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
     ['gateway/x.ts', "import { a } from '../main/client/index.ts';\nexport const b = a;\n"],
+    ['gateway/store/x.ts', "import { a } from '../../main/store/db.ts';\nexport const b = a;\n"],
+    ['main/store/x.ts', "import Store from 'electron-store';\nexport const b = Store;\n"],
   ])('%s: %s is rejected', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).not.toEqual([]);
   });
@@ -36,6 +38,9 @@ describe('layout boundaries', () => {
     ['main/electron/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
     ['gateway/x.ts', "import { a } from '../protocol/index.ts';\nexport const b = a;\n"],
     ['main/client/x.ts', "import { a } from '../../protocol/index.ts';\nexport const b = a;\n"],
+    ['gateway/store/x.ts', "import { a } from '../../main/store/sqlite.ts';\nexport const b = a;\n"],
+    ['main/electron/x.ts', "import Store from 'electron-store';\nexport const b = Store;\n"],
+    ['main/store/x.ts', "import Conf from 'conf';\nexport const b = Conf;\n"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).toEqual([]);
   });

@@ -1,0 +1,162 @@
+// The outbox journal's read side (./outbox-journal.ts extends it with the sending states): jobs,
+// batches and recipients as the types of preload/api.ts, with each job's counts by status. Reads
+// only; every change goes through the journal.
+import type { StatementSync } from 'node:sqlite';
+import type { AppDb } from './db.ts';
+import { StoreError } from './errors.ts';
+import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch, toMessage } from './rows.ts';
+import type { BatchRow, MessageRow } from './rows.ts';
+import type {
+  OutboundStatus,
+  OutboxBatch,
+  OutboxContent,
+  OutboxJob,
+  RecipientOutcome,
+  StatusCounts,
+} from '../../preload/api.ts';
+
+interface JobRow {
+  id: number;
+  created_at: number;
+  content: string;
+  resend_of: number | null;
+  account_id: string | null;
+}
+
+const EMPTY_COUNTS: StatusCounts = {
+  pending: 0,
+  sending: 0,
+  accepted: 0,
+  queued: 0,
+  rejected: 0,
+  unknown: 0,
+  delivered: 0,
+  failed: 0,
+};
+
+export class OutboxReads {
+  protected readonly app: AppDb;
+  /** A batch's recipients (outbound messages) in SendTo order. */
+  protected readonly batchRecipients: StatementSync;
+  protected readonly batchRow: StatementSync;
+
+  constructor(app: AppDb) {
+    this.app = app;
+    this.batchRecipients = app.db.prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.batch_id = ? ORDER BY m.position`,
+    );
+    this.batchRow = app.db.prepare('SELECT * FROM outbox_batches WHERE id = ?');
+  }
+
+  job(jobId: number): OutboxJob | null {
+    const row = rowAs<JobRow>(this.app.db.prepare('SELECT * FROM outbox_jobs WHERE id = ?').get(jobId));
+    return row ? this.#toJob(row) : null;
+  }
+
+  /** Jobs, newest first. */
+  jobs(args: { limit?: number; beforeId?: number } = {}): OutboxJob[] {
+    const limit = Math.max(1, Math.min(500, args.limit ?? 50));
+    const rows = rowsAs<JobRow>(
+      this.app.db
+        .prepare('SELECT * FROM outbox_jobs WHERE id < ? ORDER BY id DESC LIMIT ?')
+        .all(args.beforeId ?? Number.MAX_SAFE_INTEGER, limit),
+    );
+    return rows.map((r) => this.#toJob(r));
+  }
+
+  batch(batchId: number): OutboxBatch | null {
+    const row = rowAs<BatchRow>(this.batchRow.get(batchId));
+    return row ? this.toBatch(row) : null;
+  }
+
+  batches(jobId: number): OutboxBatch[] {
+    return rowsAs<BatchRow>(
+      this.app.db.prepare('SELECT * FROM outbox_batches WHERE job_id = ? ORDER BY seq').all(jobId),
+    ).map((r) => this.toBatch(r));
+  }
+
+  /** Batches in 'unknown' (after a crash or a lost answer), oldest first. */
+  unknownBatches(): OutboxBatch[] {
+    return rowsAs<BatchRow>(
+      this.app.db.prepare("SELECT * FROM outbox_batches WHERE state = 'unknown' ORDER BY id").all(),
+    ).map((r) => this.toBatch(r));
+  }
+
+  /** Every recipient of a job with its outcome, in journal order. */
+  recipients(jobId: number): RecipientOutcome[] {
+    return rowsAs<MessageRow>(
+      this.app.db
+        .prepare(
+          `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN outbox_batches b ON b.id = m.batch_id
+            WHERE b.job_id = ? ORDER BY b.seq, m.position`,
+        )
+        .all(jobId),
+    ).map(toOutcome);
+  }
+
+  recipientsOfBatch(batchId: number): RecipientOutcome[] {
+    return rowsAs<MessageRow>(this.batchRecipients.all(batchId)).map(toOutcome);
+  }
+
+  protected mustBatch(batchId: number): OutboxBatch {
+    const b = this.batch(batchId);
+    if (!b) throw new StoreError('not-found', `no outbox batch ${batchId}`);
+    return b;
+  }
+
+  protected mustJob(jobId: number): OutboxJob {
+    const j = this.job(jobId);
+    if (!j) throw new StoreError('not-found', `no outbox job ${jobId}`);
+    return j;
+  }
+
+  protected toBatch(row: BatchRow): OutboxBatch {
+    return toBatch(
+      row,
+      rowsAs<{ peer: string }>(
+        this.app.db.prepare('SELECT peer FROM messages WHERE batch_id = ? ORDER BY position').all(row.id),
+      ).map((r) => r.peer),
+    );
+  }
+
+  #toJob(row: JobRow): OutboxJob {
+    const counts: StatusCounts = { ...EMPTY_COUNTS };
+    let recipientCount = 0;
+    for (const c of rowsAs<{ status: string; n: number }>(
+      this.app.db
+        .prepare('SELECT status, count(*) AS n FROM messages WHERE job_id = ? GROUP BY status')
+        .all(row.id),
+    )) {
+      if (c.status in counts) counts[c.status as OutboundStatus] = c.n;
+      recipientCount += c.n;
+    }
+    const batchCount =
+      rowAs<{ n: number }>(
+        this.app.db.prepare('SELECT count(*) AS n FROM outbox_batches WHERE job_id = ?').get(row.id),
+      )?.n ?? 0;
+    return {
+      id: row.id,
+      createdAt: row.created_at,
+      content: JSON.parse(row.content) as OutboxContent,
+      resendOf: row.resend_of,
+      accountId: row.account_id,
+      recipientCount,
+      batchCount,
+      counts,
+    };
+  }
+}
+
+export function toOutcome(row: MessageRow): RecipientOutcome {
+  const m = toMessage(row);
+  return {
+    to: m.peer,
+    status: m.status as OutboundStatus,
+    messageIdentifier: m.messageIdentifier,
+    report: m.report,
+    reportText: m.reportText,
+    classification: m.classification,
+    receiptReport: m.receiptReport,
+    receiptAt: m.receiptAt,
+  };
+}

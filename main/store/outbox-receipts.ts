@@ -1,0 +1,74 @@
+// Delivery receipts of the outbox journal (./outbox-journal.ts): a receipt (SubmitDeliveryReceipt)
+// sets its recipient's status to delivered or failed. A receipt can arrive before the send's answer
+// that names its MessageIdentifier is recorded (the push receiver is faster than the sending loop):
+// it is kept in early_receipts and applied when recordResults records that batch.
+import { classifyReport } from '../../protocol/reports.ts';
+import type { AppDb } from './db.ts';
+import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
+import type { MessageRow } from './rows.ts';
+import type { DeliveryReceiptInput, MessageRecord, OutboundStatus } from '../../preload/api.ts';
+
+/** How long a receipt waits for its MessageIdentifier to be recorded. */
+const EARLY_RECEIPT_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** A delivery receipt's effect: an error report means the handset was not reached. */
+export function statusOfReceipt(report: string): OutboundStatus {
+  return classifyReport(report) === 'error' ? 'failed' : 'delivered';
+}
+
+/**
+ * Record a receipt for the newest outbound message with its MessageIdentifier and return that
+ * message; for an identifier not recorded yet, keep the receipt and return null.
+ */
+export function recordReceipt(app: AppDb, receipt: DeliveryReceiptInput, now: number): MessageRecord | null {
+  return app.transaction(() => {
+    const row = rowAs<MessageRow>(
+      app.db
+        .prepare(
+          `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.message_identifier = ? AND m.direction = 'out'
+            ORDER BY m.id DESC LIMIT 1`,
+        )
+        .get(receipt.messageIdentifier),
+    );
+    const report = receipt.report.trim();
+    if (!row) {
+      // Receipts for identifiers that never show up (sent by another client of the account)
+      // are not kept for ever.
+      app.db.prepare('DELETE FROM early_receipts WHERE received_at < ?').run(now - EARLY_RECEIPT_TTL_MS);
+      app.db
+        .prepare(
+          'INSERT INTO early_receipts (message_identifier, report, receipt_at, received_at) VALUES (?, ?, ?, ?)',
+        )
+        .run(receipt.messageIdentifier, report, receipt.at ?? now, now);
+      return null;
+    }
+    app.db
+      .prepare('UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE id = ?')
+      .run(statusOfReceipt(report), report, receipt.at ?? now, row.id);
+    const updated = rowAs<MessageRow>(
+      app.db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(row.id),
+    );
+    return updated ? toMessage(updated) : null;
+  });
+}
+
+/** Apply (in arrival order) and drop the receipts that came before this batch's answer. */
+export function applyEarlyReceipts(app: AppDb, batchId: number): void {
+  const early = rowsAs<{ id: number; message_identifier: string; report: string; receipt_at: number }>(
+    app.db
+      .prepare(
+        `SELECT e.id, e.message_identifier, e.report, e.receipt_at FROM early_receipts e
+           JOIN messages m ON m.message_identifier = e.message_identifier
+          WHERE m.batch_id = ? ORDER BY e.id`,
+      )
+      .all(batchId),
+  );
+  const apply = app.db.prepare(
+    "UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE batch_id = ? AND message_identifier = ? AND direction = 'out'",
+  );
+  const drop = app.db.prepare('DELETE FROM early_receipts WHERE id = ?');
+  for (const e of early) {
+    apply.run(statusOfReceipt(e.report), e.report, e.receipt_at, batchId, e.message_identifier);
+    drop.run(e.id);
+  }
+}

@@ -1,0 +1,162 @@
+// SQLite setup shared by the app's store (main/store/db.ts) and the reference gateway's
+// (gateway/store/db.ts): node:sqlite (no native module to rebuild for Electron's ABI), plain Node.
+//
+// - WAL: readers (the UI, a second gateway instance) work beside one writer; busy_timeout makes a
+//   second connection (the web shell and a CLI on one data folder, a primary and a secondary
+//   gateway) wait for the write lock instead of failing; synchronous = NORMAL: in WAL mode a
+//   committed transaction survives an application crash (what the outbox journal and the
+//   gateway's credit need), only an OS crash or power loss may lose the last commits; foreign keys
+//   on, so deleting a row takes its dependants with it.
+// - Migrations are files NNN-name.sql of one folder, applied in version order, each in its own
+//   BEGIN IMMEDIATE transaction together with its schema_version row: a crash mid-migration leaves
+//   the previous version intact, and two processes starting together apply each version once. A
+//   file whose schema is newer than the migrations this code knows is refused (an older program
+//   must not write into a schema it does not know). A missing or empty migrations folder is an
+//   error (a broken install or bundle, scripts/bundle-migrations.ts), never an empty database.
+//
+// Each caller passes its folder as `new URL('./migrations/', import.meta.url)` in its own db.ts:
+// the Electron bundle rewrites exactly that expression (scripts/bundle-migrations.ts).
+import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const BUSY_TIMEOUT_MS = 5000;
+const MIGRATION_FILE = /^(\d{3})-([\w-]+)\.sql$/;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * How the schema writes times, and so the `applied_at` of its schema_version rows: the app keeps
+ * milliseconds since the epoch, the gateway ISO 8601 text (each database's own convention).
+ */
+export type TimeFormat = 'epoch-ms' | 'iso-8601';
+
+export interface OpenSqliteOptions {
+  /** The folder of NNN-name.sql files. */
+  migrationsDir: string;
+  times: TimeFormat;
+  /** Who must be updated when the file is newer than this code ("Messenger", "the gateway"). */
+  product: string;
+}
+
+/** Migration files NNN-name.sql of `dir`, in version order; a missing or empty folder throws. */
+export function loadMigrations(dir: string): Migration[] {
+  if (!existsSync(dir)) throw new Error(`the migrations folder ${dir} is missing`);
+  const migrations = readdirSync(dir)
+    .map((file) => MIGRATION_FILE.exec(file))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ version: Number(m[1]), name: m[2] ?? '', sql: readFileSync(join(dir, m[0]), 'utf8') }))
+    .sort((a, b) => a.version - b.version);
+  if (migrations.length === 0) throw new Error(`the migrations folder ${dir} holds no NNN-name.sql file`);
+  return migrations;
+}
+
+/**
+ * Open (creating the file and its folder if needed) the database at `file` (or ':memory:'),
+ * set it up and bring its schema up to date. The connection is closed again if that fails.
+ */
+export function openSqlite(file: string, options: OpenSqliteOptions): DatabaseSync {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec('PRAGMA foreign_keys = ON');
+    const migrations = loadMigrations(options.migrationsDir);
+    migrate(db, migrations, options.times);
+    const known = migrations.at(-1)?.version ?? 0;
+    const found = schemaVersion(db);
+    if (found > known) {
+      throw new Error(
+        `${file} has schema version ${found}, newer than this version of ${options.product} knows (${known}): update ${options.product}`,
+      );
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Apply the migrations not yet in schema_version, each with its row in one transaction. */
+export function migrate(db: DatabaseSync, migrations: readonly Migration[], times: TimeFormat): void {
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${
+      times === 'epoch-ms' ? 'INTEGER' : 'TEXT'
+    } NOT NULL)`,
+  );
+  for (const m of migrations) {
+    transaction(db, () => {
+      if (db.prepare('SELECT 1 FROM schema_version WHERE version = ?').get(m.version)) return;
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        times === 'epoch-ms' ? Date.now() : new Date().toISOString(),
+      );
+    });
+  }
+}
+
+/** The highest applied migration version (0: none). */
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare('SELECT max(version) AS v FROM schema_version').get() as
+    { v: number | null } | undefined;
+  return row?.v ?? 0;
+}
+
+let savepoints = 0;
+
+/**
+ * Run `fn` inside BEGIN IMMEDIATE … COMMIT (rolled back if it throws). IMMEDIATE takes the write
+ * lock up front, so a read-check-write inside (credit reservation, batch and job claims) cannot
+ * race with another connection or another process. Nested calls run in a SAVEPOINT: if the inner
+ * `fn` throws, only its own writes are undone and the error propagates to the outer caller.
+ */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  if (db.isTransaction) {
+    const name = `sp${++savepoints}`;
+    db.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = fn();
+      db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      db.exec(`ROLLBACK TO ${name}`);
+      db.exec(`RELEASE ${name}`);
+      throw err;
+    }
+  }
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/** A prepared statement for `sql`, compiled once per connection (hot paths). */
+export function stmt(db: DatabaseSync, sql: string): StatementSync {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let s = cache.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    cache.set(sql, s);
+  }
+  return s;
+}

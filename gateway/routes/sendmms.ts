@@ -43,7 +43,6 @@ import {
   MMS_CONTENT_TYPE,
   MmsError,
 } from '../library/mms.ts';
-import type { RichContent } from '../network/encode.ts';
 import { requestBaseUrl } from '../soap/endpoint.ts';
 
 export const SENDMMS_PATH = '/webservices/http/sendmms';
@@ -59,7 +58,7 @@ class ContentError extends Error {
 
 /** What one sendmms request sends, before it is stored. */
 interface ResolvedContent {
-  content: RichContent;
+  content: OutboundContent;
   /** file to store in the account's private library (uploads), and what to do with its number */
   upload?: { kind: LibraryKind; name: string; contentType: string; bytes: Uint8Array };
   /** content handsets fetch from /content/<token> (WAP push files, MMS) */
@@ -141,7 +140,7 @@ function intField(fields: FormFields, name: string, max: number): number {
 }
 
 /** Ringtone: library number, hex (RTTTL text or a Nokia Smart Messaging ringtone), or RTTTL text. */
-function ringtoneOf(ctx: GatewayContext, account: Account, value: string): RichContent {
+function ringtoneOf(ctx: GatewayContext, account: Account, value: string): OutboundContent {
   let text = value.trim();
   if (/^\d{5}$/.test(text)) {
     const found = getLibraryFile(ctx.db, text, account, ['ringtone']);
@@ -209,7 +208,7 @@ async function adaptMms(
   return adapted ? { bytes: encodeMms(msg), adapted } : { bytes, adapted };
 }
 
-function siContent(fields: FormFields): RichContent {
+function siContent(fields: FormFields): OutboundContent {
   const get = (n: string) => {
     const v = fields.get(n)?.trim();
     return v === undefined || v === '' ? undefined : v;
@@ -441,11 +440,11 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
   const replyTo = fields.get('ReplyTo')?.trim();
   const baseUrl = requestBaseUrl(req);
   const token = randomBytes(12).toString('hex');
-  const outbound = (
-    content.delivered
+  const outbound: OutboundContent =
+    content.delivered &&
+    (content.content.kind === 'wap-push-si' || content.content.kind === 'mms-notification')
       ? { ...content.content, href: `${baseUrl}/content/${token}`, contentToken: token }
-      : content.content
-  ) as OutboundContent & RichContent;
+      : content.content;
   try {
     ctx.network.partsFor(outbound); // the network must be able to encode it before anything is stored
   } catch (err) {

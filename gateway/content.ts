@@ -1,6 +1,8 @@
 // What one outbound message carries, one variant per kind the gateway sends: the input that
 // gateway/network/encode.ts maps to protocol/smart's SmartContent (and from there to SMS-SUBMIT PDUs).
 // Stored as JSON in messages.content, so it stays JSON-serialisable: bytes as hex strings.
+import type { SiAction } from '../protocol/smart/wbxml-si.ts';
+
 export type OutboundContent =
   | TextContent
   | { kind: 'ringtone'; rtttl?: string; /** a Nokia Smart Messaging ringtone, hex */ data?: string }
@@ -33,7 +35,7 @@ export interface WapPushSiContent {
   siId?: string;
   created?: string;
   expires?: string;
-  action?: string;
+  action?: SiAction;
   text?: string;
   info?: { pcdata: string; class: string };
   /** the token of the file handsets fetch from /content/<token> */

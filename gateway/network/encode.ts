@@ -15,8 +15,7 @@ import type { DecodedContent, SmartContent, SubmitPduPart } from '../../protocol
 import { decodeOtaBitmap } from '../../protocol/smart/ota-bitmap.ts';
 import { formatRtttl } from '../../protocol/smart/rtttl.ts';
 import { decodeNokiaRingtone } from '../../protocol/smart/nokia-ringtone.ts';
-import { SI_ACTIONS } from '../../protocol/smart/wbxml-si.ts';
-import type { SiAction } from '../../protocol/smart/wbxml-si.ts';
+import { parseSiAction } from '../../protocol/smart/wbxml-si.ts';
 import { unpackSeptets } from '../../protocol/sms.ts';
 import type { OutboundContent } from '../content.ts';
 
@@ -118,9 +117,8 @@ export function toSmartContent(c: OutboundContent): SmartContent {
     case 'vcalendar':
       return { kind: 'vcalendar', vcalendar: c.data };
     case 'wap-push-si': {
-      const action = (SI_ACTIONS as ReadonlyArray<string>).includes(c.action ?? '')
-        ? (c.action as SiAction)
-        : undefined;
+      // stored JSON: an action this version does not know is left out
+      const action = parseSiAction(c.action ?? '');
       return {
         kind: 'wapPushSi',
         si: {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { OPERATION_PATHS } from '../protocol/fields.ts';
 import { openGatewayDb } from './store/db.ts';
 import { AccountError, adjustCredit, createAccount, getAccount, listAccounts } from './accounts.ts';
 import { formatMoney, parseMoney } from './credit.ts';
@@ -215,7 +216,7 @@ async function serve(
   out(`Messaging gateway running (data: ${dataDir})`);
   out(`  primary:    ${primary!.url}`);
   if (secondary) out(`  secondary:  ${secondary.url}`);
-  out(`  sendsms:    ${primary!.url}/webservices/http/sendsms`);
+  out(`  sendsms:    ${primary!.url}${OPERATION_PATHS.sendsms}`);
   out(`  SOAP:       ${primary!.url}/sendsms5   WSDL: ${primary!.url}/sendsms5?wsdl`);
   if (sandbox) out(`  sandbox:    ${primary!.url}/sandbox/outbound, POST ${primary!.url}/sandbox/inbound`);
   if (demo) {

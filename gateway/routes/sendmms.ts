@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FormFields } from '../../protocol/form.ts';
 import { validateRequest } from '../../protocol/validate.ts';
+import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import { REPORT } from '../../protocol/reports.ts';
 import type { GatewayContext } from '../context.ts';
 import type { OutboundContent } from '../content.ts';
@@ -30,7 +31,7 @@ import type { ResolvedContent } from './sendmms-content.ts';
 import { addLibraryFile } from '../library/library.ts';
 import { requestBaseUrl } from '../soap/endpoint.ts';
 
-export const SENDMMS_PATH = '/webservices/http/sendmms';
+export const SENDMMS_PATH = OPERATION_PATHS.sendmms;
 
 /** The sendmms handler (also used by SOAP SubmitMessage for rich content). */
 export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Promise<RouteResponse> {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATION_PATHS } from '../protocol/fields.ts';
+import { LIMITS } from '../protocol/limits.ts';
 import { openGatewayDb } from './store/db.ts';
 import { AccountError, adjustCredit, createAccount, getAccount, listAccounts } from './accounts.ts';
 import { formatMoney, parseMoney } from './credit.ts';
@@ -102,9 +103,10 @@ export async function main(
     if (cmd === 'account' && sub === 'add') {
       const username = required(values.username, '--username');
       const pin = required(values.pin, '--pin');
-      if (!/^[A-Za-z0-9.]{1,20}$/.test(username))
-        throw new UsageError('--username: letters, digits and dots, at most 20');
-      if (!/^[A-Za-z0-9]{1,20}$/.test(pin)) throw new UsageError('--pin: letters and digits, at most 20');
+      if (!/^[A-Za-z0-9.]+$/.test(username) || username.length > LIMITS.usernameMax)
+        throw new UsageError(`--username: letters, digits and dots, at most ${LIMITS.usernameMax}`);
+      if (!/^[A-Za-z0-9]+$/.test(pin) || pin.length > LIMITS.pinMax)
+        throw new UsageError(`--pin: letters and digits, at most ${LIMITS.pinMax}`);
       const account = createAccount(db, {
         username,
         pin,

@@ -122,14 +122,8 @@ const boundaries = [
     patterns: [
       ...mainCommon.patterns,
       {
-        group: [
-          '../services/*',
-          '../client/*',
-          '../electron/*',
-          '**/main/services/**',
-          '**/main/client/**',
-          '**/main/electron/**',
-        ],
+        // any depth below main/store/, and a path through main/ (regex: the specifier is not resolved)
+        regex: '^(?:\\.\\./)+(?:main/)?(?:services|client|electron)(?:/|$)',
         message:
           'main/store/ is persistence only: it imports neither main/services/, main/client/ nor main/electron/.',
       },
@@ -141,7 +135,7 @@ const boundaries = [
     patterns: [
       ...mainCommon.patterns,
       {
-        group: ['../electron/*', '**/main/electron/**'],
+        regex: '^(?:\\.\\./)+(?:main/)?electron(?:/|$)',
         message:
           'main/services/ runs in both shells: the Electron shell (main/electron/) imports it, not the reverse.',
       },

@@ -44,9 +44,11 @@ describe('layout boundaries', () => {
     ['main/store/x.ts', "import { a } from '../client/gateway-client.ts';\nexport const b = a;\n"],
     ['main/store/x.ts', "import { a } from '../electron/secrets.ts';\nexport const b = a;\n"],
     ['main/store/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
+    ['main/store/x.ts', "import { a } from '../services/sub/deep.ts';\nexport const b = a;\n"],
     // main/services/ runs in both shells: nothing of main/electron/, no Electron.
     ['main/services/x.ts', "import { a } from '../electron/ipc.ts';\nexport const b = a;\n"],
     ['main/services/x.ts', "import { a } from '../../main/electron/ipc.ts';\nexport const b = a;\n"],
+    ['main/services/sub/x.ts', "import { a } from '../../electron/ipc.ts';\nexport const b = a;\n"],
     [
       'main/services/x.ts',
       "import { BrowserWindow } from 'electron/main';\nexport const b = BrowserWindow;\n",

@@ -27,6 +27,7 @@ import type {
 } from '../../protocol/soap/operations.ts';
 import { buildWsdl } from '../../protocol/soap/wsdl.ts';
 import { encodeForm } from '../../protocol/form.ts';
+import type { ResponseFormat } from '../../protocol/limits.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import { parseRecordsResponse } from '../../protocol/responses.ts';
 import { REPORT, describeReport } from '../../protocol/reports.ts';
@@ -340,7 +341,7 @@ export function soapToFormFields(r: SubmitMessageRequest): {
     SendTimeDelay: num(o.SendTimeDelay),
     SendTimeAbsolute: o.SendTimeAbsolute === undefined ? undefined : formDateTime(o.SendTimeAbsolute),
     DeliveryServiceOption: o.DeliveryOption,
-    ResponseFormat: '1',
+    ResponseFormat: '1' satisfies ResponseFormat, // one record: the SOAP answer carries one
   };
   const isText = m.TextMessage !== undefined || m.FlashMessage !== undefined;
   const isRich =

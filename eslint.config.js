@@ -5,28 +5,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { builtinModules } from 'node:module';
 
-const NODE_BUILTINS = [
-  'fs',
-  'fs/promises',
-  'path',
-  'os',
-  'http',
-  'https',
-  'net',
-  'tls',
-  'dns',
-  'child_process',
-  'crypto',
-  'stream',
-  'zlib',
-  'url',
-  'util',
-  'events',
-  'worker_threads',
-  'buffer',
-  'process',
-];
+/** Node's built-in modules without the node: prefix (fs, fs/promises, …); 'node:*' is a pattern below. */
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:'));
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** npm packages that need Node (sockets, the file system, native bindings): never in code that runs in a page. */
+const NODE_ONLY_PACKAGES = ['undici', 'ws', 'jimp', 'conf', 'electron-store'];
 
 const electron = {
   name: 'electron',
@@ -35,29 +21,64 @@ const electron = {
 };
 const electronPatterns = ['electron/*', 'electron-store'];
 
+/** Restrictions of code that runs in a page (protocol/ and renderer/): no Node, no Node-only package. */
+const noNode = (message) => ({
+  paths: [
+    electron,
+    ...NODE_BUILTINS.map((name) => ({ name, message })),
+    ...NODE_ONLY_PACKAGES.map((name) => ({ name, message: `${name} needs Node: ${message}` })),
+  ],
+  patterns: [
+    { group: ['node:*'], message },
+    {
+      group: NODE_ONLY_PACKAGES.map((name) => `${name}/*`).concat(['@jimp/*']),
+      message: `A Node-only package: ${message}`,
+    },
+    { group: electronPatterns, message: electron.message },
+  ],
+});
+
+/** What every folder of main/ except main/electron/ may not import. */
+const mainCommon = {
+  paths: [electron],
+  patterns: [
+    { group: ['**/renderer/**'], message: 'main/ talks to the renderer only through preload/api.ts.' },
+    { group: electronPatterns, message: electron.message },
+  ],
+};
+
+/**
+ * main/client/ is the gateway client: the spec (protocol/), its own files, undici and Node's
+ * built-ins; nothing of the app (services, store, electron) or of the reference gateway.
+ */
+const clientAllowed = [
+  '\\./', // its own files
+  '(?:\\.\\./)+protocol/',
+  'undici(?:/|$)',
+  'node:',
+  ...NODE_BUILTINS.map((name) => `${escapeRegex(name)}$`),
+];
+const clientOnly = {
+  regex: `^(?!${clientAllowed.join('|')})`,
+  message: 'main/client/ imports only protocol/, its own files, undici and Node built-ins.',
+};
+
 /** Layout boundaries: which folders each side may not import from. */
 const boundaries = [
   {
     files: ['protocol/**/*.{ts,tsx}'],
-    paths: [
-      electron,
-      ...NODE_BUILTINS.map((name) => ({
-        name,
-        message: 'protocol/ does no I/O and runs in the renderer too.',
-      })),
-    ],
+    ...noNode('protocol/ does no I/O and runs in the renderer too.'),
     patterns: [
       {
         group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/gateway/**'],
         message: 'protocol/ imports nothing of main/, renderer/, preload/ or gateway/.',
       },
-      { group: ['node:*'], message: 'protocol/ does no I/O and runs in the renderer too.' },
-      { group: electronPatterns, message: electron.message },
+      ...noNode('protocol/ does no I/O and runs in the renderer too.').patterns,
     ],
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
-    paths: [electron, ...NODE_BUILTINS.map((name) => ({ name, message: 'The renderer has no Node.' }))],
+    ...noNode('the renderer has no Node.'),
     patterns: [
       {
         group: ['**/main/**', '**/gateway/**'],
@@ -72,8 +93,7 @@ const boundaries = [
         allowTypeImports: true,
         message: 'renderer/ imports only the types of preload/api.ts.',
       },
-      { group: ['node:*'], message: 'The renderer has no Node.' },
-      { group: electronPatterns, message: electron.message },
+      ...noNode('the renderer has no Node.').patterns,
     ],
   },
   {
@@ -91,11 +111,37 @@ const boundaries = [
   },
   {
     files: ['main/**/*.{ts,tsx}'],
-    ignores: ['main/electron/**'],
-    paths: [electron],
+    ignores: ['main/electron/**', 'main/client/**', 'main/store/**', 'main/services/**'],
+    ...mainCommon,
+  },
+  {
+    files: ['main/client/**/*.{ts,tsx}'],
+    paths: mainCommon.paths,
+    patterns: [...mainCommon.patterns, clientOnly],
+  },
+  {
+    files: ['main/store/**/*.{ts,tsx}'],
+    paths: mainCommon.paths,
     patterns: [
-      { group: ['**/renderer/**'], message: 'main/ talks to the renderer only through preload/api.ts.' },
-      { group: electronPatterns, message: electron.message },
+      ...mainCommon.patterns,
+      {
+        // any depth below main/store/, and a path through main/ (regex: the specifier is not resolved)
+        regex: '^(?:\\.\\./)+(?:main/)?(?:services|client|electron)(?:/|$)',
+        message:
+          'main/store/ is persistence only: it imports neither main/services/, main/client/ nor main/electron/.',
+      },
+    ],
+  },
+  {
+    files: ['main/services/**/*.{ts,tsx}'],
+    paths: mainCommon.paths,
+    patterns: [
+      ...mainCommon.patterns,
+      {
+        regex: '^(?:\\.\\./)+(?:main/)?electron(?:/|$)',
+        message:
+          'main/services/ runs in both shells: the Electron shell (main/electron/) imports it, not the reverse.',
+      },
     ],
   },
   {

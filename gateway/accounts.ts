@@ -1,13 +1,14 @@
 // Accounts: Username + PIN (scrypt hash, constant-time check), credit, ReplyTo list, children.
 import { createHmac, randomBytes, scryptSync, timingSafeEqual, randomInt } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
+import type { ChildAccountType } from '../protocol/limits.ts';
 import { stmt, transaction } from './store/db.ts';
 
 export interface Account {
   id: number;
   username: string;
   parentId: number | null;
-  childType: 'TRANSFER' | 'SHARED' | null;
+  childType: ChildAccountType | null;
   /** Holds the restricted-service permission that manageaccount needs (spec 4.4, 5.5). */
   restricted: boolean;
   number: string | null;
@@ -26,7 +27,7 @@ export interface NewAccount {
   pushUrl?: string | null;
   replyTo?: string[];
   parentId?: number | null;
-  childType?: 'TRANSFER' | 'SHARED' | null;
+  childType?: ChildAccountType | null;
   email?: string;
   telephoneCountryCode?: string;
   mobileNumber?: string;
@@ -72,7 +73,7 @@ interface AccountRow {
   username: string;
   pin_hash: string;
   parent_id: number | null;
-  child_type: 'TRANSFER' | 'SHARED' | null;
+  child_type: ChildAccountType | null;
   restricted: number;
   number: string | null;
   push_url: string | null;

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { OPERATION_PATHS } from '../protocol/fields.ts';
+import { LIMITS } from '../protocol/limits.ts';
 import { openGatewayDb } from './store/db.ts';
 import { AccountError, adjustCredit, createAccount, getAccount, listAccounts } from './accounts.ts';
 import { formatMoney, parseMoney } from './credit.ts';
@@ -101,9 +103,10 @@ export async function main(
     if (cmd === 'account' && sub === 'add') {
       const username = required(values.username, '--username');
       const pin = required(values.pin, '--pin');
-      if (!/^[A-Za-z0-9.]{1,20}$/.test(username))
-        throw new UsageError('--username: letters, digits and dots, at most 20');
-      if (!/^[A-Za-z0-9]{1,20}$/.test(pin)) throw new UsageError('--pin: letters and digits, at most 20');
+      if (!/^[A-Za-z0-9.]+$/.test(username) || username.length > LIMITS.usernameMax)
+        throw new UsageError(`--username: letters, digits and dots, at most ${LIMITS.usernameMax}`);
+      if (!/^[A-Za-z0-9]+$/.test(pin) || pin.length > LIMITS.pinMax)
+        throw new UsageError(`--pin: letters and digits, at most ${LIMITS.pinMax}`);
       const account = createAccount(db, {
         username,
         pin,
@@ -215,7 +218,7 @@ async function serve(
   out(`Messaging gateway running (data: ${dataDir})`);
   out(`  primary:    ${primary!.url}`);
   if (secondary) out(`  secondary:  ${secondary.url}`);
-  out(`  sendsms:    ${primary!.url}/webservices/http/sendsms`);
+  out(`  sendsms:    ${primary!.url}${OPERATION_PATHS.sendsms}`);
   out(`  SOAP:       ${primary!.url}/sendsms5   WSDL: ${primary!.url}/sendsms5?wsdl`);
   if (sandbox) out(`  sandbox:    ${primary!.url}/sandbox/outbound, POST ${primary!.url}/sandbox/inbound`);
   if (demo) {

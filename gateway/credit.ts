@@ -3,6 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { stmt } from './store/db.ts';
 import { DEFAULT_CURRENCY } from '../protocol/limits.ts';
+import type { DeliveryOption } from '../protocol/limits.ts';
 
 export const CURRENCY = DEFAULT_CURRENCY;
 /** Ten-thousandths per pound. */
@@ -24,7 +25,8 @@ export function formatMoney(units: number): string {
   return `${sign}${Math.floor(abs / MONEY_SCALE)}.${String(abs % MONEY_SCALE).padStart(4, '0')}`;
 }
 
-export type Tariffs = Record<'Default' | 'Premier' | 'LeastCost' | 'Economy', number>;
+/** Price of one message part per DeliveryServiceOption, in ten-thousandths. */
+export type Tariffs = Record<DeliveryOption, number>;
 
 export function loadTariffs(db: DatabaseSync): Tariffs {
   const rows = stmt(db, 'SELECT delivery_option, price FROM tariffs').all() as Array<{
@@ -33,14 +35,14 @@ export function loadTariffs(db: DatabaseSync): Tariffs {
   }>;
   const t: Tariffs = { Default: 400, Premier: 500, LeastCost: 300, Economy: 250 };
   for (const r of rows) {
-    if (r.delivery_option in t) t[r.delivery_option as keyof Tariffs] = r.price;
+    if (r.delivery_option in t) t[r.delivery_option as DeliveryOption] = r.price;
   }
   return t;
 }
 
 /** Price of one part in a delivery class (unknown classes cost as Default). */
 export function priceOf(tariffs: Tariffs, deliveryOption: string | undefined): number {
-  return tariffs[(deliveryOption ?? 'Default') as keyof Tariffs] ?? tariffs.Default;
+  return tariffs[(deliveryOption ?? 'Default') as DeliveryOption] ?? tariffs.Default;
 }
 
 /** AvailableMessages: approximate count of premier messages the credit buys (spec 4.3). */

@@ -12,6 +12,7 @@ import { REPORT, describeReport } from '../protocol/reports.ts';
 import { splitNumberList } from '../protocol/validate.ts';
 import type { RecipientCheck } from './recipient-check.ts';
 import { checkRecipient } from './recipient-check.ts';
+import { LIMITS } from '../protocol/limits.ts';
 import type { DeliveryOption } from '../protocol/limits.ts';
 import type { Account } from './accounts.ts';
 import { creditAccountId } from './accounts.ts';
@@ -133,7 +134,7 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
       let charged = 0;
       if (!number.ok) {
         report = REPORT.invalidNumber;
-        text = `Invalid number ${raw.trim()}: ${number.reason}`.slice(0, 255);
+        text = `Invalid number ${raw.trim()}: ${number.reason}`.slice(0, LIMITS.textMax);
         status = 'rejected';
       } else if (balance < cost) {
         report = REPORT.outOfCredit;

@@ -3,7 +3,7 @@
 // start-up; files uploaded through sendmms go to the uploading account's private library. Another
 // account's private number is refused exactly like an unknown number (no existence oracle).
 import type { DatabaseSync } from 'node:sqlite';
-import { LIBRARY_RANGES } from '../../protocol/limits.ts';
+import { LIBRARY_RANGES, LIMITS, parseLibraryNumber } from '../../protocol/limits.ts';
 import { encodeMms, MMS_CONTENT_TYPE } from './mms.ts';
 import { encodeWbmp } from './adapt.ts';
 import { transaction } from '../store/db.ts';
@@ -101,9 +101,13 @@ export function getLibraryFile(
   kinds: ReadonlyArray<LibraryKind>,
 ): LibraryLookup {
   const text = String(value).trim();
-  if (!/^\d{5}$/.test(text))
-    return { ok: false, reason: 'format', message: `library number ${text} is not 5 digits` };
-  const n = Number(text);
+  const n = parseLibraryNumber(text);
+  if (n === null)
+    return {
+      ok: false,
+      reason: 'format',
+      message: `library number ${text} is not ${LIMITS.libraryNumberDigits} digits`,
+    };
   if (!kinds.some((k) => n >= KIND_RANGES[k][0] && n <= KIND_RANGES[k][1])) {
     const ranges = [...new Set(kinds.map((k) => KIND_RANGES[k].join('-')))].join(' or ');
     return { ok: false, reason: 'range', message: `library number ${n} is outside ${ranges}` };

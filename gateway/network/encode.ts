@@ -15,47 +15,12 @@ import type { DecodedContent, SmartContent, SubmitPduPart } from '../../protocol
 import { decodeOtaBitmap } from '../../protocol/smart/ota-bitmap.ts';
 import { formatRtttl } from '../../protocol/smart/rtttl.ts';
 import { decodeNokiaRingtone } from '../../protocol/smart/nokia-ringtone.ts';
-import { SI_ACTIONS } from '../../protocol/smart/wbxml-si.ts';
-import type { SiAction } from '../../protocol/smart/wbxml-si.ts';
+import { parseSiAction } from '../../protocol/smart/wbxml-si.ts';
 import { unpackSeptets } from '../../protocol/sms.ts';
 import type { OutboundContent } from '../content.ts';
 
 /** MMS notifications expire after a week (X-Mms-Expiry, relative). */
 const MMS_EXPIRY_SECONDS = 7 * 24 * 3600;
-
-/** The content kinds the gateway sends (stored as JSON in messages.content; bytes as hex). */
-export type RichContent =
-  | { kind: 'text'; text: string }
-  | { kind: 'flash'; text: string }
-  | { kind: 'ringtone'; rtttl?: string; data?: string }
-  | { kind: 'operator-logo'; mcc: number; mnc: number; bitmap: string }
-  | { kind: 'group-graphic'; bitmap: string }
-  | { kind: 'picture'; bitmap: string; text?: string }
-  | { kind: 'vcard'; data: string }
-  | { kind: 'vcalendar'; data: string }
-  | {
-      kind: 'wap-push-si';
-      href: string;
-      siId?: string;
-      created?: string;
-      expires?: string;
-      action?: string;
-      text?: string;
-      info?: { pcdata: string; class: string };
-      contentToken?: string;
-    }
-  | {
-      kind: 'mms-notification';
-      href: string;
-      size: number;
-      subject?: string;
-      /** DisableWalledGardenRule absent or 0: walled-garden networks get a WAP push instead */
-      walledGardenRule: boolean;
-      contentToken?: string;
-    }
-  | { kind: 'pdu'; dcs: number; pid: number; udh: string; userData?: string; text?: string };
-
-export type SmartKind = Exclude<RichContent['kind'], 'text' | 'flash' | 'pdu'>;
 
 export interface NetworkPdu {
   dcs: number;
@@ -79,15 +44,14 @@ export function isWalledGarden(recipient: string): boolean {
 
 /** The content a recipient actually gets after the walled-garden rule. */
 export function applyWalledGarden(content: OutboundContent, recipient: string): OutboundContent {
-  const c = content as unknown as RichContent;
+  const c = content;
   if (c.kind !== 'mms-notification' || !c.walledGardenRule || !isWalledGarden(recipient)) return content;
-  const si: RichContent = {
+  return {
     kind: 'wap-push-si',
     href: c.href,
     text: c.subject ?? 'Multimedia message',
     ...(c.contentToken ? { siId: c.contentToken, contentToken: c.contentToken } : {}),
   };
-  return si as unknown as OutboundContent;
 }
 
 /** JSON-friendly view of what a handset decodes (bitmaps as size + rows count, bytes as hex). */
@@ -127,8 +91,7 @@ export function unpackGsm7UserData(packed: Uint8Array): number[] {
 }
 
 /** Maps stored content to protocol/smart's SmartContent. Throws for content it cannot encode. */
-export function toSmartContent(content: OutboundContent): SmartContent {
-  const c = content as unknown as RichContent;
+export function toSmartContent(c: OutboundContent): SmartContent {
   switch (c.kind) {
     case 'text':
     case 'flash':
@@ -154,9 +117,8 @@ export function toSmartContent(content: OutboundContent): SmartContent {
     case 'vcalendar':
       return { kind: 'vcalendar', vcalendar: c.data };
     case 'wap-push-si': {
-      const action = (SI_ACTIONS as ReadonlyArray<string>).includes(c.action ?? '')
-        ? (c.action as SiAction)
-        : undefined;
+      // stored JSON: an action this version does not know is left out
+      const action = parseSiAction(c.action ?? '');
       return {
         kind: 'wapPushSi',
         si: {
@@ -191,13 +153,14 @@ export function toSmartContent(content: OutboundContent): SmartContent {
       return { kind: 'raw', dcs: c.dcs, pid: c.pid, udh, userData };
     }
     default:
+      // stored JSON from elsewhere (or a kind this version does not know)
       throw new Error(`unknown content kind ${(c as { kind: string }).kind}`);
   }
 }
 
 /** The SMS-SUBMIT PDUs of a content for one recipient, each with a decoded summary. */
 export function encodeForNetwork(content: OutboundContent, recipient: string): NetworkPdu[] {
-  const kind = (content as unknown as RichContent).kind;
+  const kind = content.kind;
   const to = /^\d{1,20}$/.test(recipient) ? recipient : '0';
   const parts: SubmitPduPart[] = encodeContentToPdus(toSmartContent(content), to);
   let decoded: Record<string, unknown>;
@@ -233,7 +196,7 @@ export function encodeForNetwork(content: OutboundContent, recipient: string): N
 export function networkEncoder(
   content: OutboundContent,
 ): (recipient: string) => Array<NetworkPdu & { summaryJson: string }> {
-  const kind = (content as unknown as RichContent).kind;
+  const kind = content.kind;
   if (kind !== 'text' && kind !== 'flash') {
     return (recipient) =>
       encodeForNetwork(applyWalledGarden(content, recipient), recipient).map((p) => ({

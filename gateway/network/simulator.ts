@@ -7,12 +7,10 @@
 // delivers them; each is claimed in a transaction and so delivered exactly once.
 // Inbound (mobile-originated) messages are queued for the account whose number they are sent to and
 // handed out once by CollectMessages.
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
-import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
+import type { DatabaseSync } from 'node:sqlite';
 import type { MOMessage } from '../../protocol/soap/operations.ts';
-import { bytesToHex } from '../../protocol/smart/bytes.ts';
 import { REPORT } from '../../protocol/reports.ts';
+import { LIMITS } from '../../protocol/limits.ts';
 import type { GatewayContext, MessageRow, NetworkLike } from '../context.ts';
 import type { OutboundContent } from '../content.ts';
 import { getAccount } from '../accounts.ts';
@@ -20,6 +18,14 @@ import { newMessageIdentifier } from '../submit.ts';
 import { stmt, transaction } from '../store/db.ts';
 import { encodeForNetwork, networkEncoder } from './encode.ts';
 import type { NetworkPdu } from './encode.ts';
+import { networkSink } from './batch-insert.ts';
+import type { NetworkSink } from './batch-insert.ts';
+import { Pusher } from './push.ts';
+import { collectInbound, readOutbound, readReceipts, storeSoapReceipt } from './records.ts';
+import type { OutboundFilter, OutboundPduRow, ReceiptRow } from './records.ts';
+
+export { OUTBOUND_PAGE_MAX } from './records.ts';
+export type { OutboundPduRow, ReceiptRow } from './records.ts';
 
 /** Receipt Report values of the simulator (spec 6.1 leaves them open). */
 export const RECEIPT_REPORT = {
@@ -54,86 +60,16 @@ export interface InboundInput {
 export type InboundResult =
   { ok: true; messageIdentifier: string; accountId: number } | { ok: false; reason: string };
 
-export interface OutboundPduRow {
-  id: number;
-  messageIdentifier: string;
-  accountId: number;
-  recipient: string;
-  part: number;
-  parts: number;
-  dcs: number;
-  pid: number;
-  udh: string;
-  userData: string;
-  pdu: string;
-  summary: unknown;
-  createdAt: string;
-}
-
-export interface ReceiptRow {
-  messageIdentifier: string;
-  recipient: string;
-  part: number;
-  report: number;
-  source: 'network' | 'soap';
-  status: string;
-  timestamp: string | null;
-  pushedAt: string | null;
-  pushError: string | null;
-}
-
 const SWEEP_MS = 1000;
-/** Queue entries (send requests, ≤ 350 messages each) claimed per drain transaction. */
+/** Queue entries (send requests, ≤ LIMITS.maxRecipientsPerRequest messages each) claimed per drain transaction. */
 const DRAIN_BATCH_ENTRIES = 4;
-const DRAIN_BATCH_MESSAGES = DRAIN_BATCH_ENTRIES * 350;
+const DRAIN_BATCH_MESSAGES = DRAIN_BATCH_ENTRIES * LIMITS.maxRecipientsPerRequest;
 /**
  * How long after a send request the queue is drained at the latest. The drain usually happens
  * sooner: while a large request waits for its number checks (idle main thread, see NumberChecker),
  * and before anything reads the network's state (outbound, receiptsFor).
  */
 const DRAIN_DELAY_MS = 20;
-const PUSH_TIMEOUT_MS = 5000;
-
-/**
- * The most PDUs one outbound() page (GET /sandbox/outbound) returns; a larger limit is cut to it.
- * The app's sandbox.outbound refuses a larger limit with this bound (main/services/validate-args.ts).
- */
-export const OUTBOUND_PAGE_MAX = 5000;
-const PUSH_CONCURRENCY = 8;
-
-/**
- * Rows inserted up to BATCH_ROWS at a time with one multi-row INSERT … VALUES (…), (…): one call
- * into SQLite per batch instead of one per row (the drain stores two rows per message).
- */
-const BATCH_ROWS = 64;
-class BatchInsert {
-  private readonly db: DatabaseSync;
-  private readonly head: string;
-  private readonly columns: number;
-  private values: SQLInputValue[] = [];
-  private rows = 0;
-
-  constructor(db: DatabaseSync, head: string, columns: number) {
-    this.db = db;
-    this.head = head;
-    this.columns = columns;
-  }
-
-  add(...row: SQLInputValue[]): void {
-    this.values.push(...row);
-    if (++this.rows === BATCH_ROWS) this.flush();
-  }
-
-  flush(): void {
-    if (this.rows === 0) return;
-    const tuple = `(${Array.from({ length: this.columns }, () => '?').join(', ')})`;
-    stmt(this.db, `${this.head} VALUES ${Array.from({ length: this.rows }, () => tuple).join(', ')}`).run(
-      ...this.values,
-    );
-    this.values = [];
-    this.rows = 0;
-  }
-}
 
 export class NetworkSimulator implements NetworkLike {
   readonly ctx: GatewayContext;
@@ -142,14 +78,13 @@ export class NetworkSimulator implements NetworkLike {
   private wakeDue = Infinity;
   private drainPending: NodeJS.Timeout | null = null;
   private readonly sweeper: NodeJS.Timeout;
-  private readonly pushes = new Set<Promise<void>>();
-  private activePushes = 0;
-  private readonly pushWaiters: Array<() => void> = [];
+  private readonly pusher: Pusher;
   private closed = false;
 
   constructor(ctx: GatewayContext) {
     this.ctx = ctx;
     this.db = ctx.db;
+    this.pusher = new Pusher(ctx);
     this.sweeper = setInterval(
       () => {
         // entries left by a crash, a restart or the other instance on the same data directory
@@ -169,7 +104,7 @@ export class NetworkSimulator implements NetworkLike {
   dispatch(message: MessageRow): void {
     const encode = networkEncoder(message.content);
     transaction(this.db, () => {
-      const sink = this.sink();
+      const sink = networkSink(this.db);
       this.store(message, encode(message.recipient), sink);
       sink.flush();
     });
@@ -177,33 +112,11 @@ export class NetworkSimulator implements NetworkLike {
       this.wakeAt(Date.now() + this.ctx.config.receiptDelayMs);
   }
 
-  /** Multi-row inserts for PDUs and receipts (flush before the transaction ends). */
-  private sink(): { pdus: BatchInsert; receipts: BatchInsert; flush(): void } {
-    const pdus = new BatchInsert(
-      this.db,
-      `INSERT OR IGNORE INTO outbound_pdus (message_identifier, account_id, recipient, part, parts, dcs, pid, udh, user_data, pdu, summary)`,
-      11,
-    );
-    const receipts = new BatchInsert(
-      this.db,
-      `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at)`,
-      8,
-    );
-    return {
-      pdus,
-      receipts,
-      flush() {
-        pdus.flush();
-        receipts.flush();
-      },
-    };
-  }
-
   /** Stores the PDUs of one message and a pending receipt per part (through the caller's sink). */
   private store(
     message: { messageIdentifier: string; accountId: number; recipient: string },
     pdus: Array<NetworkPdu & { summaryJson: string }>,
-    sink: { pdus: BatchInsert; receipts: BatchInsert },
+    sink: NetworkSink,
   ): void {
     const outcome = receiptOutcome(message.recipient);
     const due = Date.now() + this.ctx.config.receiptDelayMs;
@@ -312,7 +225,7 @@ export class NetworkSimulator implements NetworkLike {
       );
       const refund = stmt(db, 'UPDATE accounts SET credit = credit + ? WHERE id = ?');
       const encoders = new Map<string, ReturnType<typeof networkEncoder>>();
-      const sink = this.sink();
+      const sink = networkSink(this.db);
       let handed = 0;
       for (const e of entries) {
         claim.run(e.id);
@@ -415,7 +328,8 @@ export class NetworkSimulator implements NetworkLike {
       if (!claimed) continue;
       const account = getAccount(this.db, r.account_id);
       const url = account?.pushUrl;
-      if (account && url) this.track(() => this.push(r.id, url, account.username, r, timestamp));
+      if (account && url)
+        this.pusher.track(() => this.pusher.receipt(r.id, url, account.username, r, timestamp));
     }
     // the next pending receipt (this instance's or the other's) gets the single wake-up timer
     const next = stmt(
@@ -423,60 +337,6 @@ export class NetworkSimulator implements NetworkLike {
       "SELECT MIN(due_at) AS due FROM delivery_receipts WHERE status = 'pending'",
     ).get() as { due: number | null } | undefined;
     if (next?.due !== null && next?.due !== undefined) this.wakeAt(next.due);
-  }
-
-  /** Runs pushes at most PUSH_CONCURRENCY at a time (a push receiver is a small endpoint, not a farm). */
-  private track(job: () => Promise<void>): void {
-    const run = async (): Promise<void> => {
-      while (this.activePushes >= PUSH_CONCURRENCY) await new Promise<void>((r) => this.pushWaiters.push(r));
-      this.activePushes++;
-      try {
-        await job();
-      } finally {
-        this.activePushes--;
-        this.pushWaiters.shift()?.();
-      }
-    };
-    const p = run();
-    this.pushes.add(p);
-    void p.finally(() => this.pushes.delete(p));
-  }
-
-  /** POSTs SubmitDeliveryReceipt to the account's push URL and records the outcome. */
-  private async push(
-    receiptId: number,
-    url: string,
-    username: string,
-    r: { message_identifier: string; recipient: string; report: number },
-    timestamp: string,
-  ): Promise<void> {
-    const envelope = buildRequestEnvelope(
-      'SubmitDeliveryReceipt',
-      {
-        Username: username,
-        Timestamp1: timestamp,
-        SentTo: r.recipient,
-        MessageIdentifier: r.message_identifier,
-        Report: r.report,
-      },
-      this.ctx.profile,
-    );
-    const error = await postSoap(url, 'SubmitDeliveryReceipt', envelope);
-    if (this.closed) return;
-    try {
-      stmt(this.db, 'UPDATE delivery_receipts SET pushed_at = ?, push_error = ? WHERE id = ?').run(
-        error === null ? new Date().toISOString() : null,
-        error,
-        receiptId,
-      );
-    } catch {
-      /* the store closed meanwhile */
-    }
-    this.ctx.log.info('receipt pushed', {
-      messageIdentifier: r.message_identifier,
-      url,
-      error: error ?? undefined,
-    });
   }
 
   /** Stores a receipt received through SOAP SubmitDeliveryReceipt. */
@@ -487,44 +347,12 @@ export class NetworkSimulator implements NetworkLike {
     report: number;
     timestamp: string;
   }): void {
-    transaction(this.db, () => {
-      stmt(
-        this.db,
-        `INSERT INTO delivery_receipts (message_identifier, account_id, recipient, part, report, source, status, due_at, timestamp)
-           VALUES (?, ?, ?, 1, ?, 'soap', 'delivered', ?, ?)`,
-      ).run(
-        input.messageIdentifier,
-        input.accountId,
-        input.recipient,
-        input.report,
-        Date.now(),
-        input.timestamp,
-      );
-      stmt(
-        this.db,
-        `UPDATE messages SET status = CASE WHEN ? = 0 THEN 'delivered' ELSE 'failed' END
-           WHERE message_identifier = ? AND status IN ('dispatched', 'delivered', 'failed')`,
-      ).run(input.report, input.messageIdentifier);
-    });
+    storeSoapReceipt(this.db, input);
   }
 
   receiptsFor(messageIdentifier: string): ReceiptRow[] {
     this.drainQueue();
-    const rows = stmt(
-      this.db,
-      'SELECT * FROM delivery_receipts WHERE message_identifier = ? ORDER BY part, id',
-    ).all(messageIdentifier) as Array<Record<string, unknown>>;
-    return rows.map((r) => ({
-      messageIdentifier: String(r['message_identifier']),
-      recipient: String(r['recipient']),
-      part: Number(r['part']),
-      report: Number(r['report']),
-      source: r['source'] as 'network' | 'soap',
-      status: String(r['status']),
-      timestamp: (r['timestamp'] as string | null) ?? null,
-      pushedAt: (r['pushed_at'] as string | null) ?? null,
-      pushError: (r['push_error'] as string | null) ?? null,
-    }));
+    return readReceipts(this.db, messageIdentifier);
   }
 
   /** Queues a mobile-originated message for the account whose number is sendTo. */
@@ -545,8 +373,8 @@ export class NetworkSimulator implements NetworkLike {
     const account = getAccount(this.db, row.id);
     const url = account?.pushUrl;
     if (account && url) {
-      this.track(() =>
-        this.pushInbound(url, account.username, id, {
+      this.pusher.track(() =>
+        this.pusher.inbound(url, account.username, id, {
           sendTo,
           replyTo: input.replyTo.trim(),
           message: input.message,
@@ -557,112 +385,15 @@ export class NetworkSimulator implements NetworkLike {
     return { ok: true, messageIdentifier: id, accountId: row.id };
   }
 
-  /**
-   * Pushes an inbound message as DeliverMessage to the account's push URL. When the receiver takes it,
-   * it counts as collected (CollectMessages will not return it again); otherwise it stays queued.
-   */
-  private async pushInbound(
-    url: string,
-    username: string,
-    id: string,
-    m: { sendTo: string; replyTo: string; message: string; timestamp: string },
-  ): Promise<void> {
-    const envelope = buildRequestEnvelope(
-      'DeliverMessage',
-      {
-        Username: username,
-        Recipient: { SendTo: m.sendTo },
-        Message: { TextMessage: m.message },
-        ReplyTo: m.replyTo,
-        Timestamp1: m.timestamp,
-      },
-      this.ctx.profile,
-    );
-    const error = await postSoap(url, 'DeliverMessage', envelope);
-    if (this.closed) return;
-    if (error === null) {
-      try {
-        stmt(
-          this.db,
-          'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE message_identifier = ? AND collected = 0',
-        ).run(new Date().toISOString(), id);
-      } catch {
-        /* the store closed meanwhile */
-      }
-    }
-    this.ctx.log.info('inbound pushed', { messageIdentifier: id, url, error: error ?? undefined });
-  }
-
   /** The account's uncollected inbound messages, marked collected in the same transaction (each once). */
   collect(accountId: number): MOMessage[] {
-    return transaction(this.db, () => {
-      const rows = stmt(
-        this.db,
-        'SELECT id, send_to, reply_to, message, timestamp FROM inbound_messages WHERE account_id = ? AND collected = 0 ORDER BY id',
-      ).all(accountId) as Array<{
-        id: number;
-        send_to: string;
-        reply_to: string;
-        message: string;
-        timestamp: string;
-      }>;
-      const mark = stmt(this.db, 'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE id = ?');
-      const now = new Date().toISOString();
-      for (const r of rows) mark.run(now, r.id);
-      return rows.map((r) => ({
-        SendTo: r.send_to,
-        ReplyTo: r.reply_to,
-        Timestamp1: r.timestamp,
-        Message: { TextMessage: r.message },
-      }));
-    });
+    return collectInbound(this.db, accountId);
   }
 
   /** PDUs the network received, oldest first (GET /sandbox/outbound), at most OUTBOUND_PAGE_MAX. */
-  outbound(
-    filter: {
-      accountId?: number;
-      messageIdentifier?: string;
-      recipient?: string;
-      afterId?: number;
-      limit?: number;
-    } = {},
-  ): OutboundPduRow[] {
+  outbound(filter: OutboundFilter = {}): OutboundPduRow[] {
     this.drainQueue(); // what was accepted is what the network has received
-    const where: string[] = ['id > ?'];
-    const args: Array<string | number> = [filter.afterId ?? 0];
-    if (filter.accountId !== undefined) {
-      where.push('account_id = ?');
-      args.push(filter.accountId);
-    }
-    if (filter.messageIdentifier) {
-      where.push('message_identifier = ?');
-      args.push(filter.messageIdentifier);
-    }
-    if (filter.recipient) {
-      where.push('recipient = ?');
-      args.push(filter.recipient);
-    }
-    args.push(Math.min(Math.max(filter.limit ?? 500, 1), OUTBOUND_PAGE_MAX));
-    const rows = stmt(
-      this.db,
-      `SELECT * FROM outbound_pdus WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`,
-    ).all(...args) as Array<Record<string, unknown>>;
-    return rows.map((r) => ({
-      id: Number(r['id']),
-      messageIdentifier: String(r['message_identifier']),
-      accountId: Number(r['account_id']),
-      recipient: String(r['recipient']),
-      part: Number(r['part']),
-      parts: Number(r['parts']),
-      dcs: Number(r['dcs']),
-      pid: Number(r['pid']),
-      udh: bytesToHex(r['udh'] as Uint8Array),
-      userData: bytesToHex(r['user_data'] as Uint8Array),
-      pdu: bytesToHex(r['pdu'] as Uint8Array),
-      summary: JSON.parse(String(r['summary'])) as unknown,
-      createdAt: String(r['created_at']),
-    }));
+    return readOutbound(this.db, filter);
   }
 
   async close(): Promise<void> {
@@ -670,36 +401,6 @@ export class NetworkSimulator implements NetworkLike {
     clearInterval(this.sweeper);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     if (this.drainPending) clearTimeout(this.drainPending);
-    await Promise.allSettled([...this.pushes]);
-  }
-}
-
-/**
- * POSTs a SOAP request to a push URL. Returns null when the receiver took it (HTTP 2xx and, when the
- * answer is a response envelope, Report 0), else the reason.
- */
-async function postSoap(
-  url: string,
-  op: 'SubmitDeliveryReceipt' | 'DeliverMessage',
-  envelope: string,
-): Promise<string | null> {
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': SOAP_CONTENT_TYPE, soapaction: '""' },
-      body: envelope,
-      signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-    });
-    const body = await res.text();
-    if (!res.ok) return `HTTP ${res.status}`;
-    let report: number | undefined;
-    try {
-      report = parseResponseEnvelope(op, body).Report;
-    } catch {
-      return null; // a 2xx answer that is not our response envelope still means "received"
-    }
-    return report === 0 ? null : `Report ${report}`;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    await this.pusher.close();
   }
 }

@@ -6,10 +6,9 @@ import { buildFormat0, buildFormat1, buildFormat3 } from '../../protocol/respons
 import { FORMAT0_INVALID_LOGIN, REPORT, describeReport, isError } from '../../protocol/reports.ts';
 import type { Problem } from '../../protocol/validate.ts';
 import { splitNumberList } from '../../protocol/validate.ts';
-import { LIMITS } from '../../protocol/limits.ts';
+import { DEFAULT_RESPONSE_FORMAT, LIMITS, RESPONSE_FORMATS } from '../../protocol/limits.ts';
+import type { ResponseFormat } from '../../protocol/limits.ts';
 import type { RouteRequest, RouteResponse } from '../http.ts';
-
-export type ResponseFormat = '0' | '1' | '3';
 
 export class BodyDecodeError extends Error {}
 
@@ -62,8 +61,10 @@ export function readLeniently(req: RouteRequest): FormFields {
 }
 
 export function responseFormatOf(fields: FormFields): ResponseFormat {
-  const v = fields.get('ResponseFormat')?.trim();
-  return v === '1' || v === '3' ? v : '0';
+  const v = fields.get('ResponseFormat')?.trim() ?? '';
+  return (RESPONSE_FORMATS as ReadonlyArray<string>).includes(v)
+    ? (v as ResponseFormat)
+    : DEFAULT_RESPONSE_FORMAT;
 }
 
 /** The record format 0 and format 1 report: the last failure if any, else the last record (spec 4.1). */

@@ -23,7 +23,7 @@ export function handleDeprecatedSend(fields: FormFields, ctx: GatewayContext): R
   if (!account) {
     return {
       body: buildDeprecated(DEPRECATED_CODES.invalidLogin),
-      log: { username, format: 'deprecated', report: '99' },
+      log: { username, format: 'deprecated', report: DEPRECATED_CODES.invalidLogin },
     };
   }
   const problems = requestProblems(validateRequest('sendsms-deprecated', fields));
@@ -34,7 +34,7 @@ export function handleDeprecatedSend(fields: FormFields, ctx: GatewayContext): R
       log: {
         username,
         format: 'deprecated',
-        report: '97',
+        report: DEPRECATED_CODES.syntaxOrCredit,
         problems: problems.map((p) => `${p.field}:${p.rule}`),
       },
     };

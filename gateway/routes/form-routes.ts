@@ -5,6 +5,7 @@
 import { FormDecodeError } from '../../protocol/form.ts';
 import { buildDeprecated, buildManageResponse } from '../../protocol/responses.ts';
 import { DEPRECATED_CODES, REPORT } from '../../protocol/reports.ts';
+import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { GatewayContext } from '../context.ts';
 import { FORM_BODY_LIMIT } from '../http.ts';
 import type { RouteRequest, RouteResponse, RouteOptions, Router } from '../http.ts';
@@ -15,9 +16,9 @@ import { handleQuery } from './form-queryaccount.ts';
 import { handleManage } from './form-manageaccount.ts';
 
 export const FORM_PATHS = {
-  sendsms: '/webservices/http/sendsms',
-  queryaccount: '/webservices/http/queryaccount',
-  manageaccount: '/webservices/http/manageaccount',
+  sendsms: OPERATION_PATHS.sendsms,
+  queryaccount: OPERATION_PATHS.queryaccount,
+  manageaccount: OPERATION_PATHS.manageaccount,
   legacy: '/sendsms',
 } as const;
 
@@ -26,7 +27,10 @@ type Style = 'records' | 'deprecated' | 'manage';
 function errorBody(req: RouteRequest, style: Style, report: string, text: string): RouteResponse {
   const fields = readLeniently(req);
   if (style === 'deprecated' || (style === 'records' && isDeprecatedShape(fields))) {
-    return { body: buildDeprecated(DEPRECATED_CODES.syntaxOrCredit), log: { report: '97', error: text } };
+    return {
+      body: buildDeprecated(DEPRECATED_CODES.syntaxOrCredit),
+      log: { report: DEPRECATED_CODES.syntaxOrCredit, error: text },
+    };
   }
   if (style === 'manage')
     return { body: buildManageResponse({ report, text }), log: { report, error: text } };

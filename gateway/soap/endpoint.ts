@@ -27,6 +27,8 @@ import type {
 } from '../../protocol/soap/operations.ts';
 import { buildWsdl } from '../../protocol/soap/wsdl.ts';
 import { encodeForm } from '../../protocol/form.ts';
+import type { ResponseFormat } from '../../protocol/limits.ts';
+import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import { parseRecordsResponse } from '../../protocol/responses.ts';
 import { REPORT, describeReport } from '../../protocol/reports.ts';
 import type { GatewayContext } from '../context.ts';
@@ -339,7 +341,7 @@ export function soapToFormFields(r: SubmitMessageRequest): {
     SendTimeDelay: num(o.SendTimeDelay),
     SendTimeAbsolute: o.SendTimeAbsolute === undefined ? undefined : formDateTime(o.SendTimeAbsolute),
     DeliveryServiceOption: o.DeliveryOption,
-    ResponseFormat: '1',
+    ResponseFormat: '1' satisfies ResponseFormat, // one record: the SOAP answer carries one
   };
   const isText = m.TextMessage !== undefined || m.FlashMessage !== undefined;
   const isRich =
@@ -404,7 +406,7 @@ export function soapToFormFields(r: SubmitMessageRequest): {
       f['si-id'] = i['si-id'];
       f['si-created'] = i.created === undefined ? undefined : formDateTime(i.created);
       f['si-expires'] = i['si-expires'] === undefined ? undefined : formDateTime(i['si-expires']);
-      f['si-action'] = i.action === 'signal-delete' ? 'delete' : i.action;
+      f['si-action'] = i.action; // signal-delete is a form value too (protocol/limits.ts SI_ACTIONS)
       f['si-content'] = i.content;
       const item = w.si.info[0]?.item[0];
       if (item) {
@@ -435,7 +437,7 @@ async function submitViaForm(
   const formReq: RouteRequest = {
     ...req,
     method: 'POST',
-    path: `/webservices/http/${path}`,
+    path: OPERATION_PATHS[path],
     rawQuery: '',
     body: new TextEncoder().encode(encodeForm(fields)),
   };

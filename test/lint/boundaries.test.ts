@@ -25,6 +25,39 @@ describe('layout boundaries', () => {
     ['gateway/x.ts', "import { a } from '../main/client/index.ts';\nexport const b = a;\n"],
     ['gateway/store/x.ts', "import { a } from '../../main/store/db.ts';\nexport const b = a;\n"],
     ['main/store/x.ts', "import Store from 'electron-store';\nexport const b = Store;\n"],
+    // protocol/ and the renderer run in a page: no Node built-in (with or without node:), no Node-only package.
+    ['protocol/x.ts', "import { readFile } from 'fs/promises';\nexport const b = readFile;\n"],
+    ['protocol/x.ts', "import { fetch } from 'undici';\nexport const b = fetch;\n"],
+    ['protocol/x.ts', "import WebSocket from 'ws';\nexport const b = WebSocket;\n"],
+    ['protocol/x.ts', "import { Jimp } from 'jimp';\nexport const b = Jimp;\n"],
+    ['protocol/x.ts', "import Conf from 'conf';\nexport const b = Conf;\n"],
+    ['protocol/x.ts', "import Store from 'electron-store';\nexport const b = Store;\n"],
+    ['renderer/x.ts', "import WebSocket from 'ws';\nexport const b = WebSocket;\n"],
+    ['renderer/x.ts', "import { Worker } from 'worker_threads';\nexport const b = Worker;\n"],
+    // main/client/ imports only protocol/, its own files, undici and Node built-ins.
+    ['main/client/x.ts', "import { a } from '../store/db.ts';\nexport const b = a;\n"],
+    ['main/client/x.ts', "import { a } from '../services/app.ts';\nexport const b = a;\n"],
+    ['main/client/x.ts', "import { a } from '../../gateway/server.ts';\nexport const b = a;\n"],
+    ['main/client/x.ts', "import { a } from '../../preload/api.ts';\nexport const b = a;\n"],
+    ['main/client/x.ts', "import WebSocket from 'ws';\nexport const b = WebSocket;\n"],
+    ['main/client/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
+    // main/store/ is persistence: no services, no client, no Electron.
+    ['main/store/x.ts', "import { a } from '../services/app.ts';\nexport const b = a;\n"],
+    ['main/store/x.ts', "import { a } from '../client/gateway-client.ts';\nexport const b = a;\n"],
+    ['main/store/x.ts', "import { a } from '../electron/secrets.ts';\nexport const b = a;\n"],
+    ['main/store/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
+    ['main/store/x.ts', "import { a } from '../services/sub/deep.ts';\nexport const b = a;\n"],
+    // main/services/ runs in both shells: nothing of main/electron/, no Electron.
+    ['main/services/x.ts', "import { a } from '../electron/ipc.ts';\nexport const b = a;\n"],
+    ['main/services/x.ts', "import { a } from '../../main/electron/ipc.ts';\nexport const b = a;\n"],
+    ['main/services/sub/x.ts', "import { a } from '../../electron/ipc.ts';\nexport const b = a;\n"],
+    [
+      'main/services/x.ts',
+      "import { BrowserWindow } from 'electron/main';\nexport const b = BrowserWindow;\n",
+    ],
+    // The rest of main/ keeps its old rules.
+    ['main/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
+    ['main/x.ts', "import { a } from '../renderer/App.tsx';\nexport const b = a;\n"],
   ])('%s: %s is rejected', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).not.toEqual([]);
   });
@@ -41,6 +74,25 @@ describe('layout boundaries', () => {
     ['gateway/store/x.ts', "import { a } from '../../main/store/sqlite.ts';\nexport const b = a;\n"],
     ['main/electron/x.ts', "import Store from 'electron-store';\nexport const b = Store;\n"],
     ['main/store/x.ts', "import Conf from 'conf';\nexport const b = Conf;\n"],
+    ['main/client/x.ts', "import { a } from '../../protocol/soap/envelope.ts';\nexport const b = a;\n"],
+    ['main/client/x.ts', "import { a } from './transport.ts';\nexport const b = a;\n"],
+    ['main/client/x.ts', "import { Agent } from 'undici';\nexport const b = Agent;\n"],
+    ['main/client/x.ts', "import { createServer } from 'node:http';\nexport const b = createServer;\n"],
+    ['main/client/x.ts', "import { connect } from 'tls';\nexport const b = connect;\n"],
+    ['protocol/x.ts', "import { XMLParser } from 'fast-xml-parser';\nexport const b = XMLParser;\n"],
+    ['protocol/x.ts', "import ICAL from 'ical.js';\nexport const b = ICAL;\n"],
+    [
+      'protocol/x.ts',
+      "import { parsePhoneNumber } from 'libphonenumber-js/min';\nexport const b = parsePhoneNumber;\n",
+    ],
+    ['renderer/x.ts', "import Papa from 'papaparse';\nexport const b = Papa;\n"],
+    ['main/store/x.ts', "import { a } from '../../protocol/msisdn.ts';\nexport const b = a;\n"],
+    ['main/store/x.ts', "import { DatabaseSync } from 'node:sqlite';\nexport const b = DatabaseSync;\n"],
+    ['main/store/x.ts', "import type { Contact } from '../../preload/api.ts';\nexport type B = Contact;\n"],
+    ['main/services/x.ts', "import { a } from '../store/app-store.ts';\nexport const b = a;\n"],
+    ['main/services/x.ts', "import { a } from '../client/gateway-client.ts';\nexport const b = a;\n"],
+    ['main/electron/x.ts', "import { a } from '../services/app.ts';\nexport const b = a;\n"],
+    ['main/x.ts', "import { a } from './client/gateway-client.ts';\nexport const b = a;\n"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).toEqual([]);
   });

@@ -56,7 +56,7 @@ export function MmsEditor({ onChange }: ContentEditorProps) {
           ))}
         </ul>
       ) : null}
-      {selection && selection.route !== 'mmsNotification' ? (
+      {selection && selection.route !== 'mms' ? (
         <p className="error small" data-testid="content-selection">
           Not an MMS presentation: {selection.reason}.
         </p>

@@ -42,10 +42,10 @@ export function WapPushEditor({ onChange }: ContentEditorProps) {
       )}
       {selection ? (
         <p
-          className={selection.route === 'wapPushFile' ? 'muted small' : 'error small'}
+          className={selection.route === 'wapPush' ? 'muted small' : 'error small'}
           data-testid="content-selection"
         >
-          {selection.route === 'wapPushFile' ? '' : 'Not a WAP push file: '}
+          {selection.route === 'wapPush' ? '' : 'Not a WAP push file: '}
           {selection.reason}.
         </p>
       ) : null}

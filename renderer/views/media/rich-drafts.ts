@@ -297,7 +297,7 @@ export function wapPushDraft(form: WapPushForm): ContentDraft {
   if (form.contentType !== undefined && form.contentType.trim() !== '')
     fields.ContentType = form.contentType.trim();
   const problems = sendmmsProblems(fields, text);
-  const wrong = routeProblem(form.file, 'wapPushFile');
+  const wrong = routeProblem(form.file, 'wapPush');
   if (wrong) problems.unshift(wrong);
   if (form.file.size === 0) problems.push(`${form.file.name} is empty.`);
   return {
@@ -352,7 +352,7 @@ export function mmsDraft(form: MmsForm): ContentDraft {
     ...advanced,
   };
   const problems = sendmmsProblems(fields, text);
-  const wrong = routeProblem(form.file, 'mmsNotification');
+  const wrong = routeProblem(form.file, 'mms');
   // validateRequest already says ".mms or .zip"; the content-selection sentence says where it belongs
   if (wrong) problems.unshift(wrong);
   if (form.file.size === 0) problems.push(`${form.file.name} is empty.`);

@@ -54,12 +54,13 @@ interface ContentCommon {
   sendTimeAbsolute?: string;
 }
 
-/** Plain or flash text (sendsms). */
-export interface TextContent extends ContentCommon {
-  kind: TextKind;
+interface TextCommon extends ContentCommon {
   /** DeliveryServiceOption (sendsms only). */
   deliveryOption?: DeliveryOption;
 }
+
+/** Plain or flash text (sendsms); one member per kind, so `kind === 'text' || kind === 'flash'` narrows. */
+export type TextContent = { [K in TextKind]: TextCommon & { kind: K } }[TextKind];
 
 /** One kind of sendmms content, as the sendmms fields of that kind (PhoneMake, Ringtone, vCal, si-href, …). */
 export interface RichContent extends ContentCommon {

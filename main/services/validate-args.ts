@@ -5,6 +5,7 @@
 import type { ApiChannel } from '../../preload/api.ts';
 import { API_CHANNELS } from '../../preload/api.ts';
 import { OUTBOUND_PAGE_MAX } from '../../gateway/network/simulator.ts';
+import { CONTENT_KINDS } from '../../protocol/content.ts';
 
 /** A call refused at the boundary or by a service; `code` is for programs, `message` for people. */
 export class ApiError extends Error {
@@ -89,20 +90,6 @@ const either =
     return first;
   };
 
-const CONTENT_KINDS = [
-  'text',
-  'flash',
-  'ringtone',
-  'operatorLogo',
-  'pictureMessage',
-  'groupGraphic',
-  'vcard',
-  'vcalendar',
-  'wapPush',
-  'serviceIndication',
-  'mms',
-  'pdu',
-] as const;
 const STATUSES = [
   'pending',
   'sending',

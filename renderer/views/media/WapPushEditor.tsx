@@ -5,8 +5,9 @@ import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
 import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
 import { LibraryPicker } from './LibraryPicker.tsx';
-import { MMS_MESSAGE_MAX, wapPushDraft } from './rich-drafts.ts';
-import type { WapPushForm } from './rich-drafts.ts';
+import { wapPushDraft } from './file-drafts.ts';
+import { MMS_MESSAGE_MAX } from './rich-drafts.ts';
+import type { WapPushForm } from './file-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
 
 export function WapPushEditor({ onChange }: ContentEditorProps) {

@@ -34,7 +34,7 @@ export type {
   ParsedUdh,
   ReceivedMessage,
   SmartContent,
-  SmartKind,
+  SmartContentKind,
   SubmitMessage,
   SubmitPduPart,
 } from './sms-submit.ts';

@@ -41,7 +41,7 @@ export type SmartContent =
   | { kind: 'raw'; dcs: number; pid?: number; udh: Uint8Array; userData?: Uint8Array; text?: string };
 
 /** The kind of a handset payload (not the app's content kinds: protocol/content.ts). */
-export type SmartKind = SmartContent['kind'];
+export type SmartContentKind = SmartContent['kind'];
 
 /** What the virtual phone can get back: the content kinds, or undecodable binary data. */
 export type DecodedContent =

@@ -393,6 +393,23 @@ export function fieldSpec(op: Operation, name: string): FieldSpec | undefined {
   return FIELDS[op].find((f) => f.name === name);
 }
 
+/**
+ * What each sendmms content kind is called in the problems about it: `label` in "One kind of
+ * content is required: …", `requiredFor` after "… is required" of its required fields.
+ */
+export const CONTENT_LABELS: Readonly<Record<RichKind, { label: string; requiredFor?: string }>> = {
+  pictureMessage: { label: 'PictureMessage' },
+  groupGraphic: { label: 'GroupGraphic' },
+  operatorLogo: { label: 'OperatorLogo', requiredFor: 'an operator logo' },
+  ringtone: { label: 'Ringtone' },
+  vcard: { label: 'vCard' },
+  vcalendar: { label: 'vCal' },
+  mms: { label: 'MMS notification' },
+  wapPush: { label: 'WAP push file' },
+  serviceIndication: { label: 'si-href', requiredFor: 'a service indication' },
+  pdu: { label: 'SMS-SUBMIT PDU fields', requiredFor: 'an SMS-SUBMIT PDU' },
+};
+
 /** Content kinds whose PhoneMake is required (spec 2.4). */
 export const PHONE_MAKE_REQUIRED: ReadonlyArray<RichKind> = [
   'ringtone',

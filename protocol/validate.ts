@@ -4,7 +4,13 @@
  * One field's own value is checked by field-values.ts; the rules between fields are here.
  */
 
-import { FIELDS, MMS_OR_WAP_CONTENT, PHONE_MAKE_REQUIRED, requiredPhoneMake } from './fields.ts';
+import {
+  CONTENT_LABELS,
+  FIELDS,
+  MMS_OR_WAP_CONTENT,
+  PHONE_MAKE_REQUIRED,
+  requiredPhoneMake,
+} from './fields.ts';
 import type { FieldSpec, ManageKind, Operation } from './fields.ts';
 import type { RichKind } from './content.ts';
 import { Collector, HEX_PATTERN, checkValue, show, splitNumberList } from './field-values.ts';
@@ -83,6 +89,13 @@ export function selectedContentKinds(input: FormFields | Record<string, string>)
   return kinds;
 }
 
+/** "A, B … or Z": the content kinds in the catalogue's order, as the problem of none names them. */
+const CONTENT_CHOICES = ((labels: string[]) => `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`)(
+  [...new Set(FIELDS.sendmms.flatMap((s) => (s.content === undefined ? [] : [s.content])))].map(
+    (k) => CONTENT_LABELS[k].label,
+  ),
+);
+
 function sendmmsRules(c: Collector, f: FormFields, scope: ValidationScope): void {
   const specs = FIELDS.sendmms;
   if (scope === 'request') {
@@ -97,12 +110,7 @@ function sendmmsRules(c: Collector, f: FormFields, scope: ValidationScope): void
 
   const kinds = selectedContentKinds(f);
   if (kinds.length === 0) {
-    c.add(
-      'content',
-      'oneOf',
-      undefined,
-      'One kind of content is required: PictureMessage, GroupGraphic, OperatorLogo, Ringtone, vCard, vCal, MMS notification, WAP push file, si-href or SMS-SUBMIT PDU fields',
-    );
+    c.add('content', 'oneOf', undefined, `One kind of content is required: ${CONTENT_CHOICES}`);
     return;
   }
   if (kinds.length > 1) {
@@ -138,25 +146,12 @@ function contentRules(c: Collector, f: FormFields, kind: RichKind): void {
       );
     }
   }
+  // The kind's required fields (fields.ts); the rules between its fields follow.
+  const { requiredFor } = CONTENT_LABELS[kind];
+  for (const spec of FIELDS.sendmms)
+    if (spec.content === kind && spec.required === 'yes')
+      checkRequired(c, f, spec.name, requiredFor === undefined ? '' : ` for ${requiredFor}`);
   switch (kind) {
-    case 'pictureMessage':
-      checkRequired(c, f, 'PictureMessage');
-      break;
-    case 'groupGraphic':
-      checkRequired(c, f, 'GroupGraphic');
-      break;
-    case 'operatorLogo':
-      for (const n of ['OperatorLogo', 'MCC', 'MNC']) checkRequired(c, f, n, ' for an operator logo');
-      break;
-    case 'ringtone':
-      checkRequired(c, f, 'Ringtone');
-      break;
-    case 'vcard':
-      checkRequired(c, f, 'vCard');
-      break;
-    case 'vcalendar':
-      checkRequired(c, f, 'vCal');
-      break;
     case 'mms':
       fileRules(c, f, 'MMSFileMMS', 'MMSNotificationFileName1', 'MMSNotificationFileData1');
       break;
@@ -164,7 +159,6 @@ function contentRules(c: Collector, f: FormFields, kind: RichKind): void {
       fileRules(c, f, 'MMSFileWAP', 'WAPPushFileName1', 'WAPPushFileData1');
       break;
     case 'serviceIndication': {
-      checkRequired(c, f, 'si-href', ' for a service indication');
       const pc = f.getAll('si-info-pcdata').length;
       const cl = f.getAll('si-info-class').length;
       if (pc > 1 || cl > 1) {
@@ -181,13 +175,6 @@ function contentRules(c: Collector, f: FormFields, kind: RichKind): void {
       break;
     }
     case 'pdu': {
-      for (const n of [
-        'SmsSubmitPduDataCodingScheme',
-        'SmsSubmitPduProtocolIdentifier',
-        'SmsSubmitPduUserDataHeader',
-      ]) {
-        checkRequired(c, f, n, ' for an SMS-SUBMIT PDU');
-      }
       checkEither(c, f, ['SmsSubmitPduUserData', 'Message']);
       const udh = val(f, 'SmsSubmitPduUserDataHeader');
       if (udh !== undefined && HEX_PATTERN.test(udh)) {

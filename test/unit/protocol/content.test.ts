@@ -40,6 +40,13 @@ describe('the content kinds', () => {
   it('name the field catalogue’s sendmms content: every kind has its fields, every content field a kind', () => {
     const marked = new Set(FIELDS.sendmms.flatMap((s) => (s.content === undefined ? [] : [s.content])));
     expect([...marked].sort()).toEqual([...RICH_KINDS].sort());
+    // …and the problem of none names them all, in the catalogue's order (fields.ts CONTENT_LABELS)
+    expect(contentProblems('sendmms', { kind: 'vcard', text: '' })).toEqual([
+      expect.objectContaining({
+        message:
+          'One kind of content is required: PictureMessage, GroupGraphic, OperatorLogo, Ringtone, vCard, vCal, MMS notification, WAP push file, si-href or SMS-SUBMIT PDU fields',
+      }),
+    ]);
   });
 });
 

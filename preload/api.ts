@@ -9,6 +9,7 @@
 // The storage repositories in main/services/ return exactly these shapes.
 import type { ChildAccountType, DeliveryOption } from '../protocol/limits.ts';
 import type { ReportGroup } from '../protocol/reports.ts';
+import type { Content, ContentKind } from '../protocol/content.ts';
 
 export type Millis = number;
 
@@ -24,19 +25,7 @@ export interface Page<T, C> {
 export type Direction = 'in' | 'out';
 
 /** What a message carries: plain or flash text, or one of the sendmms content types (spec 2.4). */
-export type ContentKind =
-  | 'text'
-  | 'flash'
-  | 'ringtone'
-  | 'operatorLogo'
-  | 'pictureMessage'
-  | 'groupGraphic'
-  | 'vcard'
-  | 'vcalendar'
-  | 'wapPush'
-  | 'serviceIndication'
-  | 'mms'
-  | 'pdu';
+export type { ContentKind };
 
 /**
  * Status of one outbound message (one recipient of one send):
@@ -142,19 +131,11 @@ export interface DeliveryReceiptInput {
 
 export type { DeliveryOption };
 
-/** What one send carries; the gateway fields are built from it by the sending loop. */
-export interface OutboxContent {
-  kind: ContentKind;
-  /** Message / FlashMessage text, or the subject / text of rich content. */
-  text: string;
-  replyTo?: string;
-  deliveryOption?: DeliveryOption;
-  sendTimeDelay?: number;
-  /** UTC, YYYY-MM-DDTHH:MM:SS (protocol SEND_TIME_ABSOLUTE_PATTERN). */
-  sendTimeAbsolute?: string;
-  /** Further sendmms fields of rich content (PhoneMake, Ringtone, vCard, si-href, …), by spec name. */
-  fields?: Record<string, string>;
-}
+/**
+ * What one send carries (protocol/content.ts Content): text with its delivery option, or one kind
+ * of sendmms content as its fields; the gateway fields are built from it by the sending loop.
+ */
+export type OutboxContent = Content;
 
 export type BatchState = 'pending' | 'sending' | 'accepted' | 'rejected' | 'unknown';
 
@@ -489,8 +470,10 @@ export interface EffectivePolicy {
 // Content library (spec 2.4, 2.5, 8): numbers the gateway stores content under
 
 /** The kinds of content a library number can hold, by the ContentKind that sends it. */
-export type LibraryItemKind =
-  'ringtone' | 'operatorLogo' | 'groupGraphic' | 'pictureMessage' | 'mms' | 'wapPush';
+export type LibraryItemKind = Extract<
+  ContentKind,
+  'ringtone' | 'operatorLogo' | 'groupGraphic' | 'pictureMessage' | 'mms' | 'wapPush'
+>;
 
 export interface LibraryItem {
   number: number;

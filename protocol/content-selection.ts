@@ -5,10 +5,11 @@
  * .jad descriptor only through si-href, and it must itself point at the .jar.
  */
 
+import type { RichKind } from './content.ts';
 import { ADAPTABLE_IMAGE_EXTENSIONS, MMS_NOTIFICATION_EXTENSIONS } from './limits.ts';
 
-/** The sendmms content kind (protocol/fields.ts ContentKind) that carries a file of this type. */
-export type FileRoute = 'wapPushFile' | 'mmsNotification' | 'serviceIndication';
+/** The sendmms content kind (content.ts RICH_KINDS) that carries a file of this type. */
+export type FileRoute = Extract<RichKind, 'wapPush' | 'mms' | 'serviceIndication'>;
 
 export type FileCategory = 'image' | 'audio' | 'video' | 'java' | 'presentation' | 'descriptor' | 'other';
 
@@ -49,7 +50,7 @@ export function selectFileRoute(name: string): FileSelection {
       return {
         extension,
         category,
-        route: 'mmsNotification',
+        route: 'mms',
         adapted,
         reason: `${shown} is an MMS presentation: send it as an MMS notification (MMSNotificationFileName1), not as a WAP push file`,
       };
@@ -66,7 +67,7 @@ export function selectFileRoute(name: string): FileSelection {
       return {
         extension,
         category,
-        route: 'wapPushFile',
+        route: 'wapPush',
         adapted,
         reason: adapted
           ? `${shown} is a single image: sent by WAP push and adapted to each handset`

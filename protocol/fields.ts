@@ -15,6 +15,7 @@ import {
   SI_ACTIONS,
 } from './limits.ts';
 import type { LibraryKind, PhoneMake } from './limits.ts';
+import type { RichKind } from './content.ts';
 
 export type Operation = 'sendsms' | 'sendsms-deprecated' | 'sendmms' | 'queryaccount' | 'manageaccount';
 
@@ -67,19 +68,6 @@ export type FieldKind =
  */
 export type Requirement = 'yes' | 'either' | 'conditional' | 'recommended' | 'no';
 
-/** Which kind of sendmms content a field belongs to (exactly one kind per request). */
-export type ContentKind =
-  | 'pictureMessage'
-  | 'groupGraphic'
-  | 'operatorLogo'
-  | 'ringtone'
-  | 'vcard'
-  | 'vcalendar'
-  | 'mmsNotification'
-  | 'wapPushFile'
-  | 'serviceIndication'
-  | 'pdu';
-
 /** Which manageaccount operation a field belongs to. */
 export type ManageKind = 'createChild' | 'deleteChild' | 'transfer';
 
@@ -89,7 +77,8 @@ export interface FieldSpec {
   required: Requirement;
   /** Fields of an "either" group (spec "Either"), or of an exactly-one group. */
   group?: string;
-  content?: ContentKind;
+  /** The sendmms content kind (content.ts RICH_KINDS) the field belongs to: one kind per request. */
+  content?: RichKind;
   manage?: ManageKind;
   maxLength?: number;
   min?: number;
@@ -160,7 +149,7 @@ function book(name: string, section: string, description: string): FieldSpec {
 function content(
   name: string,
   kind: FieldKind,
-  contentKind: ContentKind,
+  contentKind: RichKind,
   required: Requirement,
   extra: Partial<FieldSpec> & { description: string },
 ): FieldSpec {
@@ -283,31 +272,31 @@ const SENDMMS: FieldSpec[] = [
   }),
   content('vCard', 'vcard', 'vcard', 'yes', { description: 'vCard data' }),
   content('vCal', 'vcalendar', 'vcalendar', 'yes', { description: 'vCalendar data' }),
-  content('MMSFileMMS', 'library', 'mmsNotification', 'either', {
+  content('MMSFileMMS', 'library', 'mms', 'either', {
     group: 'mmsFile',
     library: 'mmsFile',
     description: 'library number 80000–89999 of an MMS file',
   }),
-  content('MMSNotificationFileName1', 'fileName', 'mmsNotification', 'either', {
+  content('MMSNotificationFileName1', 'fileName', 'mms', 'either', {
     group: 'mmsFile',
     maxLength: LIMITS.fileNameMax,
     extensions: ['.mms', '.zip'],
     description: 'file name with .mms or .zip, ≤ 50 characters',
   }),
-  content('MMSNotificationFileData1', 'hex', 'mmsNotification', 'conditional', {
+  content('MMSNotificationFileData1', 'hex', 'mms', 'conditional', {
     description: 'hex file content, required with MMSNotificationFileName1',
   }),
-  content('MMSFileWAP', 'library', 'wapPushFile', 'either', {
+  content('MMSFileWAP', 'library', 'wapPush', 'either', {
     group: 'wapFile',
     library: 'wapFile',
     description: 'library number 80000–89999',
   }),
-  content('WAPPushFileName1', 'fileName', 'wapPushFile', 'either', {
+  content('WAPPushFileName1', 'fileName', 'wapPush', 'either', {
     group: 'wapFile',
     maxLength: LIMITS.fileNameMax,
     description: 'file name with extension, ≤ 50 characters',
   }),
-  content('WAPPushFileData1', 'hex', 'wapPushFile', 'conditional', {
+  content('WAPPushFileData1', 'hex', 'wapPush', 'conditional', {
     description: 'hex file content, required with WAPPushFileName1',
   }),
   content('si-href', 'uri', 'serviceIndication', 'yes', { description: 'URI of the service' }),
@@ -404,22 +393,25 @@ export function fieldSpec(op: Operation, name: string): FieldSpec | undefined {
   return FIELDS[op].find((f) => f.name === name);
 }
 
-/** sendmms content kinds and the fields that select them. */
-export const CONTENT_KINDS: ReadonlyArray<ContentKind> = [
-  'pictureMessage',
-  'groupGraphic',
-  'operatorLogo',
-  'ringtone',
-  'vcard',
-  'vcalendar',
-  'mmsNotification',
-  'wapPushFile',
-  'serviceIndication',
-  'pdu',
-];
+/**
+ * What each sendmms content kind is called in the problems about it: `label` in "One kind of
+ * content is required: …", `requiredFor` after "… is required" of its required fields.
+ */
+export const CONTENT_LABELS: Readonly<Record<RichKind, { label: string; requiredFor?: string }>> = {
+  pictureMessage: { label: 'PictureMessage' },
+  groupGraphic: { label: 'GroupGraphic' },
+  operatorLogo: { label: 'OperatorLogo', requiredFor: 'an operator logo' },
+  ringtone: { label: 'Ringtone' },
+  vcard: { label: 'vCard' },
+  vcalendar: { label: 'vCal' },
+  mms: { label: 'MMS notification' },
+  wapPush: { label: 'WAP push file' },
+  serviceIndication: { label: 'si-href', requiredFor: 'a service indication' },
+  pdu: { label: 'SMS-SUBMIT PDU fields', requiredFor: 'an SMS-SUBMIT PDU' },
+};
 
 /** Content kinds whose PhoneMake is required (spec 2.4). */
-export const PHONE_MAKE_REQUIRED: ReadonlyArray<ContentKind> = [
+export const PHONE_MAKE_REQUIRED: ReadonlyArray<RichKind> = [
   'ringtone',
   'groupGraphic',
   'operatorLogo',
@@ -433,7 +425,7 @@ export interface PhoneMakeOnly {
 }
 
 /** Content kinds sent to one phone make only (spec 2.4: a group graphic needs PhoneMake=Nokia). */
-const PHONE_MAKE_ONLY: Readonly<Partial<Record<ContentKind, PhoneMakeOnly>>> = {
+const PHONE_MAKE_ONLY: Readonly<Partial<Record<RichKind, PhoneMakeOnly>>> = {
   groupGraphic: { make: 'Nokia', what: 'Group graphics' },
 };
 
@@ -442,12 +434,8 @@ const PHONE_MAKE_ONLY: Readonly<Partial<Record<ContentKind, PhoneMakeOnly>>> = {
  * PHONE_MAKES will do. Takes any kind name: the app's content kinds share these names.
  */
 export function requiredPhoneMake(kind: string): PhoneMakeOnly | undefined {
-  return Object.hasOwn(PHONE_MAKE_ONLY, kind) ? PHONE_MAKE_ONLY[kind as ContentKind] : undefined;
+  return Object.hasOwn(PHONE_MAKE_ONLY, kind) ? PHONE_MAKE_ONLY[kind as RichKind] : undefined;
 }
 
 /** Content kinds that are MMS or WAP push, where Message is at most 50 characters (spec 8). */
-export const MMS_OR_WAP_CONTENT: ReadonlyArray<ContentKind> = [
-  'mmsNotification',
-  'wapPushFile',
-  'serviceIndication',
-];
+export const MMS_OR_WAP_CONTENT: ReadonlyArray<RichKind> = ['mms', 'wapPush', 'serviceIndication'];

@@ -7,6 +7,7 @@ export * from './form.ts';
 export * from './reports.ts';
 export * from './responses.ts';
 export * from './fields.ts';
+export * from './content.ts';
 export * from './validate.ts';
 export * from './msisdn.ts';
 export * from './sms.ts';
@@ -18,7 +19,7 @@ export * from './smart/index.ts';
 // own plain names.
 export { SI_ACTIONS } from './limits.ts';
 export type { DeliveryOption, SiAction } from './limits.ts';
-export type { FieldKind, ContentKind } from './fields.ts';
+export type { FieldKind } from './fields.ts';
 export type { ServiceIndication } from './soap/index.ts';
 export type {
   DeliveryOption as SoapDeliveryOption,
@@ -28,6 +29,5 @@ export type {
 export { SI_ACTIONS as WBXML_SI_ACTIONS } from './smart/index.ts';
 export type {
   SiAction as WbxmlSiAction,
-  ContentKind as SmartContentKind,
   ServiceIndication as SmartServiceIndication,
 } from './smart/index.ts';

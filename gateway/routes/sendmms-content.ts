@@ -7,7 +7,7 @@ import type { FormFields } from '../../protocol/form.ts';
 import { REPORT } from '../../protocol/reports.ts';
 import { LIMITS, MMS_NOTIFICATION_EXTENSIONS, parseLibraryNumber } from '../../protocol/limits.ts';
 import { fieldSpec, requiredPhoneMake } from '../../protocol/fields.ts';
-import type { ContentKind } from '../../protocol/fields.ts';
+import type { RichKind } from '../../protocol/content.ts';
 import { fileExtension } from '../../protocol/content-selection.ts';
 import { parseSiAction } from '../../protocol/smart/wbxml-si.ts';
 import { bytesToHex, hexToBytes } from '../../protocol/smart/bytes.ts';
@@ -86,7 +86,7 @@ function hex(value: string, field: string): Uint8Array {
 }
 
 /** PhoneMake is required for these kinds (spec 2.4), and a kind sent to one make only needs that make. */
-function requirePhoneMake(fields: FormFields, what: string, kind: ContentKind): void {
+function requirePhoneMake(fields: FormFields, what: string, kind: RichKind): void {
   const make = fields.get('PhoneMake')?.trim();
   if (!make) throw new ContentError(`PhoneMake is required for ${what}`, REPORT.syntaxError);
   const only = requiredPhoneMake(kind);

@@ -1,7 +1,7 @@
 // A message's content as the request fields of one send, and its problems before anything is
-// journaled (protocol's validateRequest on the content's own fields).
-import { validateRequest } from '../../protocol/validate.ts';
-import type { Problem } from '../../protocol/validate.ts';
+// journaled: protocol/content.ts builds the content's fields and finds its problems; this adds the
+// account, the recipients and ResponseFormat 3, and turns problems into the API's error.
+import { contentFormFields, contentOperation, contentProblems } from '../../protocol/content.ts';
 import { ApiError } from './validate-args.ts';
 import type { OutboxContent } from '../../preload/api.ts';
 
@@ -11,28 +11,18 @@ export function sendFields(
   content: OutboxContent,
   sendTo: string,
 ): Record<string, string> {
-  const f: Record<string, string> = { Username: login.username, PIN: login.pin, SendTo: sendTo };
-  const rich = content.kind !== 'text' && content.kind !== 'flash';
-  if (!rich) f[content.kind === 'flash' ? 'FlashMessage' : 'Message'] = content.text;
-  else {
-    Object.assign(f, content.fields ?? {});
-    if (content.text !== '' && f.Message === undefined) f.Message = content.text;
-  }
-  if (content.replyTo !== undefined && content.replyTo !== '') f.ReplyTo = content.replyTo;
-  if (content.deliveryOption !== undefined && !rich) f.DeliveryServiceOption = content.deliveryOption;
-  if (content.sendTimeDelay !== undefined) f.SendTimeDelay = String(content.sendTimeDelay);
-  if (content.sendTimeAbsolute !== undefined) f.SendTimeAbsolute = content.sendTimeAbsolute;
-  f.ResponseFormat = '3';
-  return f;
+  return {
+    Username: login.username,
+    PIN: login.pin,
+    SendTo: sendTo,
+    ...contentFormFields(content),
+    ResponseFormat: '3',
+  };
 }
 
 /** Every problem of the content (limits, fields) before anything is journaled. */
 export function checkContent(content: OutboxContent): void {
-  const op = content.kind === 'text' || content.kind === 'flash' ? 'sendsms' : 'sendmms';
-  const problems: Problem[] = validateRequest(
-    op,
-    sendFields({ username: 'check', pin: 'check' }, content, '447700900000'),
-  ).filter((p) => p.field !== 'Username' && p.field !== 'PIN');
+  const problems = contentProblems(contentOperation(content.kind), content);
   if (problems.length > 0) {
     throw new ApiError(
       'invalid-request',

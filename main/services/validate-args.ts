@@ -6,6 +6,7 @@
 import type { ApiChannel } from '../../preload/api.ts';
 import { ApiError, isApiChannel } from '../../preload/ipc-contract.ts';
 import { OUTBOUND_PAGE_MAX } from '../../gateway/network/simulator.ts';
+import { CONTENT_KINDS } from '../../protocol/content.ts';
 
 /** A call refused at the boundary or by a service: the one class of preload/ipc-contract.ts. */
 export { ApiError, isApiChannel };
@@ -81,20 +82,6 @@ const either =
     return first;
   };
 
-const CONTENT_KINDS = [
-  'text',
-  'flash',
-  'ringtone',
-  'operatorLogo',
-  'pictureMessage',
-  'groupGraphic',
-  'vcard',
-  'vcalendar',
-  'wapPush',
-  'serviceIndication',
-  'mms',
-  'pdu',
-] as const;
 const STATUSES = [
   'pending',
   'sending',

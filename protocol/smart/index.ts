@@ -27,7 +27,6 @@ export {
 } from './sms-submit.ts';
 export type {
   Alphabet,
-  ContentKind,
   DecodedContent,
   DecodedSubmitPdu,
   EncodeOptions,
@@ -35,6 +34,7 @@ export type {
   ParsedUdh,
   ReceivedMessage,
   SmartContent,
+  SmartContentKind,
   SubmitMessage,
   SubmitPduPart,
 } from './sms-submit.ts';

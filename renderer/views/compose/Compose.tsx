@@ -1,27 +1,19 @@
 // The Compose view: recipients, content (text, flash or a rich kind), send options and the results of
 // the send, each its own part; useComposeValidation lists every problem before anything is sent.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type {
-  Contact,
-  ContentKind,
-  Credit,
-  Group,
-  OutboxContent,
-  SendRequest,
-  Template,
-} from '../../../preload/api.ts';
+import type { Contact, ContentKind, Credit, Group, SendRequest, Template } from '../../../preload/api.ts';
+import { isRichKind } from '../../../protocol/content.ts';
 import type { PhoneMake } from '../../../protocol/limits.ts';
 import { api, SEND_REQUEST_EVENT } from '../../api.ts';
 import { useDialog } from '../../components/Dialog.tsx';
 import { ErrorText, errorParts } from '../../components/ErrorText.tsx';
-import { toUtcSendTime } from '../../format.ts';
 import { useAction } from '../../hooks/useAction.ts';
-import { draftContent, type ContentDraft } from '../media/types.ts';
+import type { ContentDraft } from '../media/types.ts';
 import { ContentChoice, effectivePhoneMake, MessageBox, RichContent } from './MessageBox.tsx';
 import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
 import { chipKey, makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
 import { Results, useSendJob } from './Results.tsx';
-import { useComposeValidation } from './useComposeValidation.ts';
+import { composeContent, useComposeValidation } from './useComposeValidation.ts';
 
 /** What another view asks Compose to start with (reply, resend, send to group). */
 export interface ComposeDraft {
@@ -48,8 +40,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [notice, setNotice] = useState<string | null>(null);
   const dialog = useDialog();
   const sendJob = useSendJob();
-  const flash = kind === 'flash';
-  const rich = kind !== 'text' && kind !== 'flash';
+  const rich = isRichKind(kind);
   const effectiveMake = effectivePhoneMake(kind, phoneMake);
   const check = useComposeValidation({ chips, entry, kind, text, richDraft, effectiveMake, options });
 
@@ -104,21 +95,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setErrors(found);
     setNotice(null);
     if (found.length) return;
-    const { replyTo, delivery, schedule, delay, at } = options;
-    const base: OutboxContent =
-      rich && richDraft
-        ? (() => {
-            const c = draftContent(richDraft);
-            return { ...c, fields: { ...c.fields, ...(effectiveMake ? { PhoneMake: effectiveMake } : {}) } };
-          })()
-        : { kind: flash ? 'flash' : 'text', text };
-    const content: OutboxContent = {
-      ...base,
-      ...(replyTo ? { replyTo } : {}),
-      ...(delivery !== 'Default' && !rich ? { deliveryOption: delivery } : {}),
-      ...(schedule === 'delay' ? { sendTimeDelay: Number(delay) } : {}),
-      ...(schedule === 'at' ? { sendTimeAbsolute: toUtcSendTime(at) ?? '' } : {}),
-    };
+    const content = composeContent({ kind, text, richDraft, effectiveMake, options });
+    if (!content) return;
     void submit.run({
       recipients: chips.flatMap((c) => (c.kind === 'number' ? [c.msisdn] : [])),
       contactIds: chips.flatMap((c) => (c.kind === 'contact' ? [c.contact.id] : [])),

@@ -1,6 +1,7 @@
 // Compose's content: the kind (text, flash, or a rich kind from the media registry), the phone make
 // the kind needs, and either the text box with its GSM-7/UCS-2 counter or the kind's editor.
-import type { ContentKind, Credit, Template } from '../../../preload/api.ts';
+import type { Credit, Template } from '../../../preload/api.ts';
+import { RICH_KINDS, type ContentKind, type RichKind } from '../../../protocol/content.ts';
 import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../../protocol/fields.ts';
 import { LIMITS, PHONE_MAKES, type PhoneMake } from '../../../protocol/limits.ts';
 import type { TextAnalysis } from '../../../protocol/sms.ts';
@@ -40,9 +41,9 @@ export function ContentChoice({
         <select id="content-kind" value={kind} onChange={(e) => onKind(e.target.value as ContentKind)}>
           <option value="text">Text</option>
           <option value="flash">Flash</option>
-          {Object.entries(EDITORS).map(([k, entry]) => (
+          {RICH_KINDS.map((k) => (
             <option key={k} value={k}>
-              {entry.label}
+              {EDITORS[k].label}
             </option>
           ))}
         </select>
@@ -81,12 +82,11 @@ export function RichContent({
   richDraft,
   onDraft,
 }: {
-  kind: ContentKind;
+  kind: RichKind;
   richDraft: ContentDraft | null;
   onDraft: (draft: ContentDraft) => void;
 }) {
   const editor = EDITORS[kind];
-  if (!editor) return null;
   return (
     <div className="field media" aria-label={`${editor.label} content`} role="group">
       <editor.Editor key={kind} onChange={onDraft} />

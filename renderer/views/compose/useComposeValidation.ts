@@ -1,12 +1,12 @@
 // Everything wrong with Compose's form before anything is sent: the recipients, the text's length
-// (protocol/sms), the rich draft's own problems, then protocol validation of the request it becomes.
+// (protocol/sms), the rich draft's own problems, then the problems protocol/content.ts finds in the
+// content it becomes (composeContent, the same content Send submits).
 import { useMemo } from 'react';
-import type { ContentKind } from '../../../preload/api.ts';
+import { contentProblems, isRichKind, type Content, type ContentKind } from '../../../protocol/content.ts';
 import { LIMITS, type PhoneMake } from '../../../protocol/limits.ts';
 import { analyzeText, type TextAnalysis } from '../../../protocol/sms.ts';
-import { validateRequest, type Problem } from '../../../protocol/validate.ts';
 import { toUtcSendTime } from '../../format.ts';
-import type { ContentDraft } from '../media/types.ts';
+import { draftContent, type ContentDraft } from '../media/types.ts';
 import type { SendOptions } from './Options.tsx';
 import { invalidChips, type Chip } from './Recipients.tsx';
 
@@ -32,11 +32,38 @@ export interface ComposeValidation {
   problems: () => string[];
 }
 
-export function useComposeValidation(form: ComposeForm): ComposeValidation {
-  const { chips, entry, kind, text, richDraft, effectiveMake } = form;
+/**
+ * The content Compose sends: the text, or the rich draft with the PhoneMake its kind needs; then
+ * Reply-To, the delivery option (text only) and the schedule. Null while the kind's editor has not
+ * reported a draft yet.
+ */
+export function composeContent(
+  form: Pick<ComposeForm, 'kind' | 'text' | 'richDraft' | 'effectiveMake' | 'options'>,
+): Content | null {
+  const { kind, text, richDraft, effectiveMake } = form;
   const { replyTo, delivery, schedule, delay, at } = form.options;
+  const rich = isRichKind(kind);
+  let base: Content;
+  if (rich) {
+    if (!richDraft || richDraft.kind !== kind) return null;
+    const c = draftContent(richDraft);
+    base = { ...c, fields: { ...c.fields, ...(effectiveMake ? { PhoneMake: effectiveMake } : {}) } };
+  } else base = { kind: kind === 'flash' ? 'flash' : 'text', text };
+  const common = {
+    ...(replyTo ? { replyTo } : {}),
+    ...(schedule === 'delay' ? { sendTimeDelay: Number(delay) } : {}),
+    ...(schedule === 'at' ? { sendTimeAbsolute: toUtcSendTime(at) ?? '' } : {}),
+  };
+  return isRichKind(base.kind)
+    ? { ...base, ...common }
+    : { ...base, ...common, ...(delivery !== 'Default' ? { deliveryOption: delivery } : {}) };
+}
+
+export function useComposeValidation(form: ComposeForm): ComposeValidation {
+  const { chips, entry, kind, text, richDraft } = form;
+  const { schedule, at } = form.options;
   const flash = kind === 'flash';
-  const rich = kind !== 'text' && kind !== 'flash';
+  const rich = isRichKind(kind);
   const analysis = useMemo(() => analyzeText(text, { flash }), [text, flash]);
   // The one length limit of a text: parts of one concatenated SMS (protocol LIMITS.maxMessageParts).
   const tooLong = analysis.segments > LIMITS.maxMessageParts;
@@ -47,30 +74,23 @@ export function useComposeValidation(form: ComposeForm): ComposeValidation {
   );
   const costMessages = approxRecipients * Math.max(analysis.segments, 1);
 
-  /** The rich draft's own problems, then protocol validation of the sendmms request it becomes. */
+  /** The scheduled time's own problems (the protocol sees only a valid UTC time). */
+  function scheduleProblems(): string[] {
+    if (schedule !== 'at') return [];
+    const utc = toUtcSendTime(at);
+    if (!utc) return ['Choose a valid date and time for the scheduled send.'];
+    if (new Date(at).getTime() < Date.now()) return ['The scheduled time is in the past.'];
+    return [];
+  }
+
+  /** The rich draft's own problems, then protocol problems of the content it becomes. */
   function richProblems(): string[] {
-    if (!richDraft || richDraft.kind !== kind) return ['The content editor is not ready yet.'];
-    const out = [...richDraft.problems];
-    const fields: Record<string, string> = {
-      Username: 'user',
-      PIN: 'pin',
-      SendTo: '447700900000',
-      ...richDraft.fields,
-    };
-    if (richDraft.text !== '') fields.Message = richDraft.text;
-    if (effectiveMake) fields.PhoneMake = effectiveMake;
-    if (replyTo) fields.ReplyTo = replyTo;
-    if (schedule === 'delay') fields.SendTimeDelay = delay;
-    if (schedule === 'at') {
-      const utc = toUtcSendTime(at);
-      if (!utc) out.push('Choose a valid date and time for the scheduled send.');
-      else if (new Date(at).getTime() < Date.now()) out.push('The scheduled time is in the past.');
-      else fields.SendTimeAbsolute = utc;
-    }
+    const content = composeContent(form);
+    if (!richDraft || !content) return ['The content editor is not ready yet.'];
+    const out = [...richDraft.problems, ...scheduleProblems()];
     // The editor's own sentences come first; protocol problems of fields it already explained are not repeated.
     const explained = richDraft.problems.length > 0;
-    for (const p of validateRequest('sendmms', fields) as Problem[]) {
-      if (p.field === 'Username' || p.field === 'PIN' || p.field === 'SendTo') continue;
+    for (const p of contentProblems('sendmms', content)) {
       if (explained && p.field in richDraft.fields) continue;
       if (!out.includes(p.message)) out.push(p.message);
     }
@@ -90,28 +110,11 @@ export function useComposeValidation(form: ComposeForm): ComposeValidation {
       out.push(
         `The message needs ${analysis.segments} parts; at most ${LIMITS.maxMessageParts} can be joined into one message.`,
       );
-    const fields: Record<string, string> = {
-      Username: 'user',
-      PIN: 'pin',
-      SendTo:
-        chips
-          .filter((c) => c.kind === 'number')
-          .map((c) => (c.kind === 'number' ? c.msisdn : ''))
-          .join(',') || '447700900000',
-      [flash ? 'FlashMessage' : 'Message']: text || ' ',
-    };
-    if (replyTo) fields.ReplyTo = replyTo;
-    if (delivery !== 'Default') fields.DeliveryServiceOption = delivery;
-    if (schedule === 'delay') fields.SendTimeDelay = delay;
-    if (schedule === 'at') {
-      const utc = toUtcSendTime(at);
-      if (!utc) out.push('Choose a valid date and time for the scheduled send.');
-      else if (new Date(at).getTime() < Date.now()) out.push('The scheduled time is in the past.');
-      else fields.SendTimeAbsolute = utc;
-    }
-    const skip = new Set(['Username', 'PIN', 'Message', 'FlashMessage', 'SendTo']);
-    for (const p of validateRequest('sendsms', fields) as Problem[])
-      if (!skip.has(p.field)) out.push(p.message);
+    out.push(...scheduleProblems());
+    // The text's own problems (empty, too long) are said above in the form's words.
+    const said = new Set(['Message', 'FlashMessage']);
+    for (const p of contentProblems('sendsms', composeContent(form)!))
+      if (!said.has(p.field)) out.push(p.message);
     return out;
   }
 

@@ -5,8 +5,9 @@ import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
 import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
 import { LibraryPicker } from './LibraryPicker.tsx';
-import { MMS_MESSAGE_MAX, mmsDraft } from './rich-drafts.ts';
-import type { MmsForm } from './rich-drafts.ts';
+import { mmsDraft } from './file-drafts.ts';
+import { MMS_MESSAGE_MAX } from './rich-drafts.ts';
+import type { MmsForm } from './file-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
 
 export function MmsEditor({ onChange }: ContentEditorProps) {
@@ -56,7 +57,7 @@ export function MmsEditor({ onChange }: ContentEditorProps) {
           ))}
         </ul>
       ) : null}
-      {selection && selection.route !== 'mmsNotification' ? (
+      {selection && selection.route !== 'mms' ? (
         <p className="error small" data-testid="content-selection">
           Not an MMS presentation: {selection.reason}.
         </p>

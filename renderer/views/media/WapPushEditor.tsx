@@ -5,8 +5,9 @@ import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
 import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
 import { LibraryPicker } from './LibraryPicker.tsx';
-import { MMS_MESSAGE_MAX, wapPushDraft } from './rich-drafts.ts';
-import type { WapPushForm } from './rich-drafts.ts';
+import { wapPushDraft } from './file-drafts.ts';
+import { MMS_MESSAGE_MAX } from './rich-drafts.ts';
+import type { WapPushForm } from './file-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
 
 export function WapPushEditor({ onChange }: ContentEditorProps) {
@@ -42,10 +43,10 @@ export function WapPushEditor({ onChange }: ContentEditorProps) {
       )}
       {selection ? (
         <p
-          className={selection.route === 'wapPushFile' ? 'muted small' : 'error small'}
+          className={selection.route === 'wapPush' ? 'muted small' : 'error small'}
           data-testid="content-selection"
         >
-          {selection.route === 'wapPushFile' ? '' : 'Not a WAP push file: '}
+          {selection.route === 'wapPush' ? '' : 'Not a WAP push file: '}
           {selection.reason}.
         </p>
       ) : null}

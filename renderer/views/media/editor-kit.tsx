@@ -1,7 +1,7 @@
 // Small shared pieces of the vCard, vCalendar, WAP push, SI, MMS and PDU editors.
 import { useEffect, useId, useRef, useState } from 'react';
-import { fileToPicked } from './rich-drafts.ts';
-import type { PickedFile } from './rich-drafts.ts';
+import { fileToPicked } from './file-drafts.ts';
+import type { PickedFile } from './file-drafts.ts';
 import type { ContentDraft } from './types.ts';
 
 /** Reports the draft (its ContentDraft fields only) on mount and whenever it changes. */

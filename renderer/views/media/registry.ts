@@ -1,7 +1,8 @@
 // The media picker's registry: every content kind Compose offers beside text and flash, with its
-// label and editor (renderer/views/media/types.ts is the contract). A new kind is one line here.
+// label and editor (renderer/views/media/types.ts is the contract). Every kind of
+// protocol/content.ts RICH_KINDS has its line here, in that order (the type says when one is missing).
 import type { ComponentType } from 'react';
-import type { ContentKind } from '../../../preload/api.ts';
+import type { RichKind } from '../../../protocol/content.ts';
 import { GroupGraphicEditor, OperatorLogoEditor, PictureMessageEditor } from './BitmapKindEditors.tsx';
 import { MmsEditor } from './MmsEditor.tsx';
 import { PduEditor } from './PduEditor.tsx';
@@ -17,7 +18,7 @@ export interface EditorEntry {
   Editor: ComponentType<ContentEditorProps>;
 }
 
-export const EDITORS: Partial<Record<ContentKind, EditorEntry>> = {
+export const EDITORS: Readonly<Record<RichKind, EditorEntry>> = {
   ringtone: { label: 'Ringtone', Editor: RingtoneEditor },
   operatorLogo: { label: 'Operator logo', Editor: OperatorLogoEditor },
   pictureMessage: { label: 'Picture message', Editor: PictureMessageEditor },

@@ -1,13 +1,10 @@
-// Pure draft builders of the vCard, vCalendar, WAP push, service indication, MMS and PDU editors:
-// form state in, ContentDraft out (the sendmms fields, every blocking problem, a summary line).
-// All checks come from protocol/ (validateRequest, the library ranges, content selection, the
-// smart-messaging codecs); the editors are thin forms over these functions.
+// Pure draft builders of the vCard, vCalendar, service indication and PDU editors: form state in,
+// ContentDraft out (the sendmms fields, every blocking problem, a summary line). All checks come
+// from protocol/ (contentProblems, the smart-messaging codecs); the editors are thin forms over
+// these functions. The file-based kinds (WAP push, MMS) are file-drafts.ts.
 import type { Contact } from '../../../preload/api.ts';
-import { unzipSync } from 'fflate';
-import { fileExtension, selectFileRoute } from '../../../protocol/content-selection.ts';
-import type { FileRoute } from '../../../protocol/content-selection.ts';
 import { LIMITS, formatUtcDateTime, parseUtcDateTime } from '../../../protocol/limits.ts';
-import { validateRequest } from '../../../protocol/validate.ts';
+import { contentProblems, type RichKind } from '../../../protocol/content.ts';
 import { unpackSeptets } from '../../../protocol/sms.ts';
 import {
   SmartCodecError,
@@ -22,7 +19,6 @@ import {
   parseSiAction,
 } from '../../../protocol/smart/index.ts';
 import type { PduField, ServiceIndication, SmartContent, VCard } from '../../../protocol/smart/index.ts';
-import { libraryNumberProblem } from './library-number.ts';
 import type { ContentDraft } from './types.ts';
 
 /** A number the previews address their PDUs to (the real recipients are Compose's). */
@@ -36,20 +32,11 @@ export function sentence(text: string): string {
 }
 
 /**
- * The problems protocol/validate.ts finds in these sendmms content fields (text becomes Message when
- * the fields have none, as the sending loop does). Credentials and recipients are Compose's.
+ * The problems protocol/content.ts finds in the sendmms content of this kind (text becomes Message
+ * when the fields have none, as the sending loop does), as sentences. Recipients are Compose's.
  */
-export function sendmmsProblems(fields: Record<string, string>, text = ''): string[] {
-  const request: Record<string, string> = {
-    Username: 'check',
-    PIN: 'check',
-    SendTo: PREVIEW_NUMBER,
-    ...fields,
-  };
-  if (text !== '' && request.Message === undefined) request.Message = text;
-  return validateRequest('sendmms', request)
-    .filter((p) => p.field !== 'Username' && p.field !== 'PIN' && p.field !== 'SendTo')
-    .map((p) => sentence(p.message));
+export function draftProblems(kind: RichKind, fields: Record<string, string>, text = ''): string[] {
+  return contentProblems('sendmms', { kind, text, fields }).map((p) => sentence(p.message));
 }
 
 /** How many SMS a smart message takes (its concatenated parts), or the codec's objection. */
@@ -117,7 +104,7 @@ export function vcardDraft(contact: Contact | null, opts: VcardOptions): Content
     };
   }
   const fields = { vCard: vcard };
-  const problems = sendmmsProblems(fields);
+  const problems = draftProblems('vcard', fields);
   const parts = smsParts({ kind: 'vcard', vcard });
   if ('error' in parts) problems.push(sentence(parts.error));
   const size = `${utf8Length(vcard)} bytes${'parts' in parts ? `, ${plural(parts.parts, 'SMS', 'SMS')}` : ''}`;
@@ -189,7 +176,7 @@ export function vcalendarDraft(form: VcalendarForm): ContentDraft & { preview: s
     ],
   });
   const fields = { vCal: vcal };
-  problems.push(...sendmmsProblems(fields));
+  problems.push(...draftProblems('vcalendar', fields));
   const parts = smsParts({ kind: 'vcalendar', vcalendar: vcal });
   if ('error' in parts) problems.push(sentence(parts.error));
   const size = `${utf8Length(vcal)} bytes${'parts' in parts ? `, ${plural(parts.parts, 'SMS', 'SMS')}` : ''}`;
@@ -200,172 +187,6 @@ export function vcalendarDraft(form: VcalendarForm): ContentDraft & { preview: s
     problems,
     summary: `vCalendar “${title}”, ${size}`,
     preview: vcal,
-  };
-}
-
-// --------------------------------------------------------------------- files: WAP push and MMS
-
-export interface PickedFile {
-  name: string;
-  /** The file's bytes in hex (what WAPPushFileData1 / MMSNotificationFileData1 carry). */
-  hex: string;
-  size: number;
-  /** A .zip's parts, listed when it was picked (the gateway composes the MMS from them). */
-  zip?: ZipListing;
-}
-
-export interface ZipListing {
-  parts: Array<{ name: string; size: number; role: string }>;
-  /** Why the ZIP cannot be read. */
-  error?: string;
-}
-
-/** What each part of a ZIP of MMS components is: SMIL layout, text, image, audio, video, … */
-function partRole(name: string): string {
-  const ext = fileExtension(name);
-  if (ext === '.smil' || ext === '.smi') return 'SMIL layout';
-  if (ext === '.txt') return 'text';
-  const { category } = selectFileRoute(name);
-  return category === 'other' ? 'other file' : category;
-}
-
-/** The files of a ZIP (names and sizes, nothing inflated), or why it cannot be read. */
-export function listZipParts(bytes: Uint8Array): ZipListing {
-  const parts: ZipListing['parts'] = [];
-  try {
-    unzipSync(bytes, {
-      filter: (f) => {
-        const name = f.name.slice(f.name.lastIndexOf('/') + 1);
-        if (name !== '' && !name.startsWith('.'))
-          parts.push({ name, size: f.originalSize, role: partRole(name) });
-        return false;
-      },
-    });
-  } catch (e) {
-    return { parts: [], error: e instanceof Error ? e.message : String(e) };
-  }
-  return { parts };
-}
-
-export function fileToPicked(name: string, bytes: Uint8Array): PickedFile {
-  const picked: PickedFile = { name, hex: bytesToHex(bytes), size: bytes.length };
-  if (fileExtension(name) === '.zip') picked.zip = listZipParts(bytes);
-  return picked;
-}
-
-/** Why a file does not belong to this route (spec 2.4 content selection), or null. */
-function routeProblem(file: PickedFile, route: FileRoute): string | null {
-  const sel = selectFileRoute(file.name);
-  return sel.route === route ? null : sentence(`${file.name}: ${sel.reason}`);
-}
-
-export interface WapPushForm {
-  source: 'library' | 'file';
-  library: string;
-  file: PickedFile | null;
-  /** Message: the text of the WAP push (≤ 50 characters). */
-  message: string;
-  /** ContentType of an upload; '' = derived by the gateway from the file name's extension. */
-  contentType?: string;
-}
-
-export function wapPushDraft(form: WapPushForm): ContentDraft {
-  const text = form.message;
-  if (form.source === 'library') {
-    const problem = libraryNumberProblem(form.library, 'wapFile');
-    const fields: Record<string, string> = problem ? {} : { MMSFileWAP: form.library.trim() };
-    return {
-      kind: 'wapPush',
-      text,
-      fields,
-      problems: problem ? [problem] : sendmmsProblems(fields, text),
-      summary: `WAP push of library file ${form.library.trim()}`,
-    };
-  }
-  if (!form.file)
-    return {
-      kind: 'wapPush',
-      text,
-      fields: {},
-      problems: ['Choose a file to upload.'],
-      summary: 'WAP push file',
-    };
-  const fields: Record<string, string> = {
-    WAPPushFileName1: form.file.name,
-    WAPPushFileData1: form.file.hex,
-  };
-  if (form.contentType !== undefined && form.contentType.trim() !== '')
-    fields.ContentType = form.contentType.trim();
-  const problems = sendmmsProblems(fields, text);
-  const wrong = routeProblem(form.file, 'wapPushFile');
-  if (wrong) problems.unshift(wrong);
-  if (form.file.size === 0) problems.push(`${form.file.name} is empty.`);
-  return {
-    kind: 'wapPush',
-    text,
-    fields,
-    problems,
-    summary: `WAP push file “${form.file.name}”, ${form.file.size} bytes`,
-  };
-}
-
-export interface MmsForm {
-  source: 'library' | 'file';
-  library: string;
-  file: PickedFile | null;
-  /** Message: the subject (≤ 50 characters). */
-  subject: string;
-  disableRepurposing: boolean;
-  disableWalledGardenRule: boolean;
-  /** AddSMIL: '0' handset default, '1' add, '2' do not add. */
-  addSmil: '0' | '1' | '2';
-}
-
-export function mmsDraft(form: MmsForm): ContentDraft {
-  const text = form.subject;
-  const advanced: Record<string, string> = {};
-  if (form.disableRepurposing) advanced.DisableRepurposing = '1';
-  if (form.disableWalledGardenRule) advanced.DisableWalledGardenRule = '1';
-  if (form.addSmil !== '0') advanced.AddSMIL = form.addSmil;
-  if (form.source === 'library') {
-    const problem = libraryNumberProblem(form.library, 'mmsFile');
-    const fields: Record<string, string> = problem ? {} : { MMSFileMMS: form.library.trim(), ...advanced };
-    return {
-      kind: 'mms',
-      text,
-      fields,
-      problems: problem ? [problem] : sendmmsProblems(fields, text),
-      summary: `MMS notification of library file ${form.library.trim()}`,
-    };
-  }
-  if (!form.file)
-    return {
-      kind: 'mms',
-      text,
-      fields: {},
-      problems: ['Choose a .mms file or a .zip of parts to upload.'],
-      summary: 'MMS notification',
-    };
-  const fields = {
-    MMSNotificationFileName1: form.file.name,
-    MMSNotificationFileData1: form.file.hex,
-    ...advanced,
-  };
-  const problems = sendmmsProblems(fields, text);
-  const wrong = routeProblem(form.file, 'mmsNotification');
-  // validateRequest already says ".mms or .zip"; the content-selection sentence says where it belongs
-  if (wrong) problems.unshift(wrong);
-  if (form.file.size === 0) problems.push(`${form.file.name} is empty.`);
-  else if (form.file.zip?.error !== undefined)
-    problems.push(sentence(`${form.file.name} is not a readable ZIP file: ${form.file.zip.error}`));
-  else if (form.file.zip && !form.file.zip.parts.some((p) => p.role !== 'SMIL layout'))
-    problems.push(`${form.file.name} has no MMS components (text, image, audio or video).`);
-  return {
-    kind: 'mms',
-    text,
-    fields,
-    problems,
-    summary: `MMS notification “${form.file.name}”, ${form.file.size} bytes`,
   };
 }
 
@@ -424,7 +245,7 @@ export function siDraft(form: SiForm, now = Date.now()): ContentDraft & { warnin
     problems.push('si-expires must be after si-created.');
   if (form.action !== '') fields['si-action'] = form.action;
   if (form.content !== '') fields['si-content'] = form.content;
-  if (href !== '') problems.push(...sendmmsProblems(fields));
+  if (href !== '') problems.push(...draftProblems('serviceIndication', fields));
   let summary = `Service indication ${href || '(no link)'}`;
   if (problems.length === 0) {
     // What the handset gets: the WBXML SI in a WSP push, in as many SMS as it takes.
@@ -481,7 +302,7 @@ export function pduDraft(form: PduForm): ContentDraft & { explanation: PduField[
   let text = '';
   if (form.dataMode === 'hex') fields.SmsSubmitPduUserData = cleanHex(form.userData);
   else text = form.text;
-  const problems = sendmmsProblems(fields, text);
+  const problems = draftProblems('pdu', fields, text);
   const base = { kind: 'pdu' as const, text, fields, summary: 'SMS-SUBMIT PDU', explanation: [], pduHex: '' };
   if (problems.length > 0) return { ...base, problems };
   try {

@@ -1,12 +1,12 @@
 // The contract between the compose window and each rich-content editor of the media picker
 // (spec 2.4, sendmms). An editor owns its own form state and reports what would be sent; Compose
 // owns recipients, ReplyTo, schedule and the send itself.
-import type { ContentKind, OutboxContent } from '../../../preload/api.ts';
+import type { RichContent, RichKind } from '../../../protocol/content.ts';
 
 /** What an editor reports on every change: the content to send, or why it cannot be sent yet. */
 export interface ContentDraft {
-  kind: ContentKind;
-  /** OutboxContent.text: the Message field of sendmms (subject of an MMS, text of a WAP push), often ''. */
+  kind: RichKind;
+  /** Content.text: the Message field of sendmms (subject of an MMS, text of a WAP push), often ''. */
   text: string;
   /** The sendmms fields by their spec names (PhoneMake, Ringtone, OperatorLogo, MCC, si-href, …). */
   fields: Record<string, string>;
@@ -21,7 +21,7 @@ export interface ContentEditorProps {
   onChange(draft: ContentDraft): void;
 }
 
-/** The OutboxContent a draft becomes (Compose adds replyTo, deliveryOption and the schedule). */
-export function draftContent(draft: ContentDraft): OutboxContent {
+/** The content a draft becomes (Compose adds PhoneMake, replyTo and the schedule). */
+export function draftContent(draft: ContentDraft): RichContent {
   return { kind: draft.kind, text: draft.text, fields: draft.fields };
 }

@@ -14,16 +14,9 @@ import { bytesToHex, buildPortUdh, parseVCalendar, parseVCard } from '../../../p
 import type { DecodedContent } from '../../../protocol/smart/index.ts';
 import { encodeGsm7, packSeptets } from '../../../protocol/sms.ts';
 import { buildHandsets } from '../../../renderer/views/phone-model.ts';
-import {
-  fileToPicked,
-  mmsDraft,
-  pduDraft,
-  siDraft,
-  vcalendarDraft,
-  vcardDraft,
-  wapPushDraft,
-} from '../../../renderer/views/media/rich-drafts.ts';
-import type { MmsForm } from '../../../renderer/views/media/rich-drafts.ts';
+import { fileToPicked, mmsDraft, wapPushDraft } from '../../../renderer/views/media/file-drafts.ts';
+import type { MmsForm } from '../../../renderer/views/media/file-drafts.ts';
+import { pduDraft, siDraft, vcalendarDraft, vcardDraft } from '../../../renderer/views/media/rich-drafts.ts';
 import { draftContent } from '../../../renderer/views/media/types.ts';
 import type { ContentDraft } from '../../../renderer/views/media/types.ts';
 

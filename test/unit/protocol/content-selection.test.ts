@@ -5,23 +5,23 @@ import { fileExtension, selectFileRoute } from '../../../protocol/content-select
 describe('selectFileRoute', () => {
   it('sends single images, audio, video and .jar by WAP push; images are adapted', () => {
     for (const name of ['a.jpg', 'b.GIF', 'c.png', 'd.wbmp']) {
-      expect(selectFileRoute(name)).toMatchObject({ route: 'wapPushFile', category: 'image', adapted: true });
+      expect(selectFileRoute(name)).toMatchObject({ route: 'wapPush', category: 'image', adapted: true });
     }
     expect(selectFileRoute('tune.midi')).toMatchObject({
-      route: 'wapPushFile',
+      route: 'wapPush',
       category: 'audio',
       adapted: false,
     });
     expect(selectFileRoute('voice.amr').category).toBe('audio');
-    expect(selectFileRoute('clip.3gp')).toMatchObject({ route: 'wapPushFile', category: 'video' });
-    expect(selectFileRoute('game.jar')).toMatchObject({ route: 'wapPushFile', category: 'java' });
+    expect(selectFileRoute('clip.3gp')).toMatchObject({ route: 'wapPush', category: 'video' });
+    expect(selectFileRoute('game.jar')).toMatchObject({ route: 'wapPush', category: 'java' });
     expect(selectFileRoute('game.jar').reason).toMatch(/Java application/);
   });
 
   it('sends MMS presentations (.mms, .zip) as MMS notifications', () => {
     for (const name of ['hello.mms', 'parts.ZIP']) {
       const s = selectFileRoute(name);
-      expect(s.route).toBe('mmsNotification');
+      expect(s.route).toBe('mms');
       expect(s.reason).toMatch(/MMS notification/);
     }
   });
@@ -38,6 +38,6 @@ describe('selectFileRoute', () => {
     expect(fileExtension('noext')).toBe('');
     expect(fileExtension('.hidden')).toBe('');
     expect(fileExtension('trailing.')).toBe('');
-    expect(selectFileRoute('notes.txt')).toMatchObject({ route: 'wapPushFile', category: 'other' });
+    expect(selectFileRoute('notes.txt')).toMatchObject({ route: 'wapPush', category: 'other' });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CONTENT_KINDS } from '../../../protocol/content.ts';
 import {
-  CONTENT_KINDS,
   FIELDS,
   OPERATIONS,
   PHONE_MAKE_REQUIRED,

@@ -12,22 +12,20 @@ import {
   bytesToHex,
 } from '../../../protocol/smart/index.ts';
 import { packSeptets, encodeGsm7 } from '../../../protocol/sms.ts';
+import { fileToPicked, mmsDraft, wapPushDraft } from '../../../renderer/views/media/file-drafts.ts';
+import type { MmsForm, PickedFile } from '../../../renderer/views/media/file-drafts.ts';
 import {
   contactToVCard,
-  fileToPicked,
+  draftProblems,
   generateSiId,
   localToUtcIso,
-  mmsDraft,
   pduDraft,
-  sendmmsProblems,
   sentence,
   siDraft,
   unpackGsm7Hex,
   vcalendarDraft,
   vcardDraft,
-  wapPushDraft,
 } from '../../../renderer/views/media/rich-drafts.ts';
-import type { MmsForm, PickedFile } from '../../../renderer/views/media/rich-drafts.ts';
 
 const contact: Contact = {
   id: 1,
@@ -46,12 +44,12 @@ const file = (name: string, bytes = [1, 2, 3]): PickedFile => ({
   size: bytes.length,
 });
 
-describe('sentence and sendmmsProblems', () => {
+describe('sentence and draftProblems', () => {
   it('turns protocol messages into sentences and keeps only content problems', () => {
     expect(sentence('vCard must hold x')).toBe('VCard must hold x.');
     expect(sentence('Done.')).toBe('Done.');
-    expect(sendmmsProblems({ vCard: 'BEGIN:VCARD\r\nEND:VCARD' })).toEqual([]);
-    expect(sendmmsProblems({})).toEqual([expect.stringMatching(/One kind of content is required/)]);
+    expect(draftProblems('vcard', { vCard: 'BEGIN:VCARD\r\nEND:VCARD' })).toEqual([]);
+    expect(draftProblems('vcard', {})).toEqual([expect.stringMatching(/One kind of content is required/)]);
   });
 });
 

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATION_PATHS } from '../protocol/fields.ts';
 import { LIMITS } from '../protocol/limits.ts';
+import { SOAP_PATHS } from '../protocol/soap/namespaces.ts';
 import { openGatewayDb } from './store/db.ts';
 import { AccountError, adjustCredit, createAccount, getAccount, listAccounts } from './accounts.ts';
 import { formatMoney, parseMoney } from './credit.ts';
@@ -219,7 +220,9 @@ async function serve(
   out(`  primary:    ${primary!.url}`);
   if (secondary) out(`  secondary:  ${secondary.url}`);
   out(`  sendsms:    ${primary!.url}${OPERATION_PATHS.sendsms}`);
-  out(`  SOAP:       ${primary!.url}/sendsms5   WSDL: ${primary!.url}/sendsms5?wsdl`);
+  out(
+    `  SOAP:       ${primary!.url}${SOAP_PATHS.sendsms5}   WSDL: ${primary!.url}${SOAP_PATHS.sendsms5}?wsdl`,
+  );
   if (sandbox) out(`  sandbox:    ${primary!.url}/sandbox/outbound, POST ${primary!.url}/sandbox/inbound`);
   if (demo) {
     out('Demo account created:');

@@ -66,6 +66,8 @@ export type DeliveryOption = (typeof DELIVERY_OPTIONS)[number];
 export const RESPONSE_FORMATS = ['0', '1', '3'] as const;
 export type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
 export const DEFAULT_RESPONSE_FORMAT: ResponseFormat = '0';
+/** Format 3: one MessageIdentifier, Report and Text per recipient (the one a client of many recipients asks for). */
+export const PER_RECIPIENT_RESPONSE_FORMAT: ResponseFormat = '3';
 
 /**
  * si-action values (spec 2.4). The form documentation names the last one `delete`, the SOAP
@@ -113,6 +115,8 @@ export const ADAPTABLE_IMAGE_EXTENSIONS = ['.jpg', '.gif', '.png', '.wbmp'] as c
 
 /** The currency the service currently uses (spec 2.1); the older credit page shows UKL. */
 export const DEFAULT_CURRENCY = 'GBP';
+/** The currency of TransferCurrencyAmount (spec 3.3, manageaccount "Transfer funds"). */
+export const TRANSFER_CURRENCY = 'GBP';
 export const LEGACY_CURRENCY = 'UKL';
 
 /** UTC date-time without offset, YYYY-MM-DDTHH:MM:SS (SendTimeAbsolute, si-created, si-expires). */

@@ -16,7 +16,12 @@ import { storedRelease } from '../release.ts';
 import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
-import { SENDSMS2_PROFILE, SENDSMS5_PROFILE, SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
+import {
+  SENDSMS2_PROFILE,
+  SENDSMS5_PROFILE,
+  SOAP_CONTENT_TYPE,
+  SOAP_PATHS,
+} from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
 import type {
   Message,
@@ -42,9 +47,9 @@ import { handleSendSms, permittedReplyTo } from '../routes/form-sendsms.ts';
 import { handleSendMms } from '../routes/sendmms.ts';
 import type { NetworkSimulator } from '../network/simulator.ts';
 
-const SOAP_PATHS: ReadonlyArray<{ path: string; profile: SoapProfile }> = [
-  { path: '/sendsms5', profile: SENDSMS5_PROFILE },
-  { path: '/sendsms2', profile: SENDSMS2_PROFILE },
+const SOAP_ENDPOINTS: ReadonlyArray<{ path: string; profile: SoapProfile }> = [
+  { path: SOAP_PATHS.sendsms5, profile: SENDSMS5_PROFILE },
+  { path: SOAP_PATHS.sendsms2, profile: SENDSMS2_PROFILE },
 ];
 
 /** HTTP status of a SOAP fault: 200, never 5xx (see the head of this file). */
@@ -71,7 +76,7 @@ export function requestBaseUrl(req: RouteRequest): string {
 }
 
 export function registerSoapRoutes(router: Router, ctx: GatewayContext, network: NetworkSimulator): void {
-  for (const { path, profile } of SOAP_PATHS) {
+  for (const { path, profile } of SOAP_ENDPOINTS) {
     router.add(
       ['GET', 'POST'],
       path,

@@ -3,7 +3,7 @@
 import Papa from 'papaparse';
 import { parseRecipientText } from '../../protocol/msisdn.ts';
 import { ADD_SMIL_VALUES } from '../../protocol/limits.ts';
-import type { DeliveryOption, PhoneMake } from '../../protocol/limits.ts';
+import type { AddSmil, DeliveryOption, PhoneMake } from '../../protocol/limits.ts';
 import type { GatewayClient, MmsRequest, SmsRequest } from '../client/gateway-client.ts';
 import { MMS_CONTENT_TYPES } from '../client/mms.ts';
 import type { MmsContent, MmsContentType, SiAction } from '../client/mms.ts';
@@ -125,7 +125,7 @@ export async function cmdSendMms(
   if (values.smil !== undefined) {
     if (!(ADD_SMIL_VALUES as ReadonlyArray<string>).includes(values.smil))
       throw new UsageError(`--smil takes ${ADD_SMIL_VALUES.join(', ').replace(/, (?=[^,]*$)/, ' or ')}`);
-    req.addSmil = Number(values.smil) as 0 | 1 | 2;
+    req.addSmil = values.smil as AddSmil;
   }
   if (values.cc !== undefined) req.sendCc = values.cc.flatMap((c) => parseRecipientText(c));
   if (values.bcc !== undefined) req.sendBcc = values.bcc.flatMap((c) => parseRecipientText(c));

@@ -3,6 +3,7 @@
 // problems at once), then the requests one after another, stopping at a whole-account error.
 import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
 import type { Operation } from '../../protocol/fields.ts';
+import { PER_RECIPIENT_RESPONSE_FORMAT } from '../../protocol/limits.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import type { Problem } from '../../protocol/validate.ts';
 import { interpretRecords, interpretTransport } from './interpret.ts';
@@ -65,7 +66,7 @@ export async function runCampaign(
     const f: Fields = { ...base };
     if (g.length > 0) f.SendTo = g.join(',');
     if (i === 0) Object.assign(f, first);
-    f.ResponseFormat = '3';
+    f.ResponseFormat = PER_RECIPIENT_RESPONSE_FORMAT;
     return f;
   });
   validateFieldSets(setup.op, fieldSets, prepared.problems);

@@ -12,7 +12,7 @@ import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
 import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError } from '../../protocol/soap/errors.ts';
-import { DEFAULT_SOAP_PROFILE, SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
+import { DEFAULT_SOAP_PROFILE, SOAP_CONTENT_TYPE, SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
 import type {
   AvailableCreditResponse,
@@ -74,7 +74,7 @@ export const PATHS = {
   queryaccount: OPERATION_PATHS.queryaccount,
   manageaccount: OPERATION_PATHS.manageaccount,
   /** SOAP interface version 5 (spec 4.5, 9.1). */
-  soap: '/sendsms5',
+  soap: SOAP_PATHS.sendsms5,
 } as const;
 
 export interface GatewayClientOptions extends TransportOptions {

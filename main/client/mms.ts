@@ -1,6 +1,6 @@
 // Typed content of a sendmms request (spec 2.4) and its form fields. Files and OTA bitmaps travel
 // hex-encoded; text values (RTTTL, vCard, vCal) are URL-encoded by protocol/form.ts like every value.
-import type { PhoneMake, SiAction } from '../../protocol/limits.ts';
+import type { AddSmil, PhoneMake, SiAction } from '../../protocol/limits.ts';
 import { bytesToHex } from '../../protocol/smart/bytes.ts';
 
 /** A library number, or the content itself (bytes are sent hex-encoded). */
@@ -68,7 +68,7 @@ export interface MmsOptions {
   contentType?: string;
   disableRepurposing?: boolean;
   disableWalledGardenRule?: boolean;
-  addSmil?: 0 | 1 | 2;
+  addSmil?: AddSmil;
   sendCc?: string[];
   sendBcc?: string[];
   sendCcAddressBook?: string;
@@ -147,7 +147,7 @@ export function optionFields(options: MmsOptions): Record<string, string> {
   if (options.disableWalledGardenRule !== undefined) {
     f.DisableWalledGardenRule = options.disableWalledGardenRule ? '1' : '0';
   }
-  if (options.addSmil !== undefined) f.AddSMIL = String(options.addSmil);
+  if (options.addSmil !== undefined) f.AddSMIL = options.addSmil;
   if (options.sendCcAddressBook !== undefined) f.SendCcAddressBook = options.sendCcAddressBook;
   if (options.sendBccAddressBook !== undefined) f.SendBccAddressBook = options.sendBccAddressBook;
   return f;

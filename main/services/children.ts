@@ -1,6 +1,7 @@
 // Child accounts (spec 4.4): whether the account may manage them (asked once per sign-in), create,
 // delete, transfer funds either way, a child's balance; the children created here are listed from
 // the app database (main/store/children.ts), the spec having no operation that lists them.
+import { TRANSFER_CURRENCY } from '../../protocol/limits.ts';
 import { tidyChildAccount } from '../../protocol/child-account.ts';
 import { REPORT } from '../../protocol/reports.ts';
 import type { AppStore } from '../store/app-store.ts';
@@ -135,12 +136,15 @@ export function createChildren(deps: ChildrenDeps) {
   async function transfer(req: ChildTransferRequest): Promise<ChildTransferResult> {
     const s = await requirePermission();
     if ((req.amount === undefined) === (req.messages === undefined)) {
-      throw new ApiError('bad-argument', 'give either an amount in GBP or a number of messages, not both');
+      throw new ApiError(
+        'bad-argument',
+        `give either an amount in ${TRANSFER_CURRENCY} or a number of messages, not both`,
+      );
     }
     if (req.amount !== undefined && !(Number(req.amount) > 0)) {
       throw new ApiError(
         'bad-argument',
-        `the amount must be more than 0 GBP (${JSON.stringify(req.amount)})`,
+        `the amount must be more than 0 ${TRANSFER_CURRENCY} (${JSON.stringify(req.amount)})`,
       );
     }
     const amount =

@@ -2,6 +2,7 @@
 // journaled: protocol/content.ts builds the content's fields and finds its problems; this adds the
 // account, the recipients and ResponseFormat 3, and turns problems into the API's error.
 import { contentFormFields, contentOperation, contentProblems } from '../../protocol/content.ts';
+import { PER_RECIPIENT_RESPONSE_FORMAT } from '../../protocol/limits.ts';
 import { ApiError } from './validate-args.ts';
 import type { OutboxContent } from '../../preload/api.ts';
 
@@ -16,7 +17,7 @@ export function sendFields(
     PIN: login.pin,
     SendTo: sendTo,
     ...contentFormFields(content),
-    ResponseFormat: '3',
+    ResponseFormat: PER_RECIPIENT_RESPONSE_FORMAT,
   };
 }
 

@@ -7,6 +7,7 @@ import type { ApiChannel } from '../../preload/api.ts';
 import { ApiError, isApiChannel } from '../../preload/ipc-contract.ts';
 import { OUTBOUND_PAGE_MAX } from '../../gateway/network/simulator.ts';
 import { CONTENT_KINDS } from '../../protocol/content.ts';
+import { CHILD_ACCOUNT_TYPES, DELIVERY_OPTIONS } from '../../protocol/limits.ts';
 
 /** A call refused at the boundary or by a service: the one class of preload/ipc-contract.ts. */
 export { ApiError, isApiChannel };
@@ -97,7 +98,7 @@ const content = obj({
   kind: oneOf(...CONTENT_KINDS),
   text: str,
   'replyTo?': str,
-  'deliveryOption?': oneOf('Default', 'Premier', 'LeastCost', 'Economy'),
+  'deliveryOption?': oneOf(...DELIVERY_OPTIONS),
   'sendTimeDelay?': int,
   'sendTimeAbsolute?': str,
   'fields?': record(str),
@@ -212,7 +213,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'children.permitted': none,
   'children.list': none,
   'children.create': obj({
-    type: oneOf('TRANSFER', 'SHARED'),
+    type: oneOf(...CHILD_ACCOUNT_TYPES),
     email: str,
     telephoneCountryCode: str,
     mobileNumber: str,

@@ -11,6 +11,9 @@ export const SOAP_NAMESPACE = 'http://messaging-gateway.example/sendsms2';
 /** targetNamespace of the sendsms5 WSDL definitions (messages, portType, binding, service). */
 export const SOAP_SERVICE_NAMESPACE = 'http://messaging-gateway.example/sendsms5';
 
+/** Where the two SOAP descriptions are served below {base_url} (spec 4.5, 9.1). */
+export const SOAP_PATHS = { sendsms5: '/sendsms5', sendsms2: '/sendsms2' } as const;
+
 /** SOAP 1.1 envelope namespace; every envelope this project builds uses it. */
 export const SOAP_ENV_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
 

@@ -12,7 +12,12 @@ import type {
   ChildCreateRequest,
   TransferDirection,
 } from '../../preload/api.ts';
-import { CHILD_ACCOUNT_TYPES, LIMITS, type ChildAccountType } from '../../protocol/limits.ts';
+import {
+  CHILD_ACCOUNT_TYPES,
+  LIMITS,
+  TRANSFER_CURRENCY,
+  type ChildAccountType,
+} from '../../protocol/limits.ts';
 import { childAccountFields, tidyChildAccount } from '../../protocol/child-account.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import { api } from '../api.ts';
@@ -28,9 +33,9 @@ const TYPE_TEXT: Record<ChildAccountType, string> = {
 /** Problems of a create request by spec field name (protocol/ rules, Username/PIN are the session's). */
 function createProblems(form: ChildCreateRequest, defaultCountry: string): Map<string, string> {
   const { request, mobileProblem } = tidyChildAccount(form, defaultCountry);
-  const fields = { Username: 'parent', PIN: 'pin', ...childAccountFields(request) };
+  const fields = childAccountFields(request);
   const out = new Map<string, string>();
-  for (const p of validateRequest('manageaccount', fields)) {
+  for (const p of validateRequest('manageaccount', fields, 'content')) {
     if (!out.has(p.field)) out.set(p.field, p.message);
   }
   if (mobileProblem !== null && !out.has('CreateChildAccountMobileNumber')) {
@@ -345,7 +350,7 @@ function TransferForm({
       ...(by === 'amount' ? { amount: value.trim() } : { messages: Number(value.trim()) }),
       ...(pin !== '' ? { childPin: pin } : {}),
     });
-    const moved = by === 'amount' ? `${value.trim()} GBP` : `${value.trim()} messages`;
+    const moved = by === 'amount' ? `${value.trim()} ${TRANSFER_CURRENCY}` : `${value.trim()} messages`;
     setResult(
       `Moved ${moved} ${direction === 'toChild' ? `to ${target}` : `from ${target} to ${account.username}`}. ` +
         `Your credit: ${r.parent.credit} ${r.parent.currency}` +
@@ -359,8 +364,9 @@ function TransferForm({
   const problem = (): string | null => {
     if (target === '') return 'Choose a TRANSFER child account.';
     if (by === 'amount' && !/^\d{1,7}(\.\d{1,2})?$/.test(value.trim()))
-      return 'Enter the amount in GBP, such as 2.50.';
-    if (by === 'amount' && !(Number(value) > 0)) return 'The amount must be more than 0 GBP.';
+      return `Enter the amount in ${TRANSFER_CURRENCY}, such as 2.50.`;
+    if (by === 'amount' && !(Number(value) > 0))
+      return `The amount must be more than 0 ${TRANSFER_CURRENCY}.`;
     if (by === 'messages' && !/^[1-9]\d{0,8}$/.test(value.trim()))
       return 'Enter a whole number of messages, 1 or more.';
     if (direction === 'toParent' && pin === '')
@@ -433,7 +439,7 @@ function TransferForm({
           <legend>Transfer by</legend>
           <label className="check">
             <input type="radio" name="by" checked={by === 'amount'} onChange={() => setBy('amount')} /> Amount
-            in GBP
+            in {TRANSFER_CURRENCY}
           </label>
           <label className="check">
             <input type="radio" name="by" checked={by === 'messages'} onChange={() => setBy('messages')} />{' '}
@@ -441,7 +447,7 @@ function TransferForm({
           </label>
         </fieldset>
         <label>
-          {by === 'amount' ? 'Amount (GBP)' : 'Messages'}
+          {by === 'amount' ? `Amount (${TRANSFER_CURRENCY})` : 'Messages'}
           <input
             value={value}
             inputMode={by === 'amount' ? 'decimal' : 'numeric'}

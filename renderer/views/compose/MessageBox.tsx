@@ -4,7 +4,7 @@ import type { Credit, Template } from '../../../preload/api.ts';
 import { RICH_KINDS, type ContentKind, type RichKind } from '../../../protocol/content.ts';
 import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../../protocol/fields.ts';
 import { LIMITS, PHONE_MAKES, type PhoneMake } from '../../../protocol/limits.ts';
-import type { TextAnalysis } from '../../../protocol/sms.ts';
+import { SMS_SEGMENT, type TextAnalysis } from '../../../protocol/sms.ts';
 import { EDITORS } from '../media/registry.ts';
 import type { ContentDraft } from '../media/types.ts';
 
@@ -175,7 +175,7 @@ export function MessageBox({
             .slice(0, 10)
             .map((ch) => `“${ch}”`)
             .join(' ')}{' '}
-          (70 characters per SMS instead of 160)
+          ({SMS_SEGMENT.ucs2Single} characters per SMS instead of {SMS_SEGMENT.gsm7Single})
         </p>
       ) : null}
       {tooLong ? (

@@ -4,6 +4,7 @@
 import { unzipSync } from 'fflate';
 import { fileExtension, selectFileRoute } from '../../../protocol/content-selection.ts';
 import type { FileRoute } from '../../../protocol/content-selection.ts';
+import type { AddSmil } from '../../../protocol/limits.ts';
 import { bytesToHex } from '../../../protocol/smart/index.ts';
 import { libraryNumberProblem } from './library-number.ts';
 import { draftProblems, sentence } from './rich-drafts.ts';
@@ -122,7 +123,7 @@ export interface MmsForm {
   disableRepurposing: boolean;
   disableWalledGardenRule: boolean;
   /** AddSMIL: '0' handset default, '1' add, '2' do not add. */
-  addSmil: '0' | '1' | '2';
+  addSmil: AddSmil;
 }
 
 export function mmsDraft(form: MmsForm): ContentDraft {

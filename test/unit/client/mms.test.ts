@@ -114,7 +114,7 @@ describe('optionFields', () => {
         contentType: 'image/png',
         disableRepurposing: true,
         disableWalledGardenRule: false,
-        addSmil: 2,
+        addSmil: '2',
         sendCcAddressBook: 'Friends::Team',
       }),
     ).toEqual({

@@ -149,7 +149,7 @@ export type ApiErrorCode =
   | 'duplicate'
   | 'invalid-state'
   | 'invalid-recipients' // `problems` lists each { input, reason }
-  // updates (main/services/update-download.ts DownloadErrorCode)
+  // updates; the download-… codes are main/services/update-download.ts's DownloadErrorCode
   | 'updates-disabled'
   | 'no-update'
   | 'download-in-progress'

@@ -14,16 +14,10 @@ import type { FileHandle } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
+import type { ApiErrorCode } from '../../preload/ipc-contract.ts';
 
-export type DownloadErrorCode =
-  | 'download-url-invalid'
-  | 'download-url-insecure'
-  | 'download-host-not-allowed'
-  | 'download-certificate'
-  | 'download-http-error'
-  | 'download-incomplete'
-  | 'download-cancelled'
-  | 'download-failed';
+/** The download's refusals and failures: the `download-…` codes of the IPC contract's ApiErrorCode. */
+export type DownloadErrorCode = Extract<ApiErrorCode, `download-${string}`>;
 
 export class DownloadError extends Error {
   readonly code: DownloadErrorCode;

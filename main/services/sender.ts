@@ -103,9 +103,11 @@ export function createSender(deps: SenderDeps) {
     const job = store.outbox.job(jobId);
     if (!job) return;
     for (;;) {
-      // A sign-out or another sign-in stops the loop between requests; the batch stays pending.
+      // A sign-out or a sign-in to another account stops the loop between requests: the rest stays
+      // pending for the user, never sent with another account's login and credit.
       const s = sessions.current();
       if (deps.closing() || !s) break;
+      if (job.accountId !== null && s.account.id !== job.accountId) break;
       const batch = store.outbox.claimNext(jobId);
       if (!batch) break;
       let stop: string | null = null;
@@ -195,7 +197,14 @@ export function createSender(deps: SenderDeps) {
       unknownBatches: async () => store.outbox.unknownBatches(),
       cancel: async (id) => store.outbox.cancelPending(id),
       resend: async ({ jobId, numbers }) => {
-        sessions.require();
+        const s = sessions.require();
+        const original = store.outbox.job(jobId);
+        if (original && original.accountId !== null && original.accountId !== s.account.id) {
+          throw new ApiError(
+            'invalid-state',
+            `job ${jobId} was sent from another account: sign in to that account to resend it`,
+          );
+        }
         const job = store.outbox.resendToRecipients(jobId, numbers);
         startSending(job.id);
         return job;

@@ -381,6 +381,38 @@ describe('createMessengerApp: schedules, rich content, failures and updates', ()
     });
   });
 
+  it('signing in to another account mid-send never sends the rest with that account', async () => {
+    const { gw, a } = await signedIn({ credit: '100000.00' });
+    const other = await gateway({ credit: '100000.00' });
+    const numbers = Array.from({ length: 2000 }, (_, i) => `447911${102000 + i}`);
+    const firstBatch = new Promise<void>((resolve) => {
+      a.events.on('outbox:progress', () => resolve());
+    });
+    const sent = await a.api.send.submit({
+      recipients: numbers,
+      content: { kind: 'text', text: 'mine only' },
+    });
+    await firstBatch;
+    await a.api.accounts.signIn({
+      username: other.username,
+      pin: other.pin,
+      primaryUrl: other.url,
+      rememberPin: false,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const batches = await a.api.outbox.batches(sent.job.id);
+    expect(batches.map((b) => b.state)).toContain('pending');
+    expect(batches.map((b) => b.state)).not.toContain('sending');
+    expect(messageCount(other.ctx, other.username)).toBe(0);
+    expect(messageCount(gw.ctx, gw.username)).toBe(
+      batches.filter((b) => b.state === 'accepted').reduce((n, b) => n + b.recipients.length, 0),
+    );
+    await expect(a.api.outbox.resend({ jobId: sent.job.id, numbers: [numbers[0]!] })).rejects.toMatchObject({
+      code: 'invalid-state',
+    });
+    expect(messageCount(other.ctx, other.username)).toBe(0);
+  });
+
   it('backs off when collecting fails and says when it retries', async () => {
     const { gw, a } = await signedIn();
     const failures: Array<MessengerEvents['inbox:pollFailed']> = [];

@@ -144,33 +144,52 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     return r;
   }
 
-  return {
-    api: { pollNow },
-    async sessionReady(s: Session): Promise<void> {
+  // Receiver starts and stops run one at a time: a sign-out or a second settings change while a
+  // receiver is starting must not leave a server listening that nothing closes.
+  let receiverChanges: Promise<void> = Promise.resolve();
+  function changeReceiver(change: () => Promise<void>): Promise<void> {
+    const next = receiverChanges.then(change, change);
+    receiverChanges = next.catch((err: unknown) => log(`push receiver change failed: ${message(err)}`));
+    return next;
+  }
+
+  /** Starts the session's receiver in place of the one running; kept only while `s` is current. */
+  function replaceReceiver(s: Session): Promise<void> {
+    return changeReceiver(async () => {
+      const old = receiver;
+      receiver = null;
+      await old?.close();
+      if (sessions.current() !== s || deps.closing()) return;
       const started = await startReceiver(s.account);
-      // Another sign-in may have ended this session while the receiver started.
-      if (sessions.current() !== s) {
+      // Another sign-in or a sign-out may have ended this session while the receiver started.
+      if (sessions.current() !== s || deps.closing()) {
         await started?.close();
         return;
       }
       receiver = started;
-      schedule(deps.settings().pollIntervalSeconds);
+    });
+  }
+
+  return {
+    api: { pollNow },
+    async sessionReady(s: Session): Promise<void> {
+      await replaceReceiver(s);
+      if (sessions.current() === s) schedule(deps.settings().pollIntervalSeconds);
     },
     async sessionEnded(): Promise<void> {
       stop();
-      const r = receiver;
-      receiver = null;
-      await r?.close();
+      await changeReceiver(async () => {
+        const r = receiver;
+        receiver = null;
+        await r?.close();
+      });
     },
     /** The push receiver starts, stops or moves port with its setting; polls follow the interval. */
     async settingsChanged(before: Settings, after: Settings): Promise<void> {
       const s = sessions.current();
       if (!s) return;
       if (JSON.stringify(after.pushReceiver) !== JSON.stringify(before.pushReceiver) && !s.account.sandbox) {
-        const old = receiver;
-        receiver = null;
-        await old?.close();
-        receiver = await startReceiver(s.account);
+        await replaceReceiver(s);
       } else if (after.pollIntervalSeconds !== before.pollIntervalSeconds) {
         schedule(after.pollIntervalSeconds);
       }

@@ -84,6 +84,9 @@ export function isRichContent(content: Content): content is RichContent {
   return isRichKind(content.kind);
 }
 
+/** Fields of a request that no content may carry: the account's login, the recipients, the answer's format. */
+const NOT_CONTENT_FIELDS = ['Username', 'PIN', 'SendTo', 'ResponseFormat'] as const;
+
 /** The operation that sends a kind: sendsms for text and flash, sendmms for the others. */
 export function contentOperation(kind: ContentKind): SendOperation {
   return isRichKind(kind) ? 'sendmms' : 'sendsms';
@@ -129,6 +132,16 @@ export function contentProblems(operation: SendOperation, content: Content): Pro
   const fields = contentFormFields(content);
   const problems = validateRequest(operation, fields, 'content');
   if (isRichContent(content)) {
+    // The account, the recipients and the answer's format belong to the request, never to content.
+    const request = NOT_CONTENT_FIELDS.filter((name) => content.fields?.[name] !== undefined);
+    if (request.length > 0) {
+      problems.push({
+        field: 'content',
+        rule: 'request-field',
+        value: request.join(','),
+        message: `${request.join(', ')} ${request.length === 1 ? 'is' : 'are'} set by the send, not by its content`,
+      });
+    }
     const other = selectedContentKinds(fields).filter((k) => k !== content.kind);
     if (other.length > 0 && !problems.some((p) => p.field === 'content' && p.rule === 'oneOf')) {
       const tags = FIELDS.sendmms

@@ -144,15 +144,28 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     async close() {
       if (closing) return;
       closing = true;
-      poller.close();
-      await updater.close();
-      await sender.close();
-      await sessions.close();
-      children.close();
-      credit.close();
-      await sandbox.close();
-      store.close();
-      closeEvents();
+      // Every step runs even when one before it fails: the sandbox gateway and the database are
+      // always closed. The first failure is reported after all of them.
+      const steps: Array<() => unknown> = [
+        () => poller.close(),
+        () => updater.close(),
+        () => sender.close(),
+        () => sessions.close(),
+        () => children.close(),
+        () => credit.close(),
+        () => sandbox.close(),
+        () => store.close(),
+        () => closeEvents(),
+      ];
+      const failures: unknown[] = [];
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (err) {
+          failures.push(err);
+        }
+      }
+      if (failures.length > 0) throw failures[0];
     },
   };
 }

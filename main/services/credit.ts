@@ -8,7 +8,7 @@ import { ApiError } from './validate-args.ts';
 import type { AccountSummary, Balance, Credit, MessengerApi, Settings } from '../../preload/api.ts';
 
 export interface CreditDeps {
-  sessions: { require(): Session };
+  sessions: { require(): Session; current(): Session | null };
   settings(): Settings;
   emit: Emit;
 }
@@ -36,12 +36,16 @@ export function createCredit(deps: CreditDeps) {
   let credit: Credit | null = null;
 
   async function refresh(): Promise<Credit> {
-    const balance = await readBalance(deps.sessions.require().client, 'credit not available');
-    credit = {
+    const s = deps.sessions.require();
+    const balance = await readBalance(s.client, 'credit not available');
+    const read: Credit = {
       ...balance,
       fetchedAt: Date.now(),
       low: Number(balance.credit) < deps.settings().lowCreditThreshold,
     };
+    // An answer for a session that has ended since is not the credit of the account now signed in.
+    if (deps.sessions.current() !== s) return read;
+    credit = read;
     deps.emit('credit:changed', credit);
     return credit;
   }

@@ -111,7 +111,9 @@ export function createSandboxFeed(deps: SandboxFeedDeps) {
     /** The sandbox when it runs (its push URL follows the app's push receiver). */
     running: (): Sandbox | null => sandbox,
     async close(): Promise<void> {
-      await sandbox?.close();
+      // A sandbox still starting is closed once it has started.
+      const sb = sandbox ?? (await starting?.catch(() => null)) ?? null;
+      await sb?.close();
     },
   };
 }

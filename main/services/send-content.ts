@@ -12,11 +12,13 @@ export function sendFields(
   content: OutboxContent,
   sendTo: string,
 ): Record<string, string> {
+  // The login and the journal's recipients win over anything the content's fields carry.
+  const { Username: _u, PIN: _p, SendTo: _s, ...rest } = contentFormFields(content);
   return {
     Username: login.username,
     PIN: login.pin,
     SendTo: sendTo,
-    ...contentFormFields(content),
+    ...rest,
     ResponseFormat: PER_RECIPIENT_RESPONSE_FORMAT,
   };
 }

@@ -78,6 +78,7 @@ export function createSessions(deps: SessionDeps) {
   const secrets = deps.secrets ?? NO_SECRET_STORE;
   const pins = new MemoryPins();
   let session: Session | null = null;
+  let closed = false;
   const clientCloses: Array<Promise<void>> = [];
 
   /** Ends the session; `next` is the account signing in next (the same one: the PIN changed). */
@@ -98,6 +99,8 @@ export function createSessions(deps: SessionDeps) {
 
   async function openSession(account: AccountSummary, pin: string): Promise<Session> {
     await endSession(account);
+    // A sign-in already past its checks when the app closes opens nothing that close() would miss.
+    if (closed) throw new ApiError('closed', 'the app is shutting down');
     const client = openClient(account, { username: account.username, pin }, deps.country());
     const s: Session = { account, pin, client };
     session = s;
@@ -287,6 +290,7 @@ export function createSessions(deps: SessionDeps) {
       else await resumeSession();
     },
     async close(): Promise<void> {
+      closed = true;
       await endSession();
       await Promise.all(clientCloses);
     },

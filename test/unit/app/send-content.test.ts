@@ -24,6 +24,15 @@ describe('sendFields', () => {
       ResponseFormat: '3',
     });
   });
+
+  it('keeps the login and the journal’s recipients whatever the content’s fields say', () => {
+    const content = {
+      ...CASES.vcard.ok,
+      fields: { ...CASES.vcard.fields, SendTo: '447700900999', PIN: 'x' },
+    };
+    const f = sendFields({ username: 'u', pin: 'p' }, content, '447700900001');
+    expect(f).toMatchObject({ Username: 'u', PIN: 'p', SendTo: '447700900001' });
+  });
 });
 
 describe('checkContent', () => {

@@ -95,4 +95,21 @@ describe('contentFormFields and contentProblems, kind by kind', () => {
       expect.objectContaining({ field: 'content', rule: 'oneOf' }),
     ]);
   });
+
+  it('refuses a rich content whose fields carry the login, the recipients or the answer format', () => {
+    const vcard = { kind: 'vcard' as const, text: '' };
+    expect(
+      contentProblems('sendmms', { ...vcard, fields: { vCard: VCARD, SendTo: '447700900999' } }),
+    ).toEqual([expect.objectContaining({ field: 'content', rule: 'request-field', value: 'SendTo' })]);
+    const all = contentProblems('sendmms', {
+      ...vcard,
+      fields: { vCard: VCARD, Username: 'x', PIN: 'y', ResponseFormat: '0' },
+    });
+    expect(all).toEqual([
+      expect.objectContaining({
+        rule: 'request-field',
+        message: 'Username, PIN, ResponseFormat are set by the send, not by its content',
+      }),
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 // App settings (preload/api.ts `Settings`) over the preferences file (./preferences.ts, which holds
 // their defaults and JSON schema and checks every change against it). Earlier versions kept them in
 // the SQLite table `settings` (migration 004); migrateSqliteSettings copies them over once and
-// leaves that table as it was. Secrets (the PIN) are never stored here.
+// leaves their rows as they were (adding one row that marks the copy). Secrets (the PIN) are never stored here.
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowsAs } from './rows.ts';
@@ -10,6 +10,7 @@ import type { PreferencesStore } from './preferences.ts';
 import type { Settings } from '../../preload/api.ts';
 
 export { DEFAULT_SETTINGS, POLL_INTERVAL_RANGE, SETTINGS_SCHEMA } from './preferences.ts';
+import { POLL_INTERVAL_RANGE } from './preferences.ts';
 
 type Key = keyof Settings;
 const KEYS = Object.keys(DEFAULT_SETTINGS) as Key[];
@@ -38,16 +39,46 @@ export class SettingsRepo {
     if (others.length > 0) {
       throw new StoreError('invalid-input', others.map((k) => `unknown setting "${k}"`).join('; '));
     }
+    // A key given as undefined is no change (JSON, and so the web shell, drops it; IPC keeps it).
+    const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     try {
-      this.#preferences.set(changes as Settings);
+      this.#preferences.set(given as Partial<Settings> as Settings);
     } catch (err) {
-      const message = (err instanceof Error ? err.message : String(err))
-        .replace(/^Config schema violation: /, '')
-        .replaceAll(/`(\w+)` must NOT have additional properties/g, 'unknown setting "$1"');
-      throw new StoreError('invalid-input', message);
+      throw new StoreError(
+        'invalid-input',
+        readableProblems(err instanceof Error ? err.message : String(err)),
+      );
     }
     return this.get();
   }
+}
+
+/** What each setting takes, in words (the schema's own messages name JSON-schema keywords). */
+const RULES: Record<Key, string> = {
+  defaultCountry: 'defaultCountry must be an ISO 3166 alpha-2 code such as "GB" (or empty)',
+  pollIntervalSeconds: `pollIntervalSeconds must be a whole number from ${POLL_INTERVAL_RANGE[0]} to ${POLL_INTERVAL_RANGE[1]}`,
+  lowCreditThreshold: 'lowCreditThreshold must be a number, 0 or more',
+  pushReceiver: 'pushReceiver must be { enabled: boolean, port: 0-65535 or null }',
+  notifications: 'notifications must be true or false',
+  theme: 'theme must be system, light or dark',
+};
+
+/** The schema violation's message as one sentence per setting it names. */
+function readableProblems(message: string): string {
+  const out: string[] = [];
+  for (const part of message.replace(/^Config schema violation: /, '').split(/;\s*/)) {
+    const extra =
+      /`(\w+)` must NOT have additional properties|must NOT have additional property "?(\w+)/.exec(part);
+    const key = /`(\w+)/.exec(part)?.[1];
+    const sentence =
+      extra !== null && !KEYS.includes((extra[1] ?? extra[2]) as Key)
+        ? `unknown setting "${extra[1] ?? extra[2]}"`
+        : key !== undefined && KEYS.includes(key as Key)
+          ? RULES[key as Key]
+          : part;
+    if (!out.includes(sentence)) out.push(sentence);
+  }
+  return out.join('; ');
 }
 
 /**
@@ -60,6 +91,12 @@ export function migrateSqliteSettings(app: AppDb, preferences: PreferencesStore)
   const rows = rowsAs<{ key: string; value: string }>(
     app.db.prepare('SELECT key, value FROM settings').all(),
   );
+  // Copied before, and the preferences file was reset since (it was unreadable or refused): the
+  // defaults stand, the old values are not brought back. The mark is a row earlier versions ignore.
+  if (rows.some((r) => r.key === COPIED_MARK)) {
+    preferences.set('settingsFromSqlite', true);
+    return;
+  }
   for (const { key, value } of rows) {
     if (!KEYS.includes(key as Key)) continue;
     try {
@@ -68,5 +105,11 @@ export function migrateSqliteSettings(app: AppDb, preferences: PreferencesStore)
       // unreadable or refused by the schema: the default stays
     }
   }
+  app.db
+    .prepare('INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)')
+    .run(COPIED_MARK, 'true', Date.now());
   preferences.set('settingsFromSqlite', true);
 }
+
+/** The row that says the SQLite settings were copied into the preferences (not a setting). */
+const COPIED_MARK = 'copiedToPreferences';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { openAppDb } from '../../../main/store/db.ts';
 import { openAppStore } from '../../../main/store/app-store.ts';
 import { openPreferences } from '../../../main/store/preferences.ts';
@@ -53,12 +54,14 @@ describe('settings', () => {
     expect((error as StoreError).code).toBe('invalid-input');
     const message = (error as Error).message;
     for (const reason of [
-      /`pollIntervalSeconds` must be >= 5/,
-      /`defaultCountry`/,
-      /`theme`/,
-      /unknown setting "extra"/,
+      'pollIntervalSeconds must be a whole number from 5 to 3600',
+      'defaultCountry must be an ISO 3166 alpha-2 code such as "GB" (or empty)',
+      'theme must be system, light or dark',
+      'unknown setting "extra"',
     ])
-      expect(message).toMatch(reason);
+      expect(message).toContain(reason);
+    // in words, never the schema's keywords
+    expect(message).not.toMatch(/`|>=|allowed values/);
     expect(settings.get()).toEqual(DEFAULT_SETTINGS);
     expect(settingsIn(dir).get()).toEqual(DEFAULT_SETTINGS);
   });
@@ -77,6 +80,14 @@ describe('settings', () => {
     const settings = settingsIn(dir);
     expect(() => settings.update(changes as never)).toThrow(reason);
     expect(settings.get()).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('takes a key given as undefined as no change (IPC keeps it, JSON drops it: both shells agree)', () => {
+    const settings = settingsIn(dir);
+    expect(settings.update({ theme: undefined, pollIntervalSeconds: 60 } as never)).toMatchObject({
+      theme: DEFAULT_SETTINGS.theme,
+      pollIntervalSeconds: 60,
+    });
   });
 
   it('accepts the edges: no default country, port null or 0, a threshold of 0, 5 and 3600 s', () => {
@@ -117,7 +128,7 @@ describe('the settings of an earlier version (SQLite)', () => {
     }
   };
 
-  it('are copied into the preferences once, without the values the schema refuses; SQLite is untouched', () => {
+  it('are copied into the preferences once, without the values the schema refuses; the SQLite rows stay', () => {
     legacy({
       pollIntervalSeconds: '120',
       theme: '"dark"',
@@ -136,12 +147,24 @@ describe('the settings of an earlier version (SQLite)', () => {
     });
     store.settings.update({ pollIntervalSeconds: 45 });
     store.close();
-    expect(legacyRows()).toEqual(before);
+    // The old rows as they were, and one row that marks the copy.
+    const after = legacyRows() as Array<{ key: string }>;
+    expect(after.filter((r) => r.key !== 'copiedToPreferences')).toEqual(before);
+    expect(after.map((r) => r.key)).toContain('copiedToPreferences');
 
     // Reopened: nothing is copied again (the user's later change stays).
     const again = openAppStore(file);
     expect(again.settings.get()).toMatchObject({ pollIntervalSeconds: 45, theme: 'dark' });
     again.close();
+  });
+
+  it('a preferences file reset after the copy (unreadable) starts from the defaults, not the old values', () => {
+    legacy({ pollIntervalSeconds: '120', theme: '"dark"' });
+    openAppStore(file).close();
+    writeFileSync(join(dir, 'preferences.json'), '{ not json');
+    const store = openAppStore(file);
+    expect(store.settings.get()).toEqual(DEFAULT_SETTINGS);
+    store.close();
   });
 
   it('a new install (nothing in SQLite) starts from the defaults and is marked as migrated', () => {

@@ -1,0 +1,202 @@
+// The BUILT Electron app, as electron-builder would pack it (test/support/built-app.ts), started the
+// way a user's first start starts it — but in Node, since the Electron binary cannot run here: the
+// main bundle (out/main/index.js) runs in a child process with the recording stand-in of
+// test/support/electron-standin.ts as its `electron` (test/support/electron-boot-driver.ts plays
+// ready, a second start and Quit from the tray). The built preload and renderer are checked in
+// preload-bundle.test.ts and renderer-bundle.test.ts; all three share one build per file.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_INDEX_URL, APP_SCHEME } from '../../main/electron/app-protocol.ts';
+import { WINDOW_WEB_PREFERENCES } from '../../main/electron/policy.ts';
+import { API_CHANNELS, IPC_CALL_PREFIX } from '../../preload/ipc-contract.ts';
+import { buildApp, NODE, ROOT } from '../support/built-app.ts';
+import type { BuiltApp } from '../support/built-app.ts';
+import type { BootConfig, BootReport } from '../support/electron-boot-driver.ts';
+
+const DRIVER = join(ROOT, 'test/support/electron-boot-driver.ts');
+let built: BuiltApp;
+const dirs: string[] = [];
+
+beforeAll(() => {
+  built = buildApp();
+}, 180_000);
+afterAll(() => {
+  built?.remove();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+interface Boot {
+  report: BootReport;
+  code: number | null;
+  dir: string;
+}
+
+/** One start of the built app in a fresh user-data folder; resolves when the process has ended. */
+async function boot(opts: Pick<BootConfig, 'gotLock' | 'signIn'>): Promise<Boot> {
+  const dir = mkdtempSync(join(tmpdir(), 'messenger-boot-'));
+  dirs.push(dir);
+  const config: BootConfig = {
+    bundle: join(built.out, 'main/index.js'),
+    dir,
+    report: join(dir, 'report.json'),
+    ...opts,
+  };
+  const child = spawn(NODE, ['--disable-warning=ExperimentalWarning', DRIVER, JSON.stringify(config)], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (!existsSync(config.report)) throw new Error(`no report (exit ${code}):\n${stderr}`);
+  return { report: JSON.parse(readFileSync(config.report, 'utf8')) as BootReport, code, dir };
+}
+
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' });
+}
+
+/** The app's log lines the scenario itself causes (a foreign frame's call; the receiver's address). */
+const EXPECTED_LOG = [
+  /refused settings\.get from https:\/\/example\.com\//,
+  /push receiver listening at http:\/\/127\.0\.0\.1:\d+\/push/,
+];
+
+describe('the built main bundle, started in Node with a stand-in electron', { timeout: 120_000 }, () => {
+  let first: Boot;
+  beforeAll(async () => {
+    first = await boot({ gotLock: true, signIn: true });
+  }, 120_000);
+
+  it('starts without a throw, an unhandled rejection, an error log or a call Electron refuses', () => {
+    const { report } = first;
+    expect(report.unhandled).toEqual([]);
+    expect(report.record.refused).toEqual([]);
+    expect(report.errors.filter((line) => !EXPECTED_LOG.some((re) => re.test(line)))).toEqual([]);
+    expect(report.phase).toBe('quit');
+  });
+
+  it('takes the single-instance lock and registers app:// as privileged, both before ready', () => {
+    const { record } = first.report;
+    expect(record.calls.find((c) => c.api === 'app.requestSingleInstanceLock')).toEqual({
+      api: 'app.requestSingleInstanceLock',
+      ready: false,
+    });
+    expect(record.privilegedSchemes).toEqual([
+      {
+        scheme: APP_SCHEME,
+        privileges: expect.objectContaining({ standard: true, secure: true, supportFetchAPI: true }),
+        ready: false,
+      },
+    ]);
+    expect(record.handledSchemes).toEqual([APP_SCHEME]);
+  });
+
+  it('opens one hardened window whose preload exists in the bundle and whose page app:// serves', () => {
+    const { record, probes } = first.report;
+    expect(record.windows).toHaveLength(1);
+    const [win] = record.windows;
+    const prefs = win!.options.webPreferences!;
+    expect(prefs).toMatchObject(WINDOW_WEB_PREFERENCES);
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(prefs.preload).toBe(join(built.out, 'preload/index.cjs'));
+    expect(existsSync(prefs.preload!)).toBe(true);
+    expect(win!.loaded).toEqual([APP_INDEX_URL]);
+    expect(win!.shown).toBeGreaterThan(0);
+    // the page and every file it names, with the strict CSP; nothing outside out/renderer
+    const [page, ...rest] = probes;
+    expect(page).toMatchObject({
+      url: APP_INDEX_URL,
+      status: 200,
+      type: expect.stringMatching(/^text\/html/),
+    });
+    expect(page!.csp).toMatch(/script-src 'self'/);
+    const files = rest.filter((p) => !p.url.endsWith('/package.json'));
+    expect(files.map((p) => p.url).some((u) => u.endsWith('.js'))).toBe(true);
+    for (const p of files) expect(p, p.url).toMatchObject({ status: 200, csp: page!.csp });
+    expect(probes.find((p) => p.url.endsWith('/package.json'))?.status).toBe(404);
+  });
+
+  it('handles every API channel over IPC, and electron-store its one channel', () => {
+    const { record } = first.report;
+    expect([...record.ipcHandled].sort()).toEqual(API_CHANNELS.map((c) => IPC_CALL_PREFIX + c).sort());
+    expect(record.ipcListened).toEqual(['electron-store-get-data']);
+  });
+
+  it('sets the session handlers (CSP headers, permissions denied) and hardens the window contents', () => {
+    const { record } = first.report;
+    expect(record.session).toEqual({
+      headersHandler: true,
+      permissionRequest: true,
+      permissionCheck: true,
+      devicePermission: true,
+    });
+    const [win] = record.windows;
+    expect(win!.openHandler).toBe(true);
+    expect(win!.contentsListeners).toEqual(
+      expect.arrayContaining(['will-navigate', 'will-redirect', 'will-attach-webview']),
+    );
+  });
+
+  it('builds the tray and the application menu', () => {
+    const { record } = first.report;
+    expect(record.tray.created).toBe(true);
+    expect(record.tray.menu).toEqual(['Open Messenger', 'New Message', 'Quit']);
+    expect(record.tray.tooltip).toMatch(/Messenger/);
+    expect(record.applicationMenu?.length).toBeGreaterThan(0);
+    expect(record.applicationMenu!.join('\n')).toMatch(/Check for Updates/);
+  });
+
+  it('answers the page over IPC: a foreign frame refused, sign-in to the sandbox, a send accepted', () => {
+    const { ipc, eventsSent } = first.report;
+    expect(ipc['foreign']).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(ipc['settings.get']).toMatchObject({ ok: true, result: { notifications: true } });
+    expect(ipc['accounts.signIn']).toMatchObject({
+      ok: true,
+      result: { sandbox: true, username: expect.any(String) },
+    });
+    expect(ipc['send.submit']).toMatchObject({
+      ok: true,
+      result: { invalid: [], job: { recipientCount: 1 } },
+    });
+    expect(ipc['outbox.jobs']).toMatchObject({ ok: true, result: [{ counts: { accepted: 1 } }] });
+    expect(eventsSent).toEqual(expect.arrayContaining(['accounts:changed', 'outbox:progress']));
+    // what the app reads at run time was there: the migrations (both databases) and the preferences
+    expect(filesBelow(join(first.dir, 'userData')).sort()).toEqual(
+      expect.arrayContaining([
+        'messenger.sqlite',
+        'preferences.json',
+        join('sandbox-gateway', 'gateway.sqlite'),
+      ]),
+    );
+  });
+
+  it('shows the minimised window on a second start, and Quit closes every service', () => {
+    const { report, code } = first;
+    expect(report.secondInstance).toEqual({ restored: 1, shown: 1, focused: 1, windows: 1 });
+    expect(report.record.appEvents.slice(-4)).toEqual(['before-quit', 'before-quit', 'will-quit', 'quit']);
+    expect(report.record.quitDone).toBe(true);
+    expect(report.record.tray.destroyed).toBe(true);
+    expect(report.record.windows[0]!.destroyed).toBe(true);
+    // the process ended by itself: no server (sandbox gateway, push receiver), socket or timer left
+    expect(report.leftover).toBeNull();
+    expect(code).toBe(0);
+    // both databases closed (SQLite removes the WAL file with the last connection)
+    expect(filesBelow(join(first.dir, 'userData')).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
+  });
+
+  it('quits at once when another instance holds the lock: no window, no services, no files', async () => {
+    const { report, code, dir } = await boot({ gotLock: false, signIn: false });
+    expect(code).toBe(0);
+    expect(report.unhandled).toEqual([]);
+    expect(report.record.calls.map((c) => c.api)).toContain('app.quit');
+    expect(report.record.appEvents).toContain('quit');
+    expect(report.record.windows).toEqual([]);
+    expect(report.record.ipcHandled).toEqual([]);
+    expect(report.record.tray.created).toBe(false);
+    expect(filesBelow(join(dir, 'userData'))).toEqual([]);
+  });
+});

@@ -1,0 +1,558 @@
+// A recording stand-in for the `electron` module of the main process, for booting the BUILT main
+// bundle (out/main/index.js) in Node where the Electron binary cannot run (test/electron-boot/).
+// It is the subset of Electron 45's main-process API the app and electron-store use, each piece
+// typed against electron's own electron.d.ts (`satisfies Pick<…>` / `implements Pick<…>`), so a
+// signature that changes upstream breaks the typecheck instead of drifting. A name the bundle
+// imports that is missing here fails the ES module link ("does not provide an export named"), so
+// a new Electron API used by the app cannot slip past either.
+//
+// It refuses what Electron refuses (and records the refusal, so a caught one still fails the
+// test): window, tray, notification, session, screen, safeStorage and protocol.handle before
+// `ready`; protocol.registerSchemesAsPrivileged after it; protocol.handle for a scheme that was
+// not registered or is handled already; a second ipcMain.handle for one channel; a relative
+// preload path; a bitmap whose size is not width × height × 4; loadURL of a scheme nothing serves.
+import { EventEmitter } from 'node:events';
+import { isAbsolute } from 'node:path';
+import type {
+  App,
+  BrowserWindow,
+  BrowserWindowConstructorOptions,
+  CustomScheme,
+  IpcMain,
+  IpcMainInvokeEvent,
+  MenuItemConstructorOptions,
+  NativeImage,
+  Notification,
+  NotificationConstructorOptions,
+  Protocol,
+  SafeStorage,
+  Screen,
+  Session,
+  Shell,
+  Tray,
+  WebContents,
+  WebRequest,
+} from 'electron';
+
+export interface StandinOptions {
+  userData: string;
+  downloads: string;
+  appVersion: string;
+  /** What requestSingleInstanceLock answers (false: another instance runs). */
+  gotLock: boolean;
+  isPackaged: boolean;
+}
+
+/** Everything the app did to Electron, as plain data (the boot driver writes it as JSON). */
+export interface StandinRecord {
+  /** Every call, in order, with whether the app was ready then. */
+  calls: Array<{ api: string; ready: boolean }>;
+  /** Calls Electron would have refused (each also threw at the caller). */
+  refused: string[];
+  privilegedSchemes: Array<{ scheme: string; privileges: CustomScheme['privileges']; ready: boolean }>;
+  handledSchemes: string[];
+  ipcHandled: string[];
+  ipcListened: string[];
+  windows: Array<{
+    options: BrowserWindowConstructorOptions;
+    loaded: string[];
+    sent: Array<{ channel: string; args: unknown[] }>;
+    shown: number;
+    focused: number;
+    restored: number;
+    destroyed: boolean;
+    openHandler: boolean;
+    contentsListeners: string[];
+  }>;
+  session: {
+    headersHandler: boolean;
+    permissionRequest: boolean;
+    permissionCheck: boolean;
+    devicePermission: boolean;
+  };
+  tray: { created: boolean; tooltip: string | null; menu: string[]; destroyed: boolean };
+  applicationMenu: string[] | null;
+  notifications: Array<{ title: string; body: string }>;
+  appEvents: string[];
+  badge: number[];
+  exitCode: number | null;
+  quitDone: boolean;
+}
+
+type Listener = (...args: never[]) => unknown;
+
+export function createElectronStandin(opts: StandinOptions) {
+  const record: StandinRecord = {
+    calls: [],
+    refused: [],
+    privilegedSchemes: [],
+    handledSchemes: [],
+    ipcHandled: [],
+    ipcListened: [],
+    windows: [],
+    session: {
+      headersHandler: false,
+      permissionRequest: false,
+      permissionCheck: false,
+      devicePermission: false,
+    },
+    tray: { created: false, tooltip: null, menu: [], destroyed: false },
+    applicationMenu: null,
+    notifications: [],
+    appEvents: [],
+    badge: [],
+    exitCode: null,
+    quitDone: false,
+  };
+  let ready = false;
+  let resolveReady: () => void = () => undefined;
+  const readyPromise = new Promise<void>((r) => (resolveReady = r));
+  const schemeHandlers = new Map<string, (request: Request) => Response | Promise<Response>>();
+  const invokeHandlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
+  const windows: StandinWindow[] = [];
+
+  function called(api: string): void {
+    record.calls.push({ api, ready });
+  }
+  function refuse(api: string, why: string): never {
+    record.refused.push(`${api}: ${why}`);
+    throw new Error(`${api}: ${why} (as Electron refuses it)`);
+  }
+  function needReady(api: string): void {
+    called(api);
+    if (!ready) refuse(api, 'cannot be used before the app is ready');
+  }
+
+  // --- app -----------------------------------------------------------------------------------
+  const appEmitter = new EventEmitter();
+  let quitting = false;
+  const app = Object.assign(appEmitter, {
+    isPackaged: opts.isPackaged,
+    name: 'Messenger',
+    requestSingleInstanceLock: () => (called('app.requestSingleInstanceLock'), opts.gotLock),
+    whenReady: () => (called('app.whenReady'), readyPromise),
+    isReady: () => ready,
+    getPath: (name: Parameters<App['getPath']>[0]) => {
+      called(`app.getPath(${name})`);
+      if (name === 'userData') return opts.userData;
+      if (name === 'downloads') return opts.downloads;
+      return refuse(`app.getPath(${name})`, 'no such path in this stand-in');
+    },
+    getVersion: () => (called('app.getVersion'), opts.appVersion),
+    getName: () => 'Messenger',
+    setAppUserModelId: (_id: string) => called('app.setAppUserModelId'),
+    setBadgeCount: (count?: number) => {
+      called('app.setBadgeCount');
+      record.badge.push(count ?? 0);
+      return true;
+    },
+    /** Electron: before-quit (preventable), close the windows, will-quit (preventable), quit. */
+    quit: () => {
+      called('app.quit');
+      if (quitting || record.quitDone) return;
+      quitting = true;
+      // asynchronous, as in Electron: the caller's code after quit() still runs
+      setImmediate(() => {
+        quitting = false;
+        if (emitPreventable('before-quit')) return;
+        for (const w of windows) if (!w.isDestroyed()) w.close();
+        if (emitPreventable('will-quit')) return;
+        emitApp('quit', {}, 0);
+        record.quitDone = true;
+      });
+    },
+    exit: (exitCode?: number) => {
+      called('app.exit');
+      record.exitCode = exitCode ?? 0;
+      process.exit(exitCode ?? 0);
+    },
+  }) satisfies Pick<
+    App,
+    | 'isPackaged'
+    | 'requestSingleInstanceLock'
+    | 'whenReady'
+    | 'isReady'
+    | 'getPath'
+    | 'getVersion'
+    | 'getName'
+    | 'setAppUserModelId'
+    | 'setBadgeCount'
+    | 'quit'
+    | 'exit'
+  > &
+    NodeJS.EventEmitter;
+
+  function emitApp(name: string, ...args: unknown[]): void {
+    record.appEvents.push(name);
+    appEmitter.emit(name, ...args);
+  }
+  function emitPreventable(name: string): boolean {
+    let prevented = false;
+    emitApp(name, { preventDefault: () => (prevented = true) });
+    return prevented;
+  }
+
+  // --- protocol --------------------------------------------------------------------------------
+  const protocol = {
+    registerSchemesAsPrivileged: (schemes: CustomScheme[]) => {
+      called('protocol.registerSchemesAsPrivileged');
+      if (ready) refuse('protocol.registerSchemesAsPrivileged', 'must be called before the app is ready');
+      for (const s of schemes)
+        record.privilegedSchemes.push({ scheme: s.scheme, privileges: s.privileges, ready });
+    },
+    handle: (
+      scheme: string,
+      handler: (request: GlobalRequest) => GlobalResponse | Promise<GlobalResponse>,
+    ) => {
+      needReady('protocol.handle');
+      if (!record.privilegedSchemes.some((s) => s.scheme === scheme))
+        refuse('protocol.handle', `the scheme ${scheme} was not registered as privileged before ready`);
+      if (schemeHandlers.has(scheme)) refuse('protocol.handle', `the scheme ${scheme} is already handled`);
+      schemeHandlers.set(scheme, handler);
+      record.handledSchemes.push(scheme);
+    },
+  } satisfies Pick<Protocol, 'registerSchemesAsPrivileged' | 'handle'>;
+
+  /** What the page's fetch of `url` gets (Electron: the scheme's handler, or a failed load). */
+  async function request(url: string): Promise<Response> {
+    const handler = schemeHandlers.get(new URL(url).protocol.slice(0, -1));
+    if (!handler) throw new Error(`ERR_UNKNOWN_URL_SCHEME: nothing serves ${url}`);
+    return handler(new Request(url));
+  }
+
+  // --- ipcMain -----------------------------------------------------------------------------------
+  const ipcMain = Object.assign(new EventEmitter(), {
+    handle: (channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown) => {
+      called('ipcMain.handle');
+      if (invokeHandlers.has(channel)) refuse('ipcMain.handle', `a second handler for '${channel}'`);
+      invokeHandlers.set(channel, listener);
+      record.ipcHandled.push(channel);
+    },
+  });
+  const ipcOn = ipcMain.on.bind(ipcMain);
+  ipcMain.on = (channel: string | symbol, listener: Listener) => {
+    called('ipcMain.on');
+    record.ipcListened.push(String(channel));
+    return ipcOn(channel, listener as (...args: unknown[]) => void);
+  };
+  ipcMain satisfies Pick<IpcMain, 'handle'> & NodeJS.EventEmitter;
+
+  /** What ipcRenderer.invoke from a frame at `senderUrl` gets (arguments and answer cloned). */
+  async function invoke(channel: string, senderUrl: string, ...args: unknown[]): Promise<unknown> {
+    const h = invokeHandlers.get(channel);
+    if (!h) throw new Error(`Error invoking remote method '${channel}': No handler registered`);
+    const event = { senderFrame: { url: senderUrl } } as unknown as IpcMainInvokeEvent;
+    return structuredClone(await h(event, ...structuredClone(args)));
+  }
+
+  // --- session -------------------------------------------------------------------------------
+  const webRequest = {
+    onHeadersReceived: (..._args: unknown[]) => {
+      called('session.webRequest.onHeadersReceived');
+      record.session.headersHandler = true;
+    },
+  } satisfies Pick<WebRequest, 'onHeadersReceived'>;
+  const defaultSession = {
+    webRequest,
+    setPermissionRequestHandler: (handler: Parameters<Session['setPermissionRequestHandler']>[0]) => {
+      called('session.setPermissionRequestHandler');
+      record.session.permissionRequest = handler !== null;
+    },
+    setPermissionCheckHandler: (handler: Parameters<Session['setPermissionCheckHandler']>[0]) => {
+      called('session.setPermissionCheckHandler');
+      record.session.permissionCheck = handler !== null;
+    },
+    setDevicePermissionHandler: (handler: Parameters<Session['setDevicePermissionHandler']>[0]) => {
+      called('session.setDevicePermissionHandler');
+      record.session.devicePermission = handler !== null;
+    },
+  } satisfies Pick<
+    Session,
+    'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'
+  > & { webRequest: Pick<WebRequest, 'onHeadersReceived'> };
+  const session = {
+    get defaultSession() {
+      needReady('session.defaultSession');
+      return defaultSession;
+    },
+  };
+
+  // --- windows -------------------------------------------------------------------------------
+  class StandinWebContents
+    extends EventEmitter
+    implements Pick<WebContents, 'isLoading' | 'send' | 'setWindowOpenHandler'>
+  {
+    loading = true;
+    private readonly rec: StandinRecord['windows'][number];
+    constructor(rec: StandinRecord['windows'][number]) {
+      super();
+      this.rec = rec;
+    }
+    isLoading(): boolean {
+      return this.loading;
+    }
+    send(channel: string, ...args: unknown[]): void {
+      this.rec.sent.push({ channel, args: structuredClone(args) });
+    }
+    setWindowOpenHandler(_handler: Parameters<WebContents['setWindowOpenHandler']>[0]): void {
+      this.rec.openHandler = true;
+    }
+  }
+
+  class StandinWindow
+    extends EventEmitter
+    implements
+      Pick<
+        BrowserWindow,
+        | 'loadURL'
+        | 'show'
+        | 'focus'
+        | 'isFocused'
+        | 'isDestroyed'
+        | 'isMinimized'
+        | 'minimize'
+        | 'restore'
+        | 'maximize'
+        | 'isMaximized'
+        | 'getNormalBounds'
+        | 'close'
+      >
+  {
+    readonly webContents: StandinWebContents;
+    private readonly rec: StandinRecord['windows'][number];
+    private destroyed = false;
+    private minimized = false;
+    private focused = false;
+    constructor(options: BrowserWindowConstructorOptions = {}) {
+      super();
+      needReady('new BrowserWindow');
+      const preload = options.webPreferences?.preload;
+      if (preload !== undefined && !isAbsolute(preload))
+        refuse('new BrowserWindow', `the preload path ${preload} is not absolute`);
+      this.rec = {
+        options: structuredClone(options),
+        loaded: [],
+        sent: [],
+        shown: 0,
+        focused: 0,
+        restored: 0,
+        destroyed: false,
+        openHandler: false,
+        contentsListeners: [],
+      };
+      record.windows.push(this.rec);
+      windows.push(this);
+      this.webContents = new StandinWebContents(this.rec);
+      const rec = this.rec;
+      this.webContents.on('newListener', (name: string) => rec.contentsListeners.push(name));
+      emitApp('browser-window-created', {}, this);
+      emitApp('web-contents-created', {}, this.webContents);
+    }
+    async loadURL(url: string): Promise<void> {
+      this.rec.loaded.push(url);
+      const res = await request(url);
+      if (!res.ok) throw new Error(`ERR_HTTP_RESPONSE_CODE_FAILURE (${res.status}) loading '${url}'`);
+      this.webContents.loading = false;
+      this.webContents.emit('did-finish-load');
+      this.emit('ready-to-show');
+    }
+    show(): void {
+      this.rec.shown++;
+    }
+    focus(): void {
+      this.rec.focused++;
+      if (this.focused) return;
+      this.focused = true;
+      this.emit('focus');
+    }
+    isFocused(): boolean {
+      return this.focused;
+    }
+    isDestroyed(): boolean {
+      return this.destroyed;
+    }
+    isMinimized(): boolean {
+      return this.minimized;
+    }
+    minimize(): void {
+      this.minimized = true;
+      this.focused = false;
+    }
+    restore(): void {
+      this.rec.restored++;
+      this.minimized = false;
+    }
+    maximize(): void {}
+    isMaximized(): boolean {
+      return false;
+    }
+    getNormalBounds() {
+      return { x: 10, y: 10, width: 1200, height: 800 };
+    }
+    close(): void {
+      if (this.destroyed) return;
+      let prevented = false;
+      this.emit('close', { preventDefault: () => (prevented = true) });
+      if (prevented) return;
+      this.destroyed = true;
+      this.rec.destroyed = true;
+      this.emit('closed');
+    }
+  }
+
+  const screen = {
+    getAllDisplays: () => {
+      needReady('screen.getAllDisplays');
+      return [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] as ReturnType<
+        Screen['getAllDisplays']
+      >;
+    },
+  } satisfies Pick<Screen, 'getAllDisplays'>;
+
+  // --- menu, tray, notification, image ---------------------------------------------------------
+  class StandinMenu {
+    readonly items: MenuItemConstructorOptions[];
+    constructor(items: MenuItemConstructorOptions[]) {
+      this.items = items;
+    }
+    static buildFromTemplate(template: MenuItemConstructorOptions[]): StandinMenu {
+      called('Menu.buildFromTemplate');
+      for (const item of template)
+        if (!item.role && !item.label && item.type !== 'separator' && !item.submenu)
+          refuse('Menu.buildFromTemplate', 'an item without a role, label, type or submenu');
+      return new StandinMenu(template);
+    }
+    static setApplicationMenu(menu: StandinMenu | null): void {
+      called('Menu.setApplicationMenu');
+      record.applicationMenu = menu ? labels(menu.items) : null;
+    }
+  }
+  let trayMenu: StandinMenu | null = null;
+
+  class StandinTray extends EventEmitter implements Pick<Tray, 'setToolTip' | 'setTitle' | 'destroy'> {
+    constructor(_image: StandinImage | string) {
+      super();
+      needReady('new Tray');
+      record.tray.created = true;
+    }
+    setContextMenu(menu: StandinMenu | null): void {
+      trayMenu = menu;
+      record.tray.menu = menu ? labels(menu.items) : [];
+    }
+    setToolTip(toolTip: string): void {
+      record.tray.tooltip = toolTip;
+    }
+    setTitle(_title: string): void {}
+    destroy(): void {
+      record.tray.destroyed = true;
+    }
+  }
+
+  class StandinNotification extends EventEmitter implements Pick<Notification, 'show'> {
+    static isSupported(): boolean {
+      return true;
+    }
+    private readonly options: NotificationConstructorOptions;
+    constructor(options: NotificationConstructorOptions = {}) {
+      super();
+      this.options = options;
+      needReady('new Notification');
+    }
+    show(): void {
+      record.notifications.push({ title: this.options.title ?? '', body: this.options.body ?? '' });
+    }
+  }
+
+  class StandinImage implements Pick<NativeImage, 'isEmpty'> {
+    readonly width: number;
+    constructor(width: number) {
+      this.width = width;
+    }
+    isEmpty(): boolean {
+      return this.width === 0;
+    }
+  }
+  const nativeImage = {
+    createFromBitmap: (buffer: Buffer, options: { width: number; height: number }) => {
+      called('nativeImage.createFromBitmap');
+      if (buffer.length !== options.width * options.height * 4)
+        refuse('nativeImage.createFromBitmap', 'the buffer is not width × height × 4 bytes');
+      return new StandinImage(options.width);
+    },
+  };
+
+  // --- safeStorage, shell ------------------------------------------------------------------------
+  const PREFIX = 'standin-encrypted:';
+  const safeStorage = {
+    isAsyncEncryptionAvailable: async () => (needReady('safeStorage.isAsyncEncryptionAvailable'), true),
+    getSelectedStorageBackend: () => 'gnome_libsecret' as const,
+    encryptStringAsync: async (plainText: string) => {
+      needReady('safeStorage.encryptStringAsync');
+      return Buffer.from(PREFIX + plainText, 'utf8');
+    },
+    decryptStringAsync: async (encrypted: Buffer) => {
+      needReady('safeStorage.decryptStringAsync');
+      const text = Buffer.from(encrypted).toString('utf8');
+      if (!text.startsWith(PREFIX)) throw new Error('Error while decrypting the ciphertext provided');
+      return { result: text.slice(PREFIX.length), shouldReEncrypt: false };
+    },
+  } satisfies Pick<
+    SafeStorage,
+    'isAsyncEncryptionAvailable' | 'getSelectedStorageBackend' | 'encryptStringAsync' | 'decryptStringAsync'
+  >;
+  const shell = {
+    openExternal: async (url: string) => void called(`shell.openExternal(${url})`),
+    openPath: async (path: string) => (called(`shell.openPath(${path})`), ''),
+    showItemInFolder: (path: string) => void called(`shell.showItemInFolder(${path})`),
+  } satisfies Pick<Shell, 'openExternal' | 'openPath' | 'showItemInFolder'>;
+
+  const electron = {
+    app,
+    BrowserWindow: StandinWindow,
+    ipcMain,
+    Menu: StandinMenu,
+    nativeImage,
+    Notification: StandinNotification,
+    protocol,
+    safeStorage,
+    screen,
+    session,
+    shell,
+    Tray: StandinTray,
+  };
+
+  return {
+    /** The module object `import … from 'electron'` gets (also its default export). */
+    electron,
+    record,
+    /** Electron's start: will-finish-launching, then ready (whenReady resolves). */
+    becomeReady(): void {
+      emitApp('will-finish-launching');
+      ready = true;
+      emitApp('ready', {}, {});
+      resolveReady();
+    },
+    /** Another start of the app: Electron emits second-instance in the first one. */
+    secondInstance(argv: string[]): void {
+      emitApp('second-instance', {}, argv, process.cwd(), {});
+    },
+    request,
+    invoke,
+    windows: (): readonly StandinWindow[] => windows,
+    /** Click the tray's context-menu item with this label. */
+    clickTray(label: string): void {
+      const item = trayMenu?.items.find((i) => i.label === label);
+      if (!item?.click) throw new Error(`the tray has no item '${label}'`);
+      (item.click as () => void)();
+    },
+  };
+}
+
+function labels(items: MenuItemConstructorOptions[]): string[] {
+  return items.flatMap((i) => [
+    ...(i.label ? [i.label] : i.role ? [`role:${i.role}`] : []),
+    ...(Array.isArray(i.submenu) ? labels(i.submenu).map((l) => `${i.label ?? i.role} > ${l}`) : []),
+  ]);
+}
+
+export type ElectronStandin = ReturnType<typeof createElectronStandin>;

@@ -65,6 +65,24 @@ const EXPECTED_LOG = [
   /push receiver listening at http:\/\/127\.0\.0\.1:\d+\/push/,
 ];
 
+describe('the built main bundle on disk', () => {
+  it('has every file its code names relative to itself (new URL(…, import.meta.url))', () => {
+    const main = join(built.out, 'main');
+    const chunks = filesBelow(main).filter((f) => f.endsWith('.js'));
+    const named = chunks.flatMap((chunk) =>
+      [
+        ...readFileSync(join(main, chunk), 'utf8').matchAll(
+          /new URL\(\s*["'`](\.{1,2}\/[^"'`]*)["'`],\s*import\.meta\.url\s*\)/g,
+        ),
+      ].map((m) => ({ chunk, path: m[1]!, file: join(main, chunk, '..', m[1]!) })),
+    );
+    expect(named.map((n) => n.path)).toEqual(
+      expect.arrayContaining(['./migrations/app/', '../../package.json']),
+    );
+    for (const n of named) expect(existsSync(n.file), `${n.path} named by ${n.chunk}`).toBe(true);
+  });
+});
+
 describe('the built main bundle, started in Node with a stand-in electron', { timeout: 120_000 }, () => {
   let first: Boot;
   beforeAll(async () => {

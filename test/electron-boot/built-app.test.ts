@@ -2,8 +2,9 @@
 // way a user's first start starts it — but in Node, since the Electron binary cannot run here: the
 // main bundle (out/main/index.js) runs in a child process with the recording stand-in of
 // test/support/electron-standin.ts as its `electron` (test/support/electron-boot-driver.ts plays
-// ready, a second start and Quit from the tray). The built preload and renderer are checked in
-// preload-bundle.test.ts and renderer-bundle.test.ts; all three share one build per file.
+// ready, a second start and Quit from the tray). The built preload runs in a sandbox-like V8
+// context, and the built renderer in Chromium with that preload wired to the web shell's services
+// (test/support/preload-in-page.ts). One build for all of it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +12,27 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_INDEX_URL, APP_SCHEME } from '../../main/electron/app-protocol.ts';
 import { WINDOW_WEB_PREFERENCES } from '../../main/electron/policy.ts';
-import { API_CHANNELS, IPC_CALL_PREFIX } from '../../preload/ipc-contract.ts';
+import { createMessengerApp } from '../../main/services/app.ts';
+import { startWebShell } from '../../main/web.ts';
+import type { WebShell } from '../../main/web.ts';
+import {
+  ApiError,
+  API_CHANNELS,
+  EVENT_CHANNELS,
+  IPC_CALL_PREFIX,
+  IPC_EVENT_CHANNEL,
+  IPC_MENU_CHANNEL,
+  MENU_EVENTS,
+} from '../../preload/ipc-contract.ts';
+import type { ApiEnvelope } from '../../preload/ipc-contract.ts';
+import { HAS_CHROMIUM, openBrowser } from '../e2e/support.ts';
+import type { AppBrowser } from '../e2e/support.ts';
+import { loadPreload, rendererApi, runPreloadBundle } from '../support/preload-bundle.ts';
+import { preloadInitScript } from '../support/preload-in-page.ts';
 import { buildApp, NODE, ROOT } from '../support/built-app.ts';
 import type { BuiltApp } from '../support/built-app.ts';
 import type { BootConfig, BootReport } from '../support/electron-boot-driver.ts';
+import { DEMO_NUMBER } from '../../gateway/demo.ts';
 
 const DRIVER = join(ROOT, 'test/support/electron-boot-driver.ts');
 let built: BuiltApp;
@@ -218,3 +236,159 @@ describe('the built main bundle, started in Node with a stand-in electron', { ti
     expect(filesBelow(join(dir, 'userData'))).toEqual([]);
   });
 });
+
+describe('the built preload bundle, in a sandbox-like context', () => {
+  const APP_PAGE = 'app://messenger/index.html';
+  let bundle: string;
+  beforeAll(() => {
+    bundle = readFileSync(join(built.out, 'preload/index.cjs'), 'utf8');
+  });
+
+  it('requires electron only, and exposes exactly messengerBridge.invoke and messengerEvents.on', () => {
+    // no Node built-in or package a sandboxed preload cannot load, not even on a path not taken
+    expect([...new Set([...bundle.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1]))]).toEqual(
+      ['electron'],
+    );
+    const { exposed, required } = runPreloadBundle(bundle, {
+      invoke: async () => ({ ok: true, result: null }),
+    });
+    expect(required).toEqual(['electron']);
+    expect([...exposed.keys()]).toEqual(['messengerBridge', 'messengerEvents']);
+    expect(Object.keys(exposed.get('messengerBridge') as object)).toEqual(['invoke']);
+    expect(Object.keys(exposed.get('messengerEvents') as object)).toEqual(['on']);
+  });
+
+  it('invokes each API channel of the contract over IPC, and nothing else', async () => {
+    const { exposed, invoked } = runPreloadBundle(bundle, { invoke: async () => ({ ok: true, result: 1 }) });
+    const bridge = exposed.get('messengerBridge') as {
+      invoke(channel: unknown, arg?: unknown): Promise<ApiEnvelope>;
+    };
+    for (const channel of API_CHANNELS)
+      expect(await bridge.invoke(channel, {})).toEqual({ ok: true, result: 1 });
+    for (const channel of ['ipc:anything', 'constructor', 7])
+      expect(await bridge.invoke(channel)).toMatchObject({ ok: false, error: { code: 'unknown-channel' } });
+    expect(invoked).toEqual(API_CHANNELS.map((c) => IPC_CALL_PREFIX + c));
+  });
+
+  it('delivers the whitelisted events and menu actions only', () => {
+    const { exposed, emit } = runPreloadBundle(bundle, { invoke: async () => null });
+    const events = exposed.get('messengerEvents') as { on(e: string, l: (p: unknown) => void): () => void };
+    const got: unknown[] = [];
+    for (const name of [...EVENT_CHANNELS, ...MENU_EVENTS]) events.on(name, (p) => got.push([name, p]));
+    for (const name of EVENT_CHANNELS) emit(IPC_EVENT_CHANNEL, name, { n: name });
+    for (const name of MENU_EVENTS) emit(IPC_MENU_CHANNEL, name);
+    emit(IPC_EVENT_CHANNEL, 'not:allowed', {});
+    expect(got).toEqual([
+      ...EVENT_CHANNELS.map((n) => [n, { n }]),
+      ...MENU_EVENTS.map((n) => [n, undefined]),
+    ]);
+    expect(() => events.on('not:allowed', () => undefined)).toThrow();
+  });
+
+  it('carries a call to the real services and an ApiError back, as the renderer sees it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'messenger-preload-'));
+    dirs.push(dataDir);
+    const app = await createMessengerApp({ dataDir, env: {}, log: () => undefined });
+    try {
+      const { api } = loadPreload(bundle, APP_PAGE, app.call, (url) => url === APP_PAGE);
+      const added = await api.contacts.add({ name: 'Alice', number: '+44 7700 900123' });
+      expect(await api.contacts.list()).toEqual([
+        expect.objectContaining({ id: added.id, number: '447700900123' }),
+      ]);
+      const err = await api.credit.refresh().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).code).toBe('not-signed-in');
+      const foreign = loadPreload(bundle, 'https://example.com/', app.call, (url) => url === APP_PAGE);
+      expect(
+        await rendererApi(foreign.exposed)
+          .contacts.list()
+          .catch((e: ApiError) => e.code),
+      ).toBe('forbidden');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)(
+  'the built renderer in Chromium, over the built preload',
+  { timeout: 90_000 },
+  () => {
+    let shell: WebShell;
+    let browser: AppBrowser;
+
+    beforeAll(async () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'messenger-renderer-'));
+      dirs.push(tmp);
+      shell = await startWebShell({
+        dataDir: join(tmp, 'data'),
+        staticDir: join(built.out, 'renderer'),
+        build: false,
+        log: () => undefined,
+      });
+      browser = await openBrowser(join(tmp, 'profile'), { viewport: { width: 1280, height: 860 } });
+      const bundle = readFileSync(join(built.out, 'preload/index.cjs'), 'utf8');
+      await browser.context.addInitScript({
+        content: preloadInitScript(bundle, { callPrefix: IPC_CALL_PREFIX, eventChannel: IPC_EVENT_CHANNEL }),
+      });
+      await browser.page.goto(shell.url);
+    }, 120_000);
+    afterAll(async () => {
+      await browser?.context.close();
+      await shell?.close();
+    });
+
+    it('signs in to the sandbox, sends, and shows the reply, every call through the preload', async () => {
+      const { page, pageErrors } = browser;
+      await page.getByRole('button', { name: 'Use local sandbox' }).click();
+      await page.getByTestId('credit-amount').waitFor({ timeout: 30_000 });
+
+      await page.getByRole('button', { name: 'Compose' }).click();
+      const entry = page.getByRole('combobox', { name: 'To', exact: true });
+      await entry.fill('447700900101');
+      await entry.press('Enter');
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Lunch at one?');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page
+        .getByTestId('send-results')
+        .locator('tbody tr')
+        .filter({ hasText: '+447700900101' })
+        .locator('[data-status="accepted"], [data-status="queued"], [data-status="delivered"]')
+        .waitFor({ timeout: 20_000 });
+
+      // the phone answers through the sandbox gateway; the inbox shows it (poll or push)
+      await page.evaluate(() => window.messenger!.settings.update({ pollIntervalSeconds: 5 }));
+      const gateway = await page.evaluate(
+        async () => (await window.messenger!.accounts.current())!.primaryUrl,
+      );
+      const res = await fetch(new URL('/sandbox/inbound', gateway), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        body: new URLSearchParams({
+          SendTo: DEMO_NUMBER,
+          ReplyTo: '447700900101',
+          Message: 'Yes, see you there',
+        }),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      await page.getByTestId('unread-badge').waitFor({ timeout: 15_000 });
+      await page.getByRole('button', { name: /^Inbox/ }).click();
+      await page.getByRole('list', { name: 'Conversations' }).getByText('Yes, see you there').waitFor();
+
+      // it was the Electron path of main.tsx: the built preload, its bridge, the IPC channel names
+      const seen = await page.evaluate(
+        () =>
+          (
+            window as unknown as {
+              __preloadStandin: { invoked: string[]; required: string[]; exposed: string[] };
+            }
+          ).__preloadStandin,
+      );
+      expect(seen.required).toEqual(['electron']);
+      expect(seen.exposed).toEqual(['messengerBridge', 'messengerEvents']);
+      for (const channel of ['accounts.signIn', 'send.submit', 'inbox.unreadTotal'])
+        expect(seen.invoked).toContain(IPC_CALL_PREFIX + channel);
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);

@@ -29,6 +29,7 @@ import { HAS_CHROMIUM, openBrowser } from '../e2e/support.ts';
 import type { AppBrowser } from '../e2e/support.ts';
 import { loadPreload, rendererApi, runPreloadBundle } from '../support/preload-bundle.ts';
 import { preloadInitScript } from '../support/preload-in-page.ts';
+import { BUNDLED_MIGRATIONS } from '../../scripts/bundle-migrations.ts';
 import { buildApp, NODE, ROOT } from '../support/built-app.ts';
 import type { BuiltApp } from '../support/built-app.ts';
 import type { BootConfig, BootReport } from '../support/electron-boot-driver.ts';
@@ -83,7 +84,28 @@ const EXPECTED_LOG = [
   /push receiver listening at http:\/\/127\.0\.0\.1:\d+\/push/,
 ];
 
+// moved from test/unit/packaging/bundle.test.ts (it built the app a second time)
 describe('the built main bundle on disk', () => {
+  it('has each migrations folder beside it, file for file', () => {
+    for (const m of BUNDLED_MIGRATIONS) {
+      const sources = readdirSync(join(ROOT, m.from)).filter((f) => f.endsWith('.sql'));
+      expect(sources.length, m.from).toBeGreaterThan(0);
+      expect(readdirSync(join(built.out, 'main', m.to)).sort()).toEqual(sources.sort());
+      for (const f of sources)
+        expect(readFileSync(join(built.out, 'main', m.to, f), 'utf8')).toBe(
+          readFileSync(join(ROOT, m.from, f), 'utf8'),
+        );
+    }
+  });
+
+  it('reads the app and the gateway migrations from their own folders, never one shared ./migrations/', () => {
+    const code = readFileSync(join(built.out, 'main', 'index.js'), 'utf8');
+    const dirs = [...code.matchAll(/new URL\(["']\.\/(migrations\/[^"']*)["'], import\.meta\.url\)/g)].map(
+      (m) => m[1],
+    );
+    expect(dirs.sort()).toEqual(BUNDLED_MIGRATIONS.map((m) => `${m.to}/`).sort());
+  });
+
   it('has every file its code names relative to itself (new URL(…, import.meta.url))', () => {
     const main = join(built.out, 'main');
     const chunks = filesBelow(main).filter((f) => f.endsWith('.js'));

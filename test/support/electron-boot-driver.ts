@@ -1,7 +1,7 @@
 // Runs the BUILT Electron main bundle in plain Node, as a user's first start would run it in
 // Electron, with the recording stand-in of test/support/electron-standin.ts as the `electron`
 // module (resolved for the bundle and for electron-store alike by a module hook). Run as a child
-// process by test/electron-boot/main-bundle.test.ts:
+// process by test/electron-boot/built-app.test.ts:
 //
 //   node test/support/electron-boot-driver.ts '{"bundle":…,"dir":…,"report":…,"gotLock":true}'
 //

@@ -232,6 +232,17 @@ describe('the built main bundle, started in Node with a stand-in electron', { ti
     );
   });
 
+  it('notifies of a reply while the window is in the background, with the unread count on tray and badge', () => {
+    const { record, ipc } = first.report;
+    expect(ipc['inbox.pollNow']).toMatchObject({ ok: true });
+    expect(record.notifications).toEqual([
+      { title: expect.stringContaining('+447700900123'), body: 'A reply' },
+    ]);
+    expect(record.badge.at(-1)).toBe(1);
+    expect(record.tray.tooltip).toMatch(/1 unread/);
+    expect(first.report.eventsSent).toContain('inbox:received');
+  });
+
   it('shows the minimised window on a second start, and Quit closes every service', () => {
     const { report, code } = first;
     expect(report.secondInstance).toEqual({ restored: 1, shown: 1, focused: 1, windows: 1 });
@@ -242,6 +253,11 @@ describe('the built main bundle, started in Node with a stand-in electron', { ti
     // the process ended by itself: no server (sandbox gateway, push receiver), socket or timer left
     expect(report.leftover).toBeNull();
     expect(code).toBe(0);
+    // the window's place was kept in the preferences (electron-store) when it closed
+    const prefs = JSON.parse(readFileSync(join(first.dir, 'userData/preferences.json'), 'utf8')) as {
+      window?: unknown;
+    };
+    expect(prefs.window).toEqual({ x: 10, y: 10, width: 1200, height: 800, maximized: false });
     // both databases closed (SQLite removes the WAL file with the last connection)
     expect(filesBelow(join(first.dir, 'userData')).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
   });

@@ -11,10 +11,11 @@
 // calls process.exit at the end: the process must end by itself once the app has closed its
 // services (a server, socket, timer or database left open keeps it alive, and the watchdog then
 // reports what is left). The report (JSON) is written on exit.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { createElectronStandin } from './electron-standin.ts';
 import type { StandinRecord } from './electron-standin.ts';
 
@@ -63,7 +64,12 @@ mkdirSync(join(config.dir, 'downloads'), { recursive: true });
 const standin = createElectronStandin({
   userData: join(config.dir, 'userData'),
   downloads: join(config.dir, 'downloads'),
-  appVersion: '0.1.0',
+  // Electron: the version of the app's package.json (app.asar/package.json)
+  appVersion: (
+    JSON.parse(readFileSync(join(dirname(config.bundle), '../../package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version,
   gotLock: config.gotLock,
   isPackaged: true,
 });
@@ -177,6 +183,18 @@ async function run(): Promise<void> {
       standin.record.windows[0]!.sent.some((s) => s.args[0] === 'outbox:progress'),
     );
     report.ipc['outbox.jobs'] = await call('outbox.jobs', pageUrl);
+
+    // the window in the background, a phone answers: a desktop notification and the badge
+    win.blur();
+    const signedIn = report.ipc['accounts.signIn'] as { result?: { primaryUrl?: string } };
+    const inbound = await fetch(new URL('/sandbox/inbound', signedIn.result?.primaryUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+      body: new URLSearchParams({ SendTo: DEMO_NUMBER, ReplyTo: '447700900123', Message: 'A reply' }),
+    });
+    if (inbound.status !== 200) throw new Error(`sandbox inbound: ${inbound.status} ${await inbound.text()}`);
+    report.ipc['inbox.pollNow'] = await call('inbox.pollNow', pageUrl);
+    await waitFor('a notification', () => standin.record.notifications.length > 0);
   }
 
   report.phase = 'second-instance';

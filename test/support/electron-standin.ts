@@ -11,28 +11,22 @@
 // `ready`; protocol.registerSchemesAsPrivileged after it; protocol.handle for a scheme that was
 // not registered or is handled already; a second ipcMain.handle for one channel; a relative
 // preload path; a bitmap whose size is not width × height × 4; loadURL of a scheme nothing serves.
+// Windows, menus, tray, notifications and images are in ./electron-standin-windows.ts.
 import { EventEmitter } from 'node:events';
-import { isAbsolute } from 'node:path';
+import { createWindowParts } from './electron-standin-windows.ts';
 import type {
   App,
-  BrowserWindow,
   BrowserWindowConstructorOptions,
   CustomScheme,
   IpcMain,
   IpcMainInvokeEvent,
-  MenuItemConstructorOptions,
-  NativeImage,
-  Notification,
-  NotificationConstructorOptions,
   Protocol,
   SafeStorage,
-  Screen,
   Session,
   Shell,
-  Tray,
-  WebContents,
   WebRequest,
 } from 'electron';
+import type * as ElectronModule from 'electron';
 
 export interface StandinOptions {
   userData: string;
@@ -109,7 +103,6 @@ export function createElectronStandin(opts: StandinOptions) {
   const readyPromise = new Promise<void>((r) => (resolveReady = r));
   const schemeHandlers = new Map<string, (request: Request) => Response | Promise<Response>>();
   const invokeHandlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
-  const windows: StandinWindow[] = [];
 
   function called(api: string): void {
     record.calls.push({ api, ready });
@@ -122,6 +115,8 @@ export function createElectronStandin(opts: StandinOptions) {
     called(api);
     if (!ready) refuse(api, 'cannot be used before the app is ready');
   }
+  const parts = createWindowParts({ record, called, refuse, needReady, emitApp, request });
+  const { windows } = parts;
 
   // --- app -----------------------------------------------------------------------------------
   const appEmitter = new EventEmitter();
@@ -277,210 +272,6 @@ export function createElectronStandin(opts: StandinOptions) {
     },
   };
 
-  // --- windows -------------------------------------------------------------------------------
-  class StandinWebContents
-    extends EventEmitter
-    implements Pick<WebContents, 'isLoading' | 'send' | 'setWindowOpenHandler'>
-  {
-    loading = true;
-    private readonly rec: StandinRecord['windows'][number];
-    constructor(rec: StandinRecord['windows'][number]) {
-      super();
-      this.rec = rec;
-    }
-    isLoading(): boolean {
-      return this.loading;
-    }
-    send(channel: string, ...args: unknown[]): void {
-      this.rec.sent.push({ channel, args: structuredClone(args) });
-    }
-    setWindowOpenHandler(_handler: Parameters<WebContents['setWindowOpenHandler']>[0]): void {
-      this.rec.openHandler = true;
-    }
-  }
-
-  class StandinWindow
-    extends EventEmitter
-    implements
-      Pick<
-        BrowserWindow,
-        | 'loadURL'
-        | 'show'
-        | 'focus'
-        | 'isFocused'
-        | 'isDestroyed'
-        | 'isMinimized'
-        | 'minimize'
-        | 'restore'
-        | 'maximize'
-        | 'isMaximized'
-        | 'getNormalBounds'
-        | 'close'
-      >
-  {
-    readonly webContents: StandinWebContents;
-    private readonly rec: StandinRecord['windows'][number];
-    private destroyed = false;
-    private minimized = false;
-    private focused = false;
-    constructor(options: BrowserWindowConstructorOptions = {}) {
-      super();
-      needReady('new BrowserWindow');
-      const preload = options.webPreferences?.preload;
-      if (preload !== undefined && !isAbsolute(preload))
-        refuse('new BrowserWindow', `the preload path ${preload} is not absolute`);
-      this.rec = {
-        options: structuredClone(options),
-        loaded: [],
-        sent: [],
-        shown: 0,
-        focused: 0,
-        restored: 0,
-        destroyed: false,
-        openHandler: false,
-        contentsListeners: [],
-      };
-      record.windows.push(this.rec);
-      windows.push(this);
-      this.webContents = new StandinWebContents(this.rec);
-      const rec = this.rec;
-      this.webContents.on('newListener', (name: string) => rec.contentsListeners.push(name));
-      emitApp('browser-window-created', {}, this);
-      emitApp('web-contents-created', {}, this.webContents);
-    }
-    async loadURL(url: string): Promise<void> {
-      this.rec.loaded.push(url);
-      const res = await request(url);
-      if (!res.ok) throw new Error(`ERR_HTTP_RESPONSE_CODE_FAILURE (${res.status}) loading '${url}'`);
-      this.webContents.loading = false;
-      this.webContents.emit('did-finish-load');
-      this.emit('ready-to-show');
-    }
-    show(): void {
-      this.rec.shown++;
-    }
-    focus(): void {
-      this.rec.focused++;
-      if (this.focused) return;
-      this.focused = true;
-      this.emit('focus');
-    }
-    isFocused(): boolean {
-      return this.focused;
-    }
-    isDestroyed(): boolean {
-      return this.destroyed;
-    }
-    isMinimized(): boolean {
-      return this.minimized;
-    }
-    minimize(): void {
-      this.minimized = true;
-      this.focused = false;
-    }
-    restore(): void {
-      this.rec.restored++;
-      this.minimized = false;
-    }
-    maximize(): void {}
-    isMaximized(): boolean {
-      return false;
-    }
-    getNormalBounds() {
-      return { x: 10, y: 10, width: 1200, height: 800 };
-    }
-    close(): void {
-      if (this.destroyed) return;
-      let prevented = false;
-      this.emit('close', { preventDefault: () => (prevented = true) });
-      if (prevented) return;
-      this.destroyed = true;
-      this.rec.destroyed = true;
-      this.emit('closed');
-    }
-  }
-
-  const screen = {
-    getAllDisplays: () => {
-      needReady('screen.getAllDisplays');
-      return [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] as ReturnType<
-        Screen['getAllDisplays']
-      >;
-    },
-  } satisfies Pick<Screen, 'getAllDisplays'>;
-
-  // --- menu, tray, notification, image ---------------------------------------------------------
-  class StandinMenu {
-    readonly items: MenuItemConstructorOptions[];
-    constructor(items: MenuItemConstructorOptions[]) {
-      this.items = items;
-    }
-    static buildFromTemplate(template: MenuItemConstructorOptions[]): StandinMenu {
-      called('Menu.buildFromTemplate');
-      for (const item of template)
-        if (!item.role && !item.label && item.type !== 'separator' && !item.submenu)
-          refuse('Menu.buildFromTemplate', 'an item without a role, label, type or submenu');
-      return new StandinMenu(template);
-    }
-    static setApplicationMenu(menu: StandinMenu | null): void {
-      called('Menu.setApplicationMenu');
-      record.applicationMenu = menu ? labels(menu.items) : null;
-    }
-  }
-  let trayMenu: StandinMenu | null = null;
-
-  class StandinTray extends EventEmitter implements Pick<Tray, 'setToolTip' | 'setTitle' | 'destroy'> {
-    constructor(_image: StandinImage | string) {
-      super();
-      needReady('new Tray');
-      record.tray.created = true;
-    }
-    setContextMenu(menu: StandinMenu | null): void {
-      trayMenu = menu;
-      record.tray.menu = menu ? labels(menu.items) : [];
-    }
-    setToolTip(toolTip: string): void {
-      record.tray.tooltip = toolTip;
-    }
-    setTitle(_title: string): void {}
-    destroy(): void {
-      record.tray.destroyed = true;
-    }
-  }
-
-  class StandinNotification extends EventEmitter implements Pick<Notification, 'show'> {
-    static isSupported(): boolean {
-      return true;
-    }
-    private readonly options: NotificationConstructorOptions;
-    constructor(options: NotificationConstructorOptions = {}) {
-      super();
-      this.options = options;
-      needReady('new Notification');
-    }
-    show(): void {
-      record.notifications.push({ title: this.options.title ?? '', body: this.options.body ?? '' });
-    }
-  }
-
-  class StandinImage implements Pick<NativeImage, 'isEmpty'> {
-    readonly width: number;
-    constructor(width: number) {
-      this.width = width;
-    }
-    isEmpty(): boolean {
-      return this.width === 0;
-    }
-  }
-  const nativeImage = {
-    createFromBitmap: (buffer: Buffer, options: { width: number; height: number }) => {
-      called('nativeImage.createFromBitmap');
-      if (buffer.length !== options.width * options.height * 4)
-        refuse('nativeImage.createFromBitmap', 'the buffer is not width × height × 4 bytes');
-      return new StandinImage(options.width);
-    },
-  };
-
   // --- safeStorage, shell ------------------------------------------------------------------------
   const PREFIX = 'standin-encrypted:';
   const safeStorage = {
@@ -508,17 +299,22 @@ export function createElectronStandin(opts: StandinOptions) {
 
   const electron = {
     app,
-    BrowserWindow: StandinWindow,
+    BrowserWindow: parts.BrowserWindow,
     ipcMain,
-    Menu: StandinMenu,
-    nativeImage,
-    Notification: StandinNotification,
+    Menu: parts.Menu,
+    nativeImage: parts.nativeImage,
+    Notification: parts.Notification,
     protocol,
     safeStorage,
-    screen,
+    screen: parts.screen,
     session,
     shell,
-    Tray: StandinTray,
+    Tray: parts.Tray,
+  };
+
+  // every name here is one of electron's own exports (a misspelt or invented one does not compile)
+  electron satisfies {
+    [K in keyof typeof electron]: K extends keyof typeof ElectronModule ? unknown : never;
   };
 
   return {
@@ -538,21 +334,10 @@ export function createElectronStandin(opts: StandinOptions) {
     },
     request,
     invoke,
-    windows: (): readonly StandinWindow[] => windows,
+    windows: () => windows,
     /** Click the tray's context-menu item with this label. */
-    clickTray(label: string): void {
-      const item = trayMenu?.items.find((i) => i.label === label);
-      if (!item?.click) throw new Error(`the tray has no item '${label}'`);
-      (item.click as () => void)();
-    },
+    clickTray: parts.clickTray,
   };
-}
-
-function labels(items: MenuItemConstructorOptions[]): string[] {
-  return items.flatMap((i) => [
-    ...(i.label ? [i.label] : i.role ? [`role:${i.role}`] : []),
-    ...(Array.isArray(i.submenu) ? labels(i.submenu).map((l) => `${i.label ?? i.role} > ${l}`) : []),
-  ]);
 }
 
 export type ElectronStandin = ReturnType<typeof createElectronStandin>;

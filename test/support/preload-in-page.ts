@@ -22,6 +22,10 @@ function inPage(
   /** What the stand-in saw, for the test: the channels invoked and the modules required. */
   const seen = { invoked: [] as string[], required: [] as string[], exposed: [] as string[] };
   Object.defineProperty(window, '__preloadStandin', { value: seen });
+  // Electron has no window.prompt (it throws there); a renderer using it must fail here too
+  window.prompt = () => {
+    throw new Error('prompt() is and will not be supported.');
+  };
   const url = new URL('/api', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   const token = new URLSearchParams(window.location.search).get('token');

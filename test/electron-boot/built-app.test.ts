@@ -82,6 +82,7 @@ function filesBelow(dir: string): string[] {
 const EXPECTED_LOG = [
   /refused settings\.get from https:\/\/example\.com\//,
   /push receiver listening at http:\/\/127\.0\.0\.1:\d+\/push/,
+  /blocked a link to https:\/\/example\.com\/ \(not https to an allowed host\)/,
 ];
 
 // moved from test/unit/packaging/bundle.test.ts (it built the app a second time)
@@ -197,6 +198,25 @@ describe('the built main bundle, started in Node with a stand-in electron', { ti
     expect(win!.contentsListeners).toEqual(
       expect.arrayContaining(['will-navigate', 'will-redirect', 'will-attach-webview']),
     );
+    // asked as Chromium asks them: CSP on every response, every permission denied, no new window,
+    // no navigation away from the app, no <webview>
+    const { hardening, probes } = first.report;
+    expect(hardening['headers']).toEqual({
+      responseHeaders: {
+        'Content-Type': ['text/html'],
+        'Content-Security-Policy': [probes[0]!.csp],
+        'X-Content-Type-Options': ['nosniff'],
+      },
+    });
+    expect(hardening).toMatchObject({
+      permissionRequest: false,
+      permissionCheck: false,
+      devicePermission: false,
+      windowOpen: { action: 'deny' },
+      navigateAway: true,
+      navigateInside: false,
+      attachWebview: true,
+    });
   });
 
   it('builds the tray and the application menu', () => {

@@ -46,6 +46,8 @@ export interface BootReport {
   unhandled: string[];
   /** What the app:// handler answered for the page and each file it names. */
   probes: Probe[];
+  /** What the session's and the window's handlers answered, asked as Chromium asks them. */
+  hardening: Record<string, unknown>;
   /** The envelopes the bound IPC handlers answered, by step. */
   ipc: Record<string, unknown>;
   /** Events the main process sent to the window, by name (messenger:event's first argument). */
@@ -78,6 +80,7 @@ const report: BootReport = {
   errors: [],
   unhandled: [],
   probes: [],
+  hardening: {},
   ipc: {},
   eventsSent: [],
   secondInstance: null,
@@ -167,6 +170,26 @@ async function run(): Promise<void> {
     if (url.protocol === new URL(pageUrl).protocol) report.probes.push((await probe(url.href)).probe);
   }
   report.probes.push((await probe(new URL('/../../package.json', pageUrl).href)).probe);
+
+  report.phase = 'hardening';
+  const h = standin.sessionHandlers;
+  const headers = await new Promise((resolve) =>
+    h.headers?.({ responseHeaders: { 'Content-Type': ['text/html'] } }, resolve),
+  );
+  const permission = await new Promise((resolve) =>
+    h.permissionRequest?.(win.webContents as never, 'media', resolve, {} as never),
+  );
+  const open = win.webContents.openHandler?.({ url: 'https://example.com/' } as never);
+  report.hardening = {
+    headers,
+    permissionRequest: permission,
+    permissionCheck: h.permissionCheck?.(null, 'notifications', pageUrl, {} as never),
+    devicePermission: h.devicePermission?.({ deviceType: 'usb', origin: pageUrl } as never),
+    windowOpen: open ?? null,
+    navigateAway: win.webContents.preventable('will-navigate', 'https://example.com/'),
+    navigateInside: win.webContents.preventable('will-navigate', new URL('/index.html', pageUrl).href),
+    attachWebview: win.webContents.preventable('will-attach-webview', {}, {}),
+  };
 
   report.phase = 'ipc';
   const call = (channel: string, sender: string, arg?: unknown) =>

@@ -47,8 +47,17 @@ export function createWindowParts(core: StandinCore) {
     send(channel: string, ...args: unknown[]): void {
       this.rec.sent.push({ channel, args: structuredClone(args) });
     }
-    setWindowOpenHandler(_handler: Parameters<WebContents['setWindowOpenHandler']>[0]): void {
+    /** The app's handler of window.open (Chromium asks it for every new window). */
+    openHandler: Parameters<WebContents['setWindowOpenHandler']>[0] | null = null;
+    setWindowOpenHandler(handler: Parameters<WebContents['setWindowOpenHandler']>[0]): void {
       this.rec.openHandler = true;
+      this.openHandler = handler;
+    }
+    /** Emit a preventable event as Chromium does (will-navigate, will-redirect): whether it was prevented. */
+    preventable(name: string, ...args: unknown[]): boolean {
+      let prevented = false;
+      this.emit(name, { preventDefault: () => (prevented = true) }, ...args);
+      return prevented;
     }
   }
 

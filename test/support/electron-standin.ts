@@ -241,10 +241,22 @@ export function createElectronStandin(opts: StandinOptions) {
   }
 
   // --- session -------------------------------------------------------------------------------
+  /** The handlers the app gave the session, for the driver to ask as Chromium would. */
+  const sessionHandlers: {
+    headers?: (
+      details: { responseHeaders?: Record<string, string[]> },
+      callback: (r: unknown) => void,
+    ) => void;
+    permissionRequest?: Parameters<Session['setPermissionRequestHandler']>[0];
+    permissionCheck?: Parameters<Session['setPermissionCheckHandler']>[0];
+    devicePermission?: Parameters<Session['setDevicePermissionHandler']>[0];
+  } = {};
   const webRequest = {
-    onHeadersReceived: (..._args: unknown[]) => {
+    onHeadersReceived: (...args: unknown[]) => {
       called('session.webRequest.onHeadersReceived');
       record.session.headersHandler = true;
+      // (listener) or (filter, listener)
+      sessionHandlers.headers = args.at(-1) as typeof sessionHandlers.headers;
     },
   } satisfies Pick<WebRequest, 'onHeadersReceived'>;
   const defaultSession = {
@@ -252,14 +264,17 @@ export function createElectronStandin(opts: StandinOptions) {
     setPermissionRequestHandler: (handler: Parameters<Session['setPermissionRequestHandler']>[0]) => {
       called('session.setPermissionRequestHandler');
       record.session.permissionRequest = handler !== null;
+      sessionHandlers.permissionRequest = handler;
     },
     setPermissionCheckHandler: (handler: Parameters<Session['setPermissionCheckHandler']>[0]) => {
       called('session.setPermissionCheckHandler');
       record.session.permissionCheck = handler !== null;
+      sessionHandlers.permissionCheck = handler;
     },
     setDevicePermissionHandler: (handler: Parameters<Session['setDevicePermissionHandler']>[0]) => {
       called('session.setDevicePermissionHandler');
       record.session.devicePermission = handler !== null;
+      sessionHandlers.devicePermission = handler;
     },
   } satisfies Pick<
     Session,
@@ -334,6 +349,7 @@ export function createElectronStandin(opts: StandinOptions) {
     },
     request,
     invoke,
+    sessionHandlers,
     windows: () => windows,
     /** Click the tray's context-menu item with this label. */
     clickTray: parts.clickTray,

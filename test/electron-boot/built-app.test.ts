@@ -25,7 +25,7 @@ import {
   MENU_EVENTS,
 } from '../../preload/ipc-contract.ts';
 import type { ApiEnvelope } from '../../preload/ipc-contract.ts';
-import { HAS_CHROMIUM, openBrowser } from '../e2e/support.ts';
+import { HAS_CHROMIUM, openBrowser, shoot } from '../e2e/support.ts';
 import type { AppBrowser } from '../e2e/support.ts';
 import { loadPreload, rendererApi, runPreloadBundle } from '../support/preload-bundle.ts';
 import { preloadInitScript } from '../support/preload-in-page.ts';
@@ -431,7 +431,11 @@ describe.skipIf(!HAS_CHROMIUM)(
       expect(res.status, await res.clone().text()).toBe(200);
       await page.getByTestId('unread-badge').waitFor({ timeout: 15_000 });
       await page.getByRole('button', { name: /^Inbox/ }).click();
-      await page.getByRole('list', { name: 'Conversations' }).getByText('Yes, see you there').waitFor();
+      await page.getByRole('list', { name: 'Conversations' }).getByText('Yes, see you there').click();
+      const thread = page.getByRole('region', { name: /Conversation with/ });
+      await thread.getByText('Lunch at one?').waitFor();
+      await thread.getByText('Yes, see you there').waitFor();
+      await shoot(page, 'electron-boot-inbox');
 
       // it was the Electron path of main.tsx: the built preload, its bridge, the IPC channel names
       const seen = await page.evaluate(

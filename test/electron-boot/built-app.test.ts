@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_INDEX_URL, APP_SCHEME } from '../../main/electron/app-protocol.ts';
@@ -34,6 +35,7 @@ import { buildApp, NODE, ROOT } from '../support/built-app.ts';
 import type { BuiltApp } from '../support/built-app.ts';
 import type { BootConfig, BootReport } from '../support/electron-boot-driver.ts';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
+import { checkRecipient } from '../../gateway/recipient-check.ts';
 
 const DRIVER = join(ROOT, 'test/support/electron-boot-driver.ts');
 let built: BuiltApp;
@@ -121,6 +123,20 @@ describe('the built main bundle on disk', () => {
       expect.arrayContaining(['./migrations/app/', '../../package.json']),
     );
     for (const n of named) expect(existsSync(n.file), `${n.path} named by ${n.chunk}`).toBe(true);
+  });
+
+  it("runs the sandbox gateway's number worker from the build, answering as checkRecipient does", async () => {
+    const worker = new Worker(join(built.out, 'main/number-worker.js'));
+    try {
+      const answer = await new Promise<{ id: number; results: unknown[] }>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage({ id: 7, numbers: ['+44 7700 900123', 'abc'] });
+      });
+      expect(answer).toEqual({ id: 7, results: ['+44 7700 900123', 'abc'].map(checkRecipient) });
+    } finally {
+      await worker.terminate();
+    }
   });
 });
 

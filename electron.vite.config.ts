@@ -2,16 +2,23 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { bundledMigrations } from './scripts/bundle-migrations.ts';
+import { bundledWorkers, workerEntries } from './scripts/bundle-workers.ts';
 
 // main: the Electron shell and the services it binds; preload: one bundled CommonJS file, as a
 // sandboxed preload must be; renderer: the React UI (also served by the web shell, main/web.ts).
 export default defineConfig({
   main: {
-    // The app's and the sandbox gateway's SQL migrations travel with the bundle.
-    plugins: [bundledMigrations(import.meta.dirname)],
+    // The app's and the sandbox gateway's SQL migrations travel with the bundle, and the sandbox
+    // gateway's worker thread is built beside it (out/main/number-worker.js).
+    plugins: [bundledMigrations(import.meta.dirname), bundledWorkers()],
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve(import.meta.dirname, 'main/electron/index.ts') },
+      lib: {
+        entry: {
+          index: resolve(import.meta.dirname, 'main/electron/index.ts'),
+          ...workerEntries(import.meta.dirname),
+        },
+      },
     },
   },
   preload: {

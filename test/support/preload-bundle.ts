@@ -74,30 +74,30 @@ export interface LoadedPreload {
   api: MessengerApi;
 }
 
-/** Run the bundle with a stand-in 'electron' whose invoke goes to the real bindApi handlers over `call`. */
-export function loadPreload(
-  bundle: string,
-  senderUrl: string,
-  call: CallFn,
-  isTrustedSender: (url: string | undefined) => boolean,
-): LoadedPreload {
+/** The main side of the IPC a preload talks to (what ipcRenderer reaches). */
+export interface PreloadIpc {
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Run a preload bundle as a sandboxed preload runs: a fresh V8 context whose only module is a
+ * stand-in 'electron' (contextBridge copying as the real one does, ipcRenderer over `ipc` with
+ * structured clone both ways); no process, Buffer or other Node global.
+ */
+export function runPreloadBundle(bundle: string, ipc: PreloadIpc): Omit<LoadedPreload, 'api'> {
   const exposed = new Map<string, unknown>();
   const required: string[] = [];
   const invoked: string[] = [];
-  const handlers = new Map<string, Parameters<HandleFn>[1]>();
   const rendererListeners = new Map<string, Array<(event: unknown, ...args: unknown[]) => void>>();
-  bindApi({ handle: (channel, listener) => handlers.set(channel, listener), call, isTrustedSender });
   const electron = {
     contextBridge: {
       exposeInMainWorld: (key: string, value: unknown) => exposed.set(key, bridgeCopy(value)),
     },
     ipcRenderer: {
-      invoke: async (channel: string, ...args: unknown[]): Promise<ApiEnvelope> => {
+      invoke: async (channel: string, ...args: unknown[]): Promise<unknown> => {
         invoked.push(channel);
-        const h = handlers.get(channel);
-        if (!h) throw new Error(`No handler registered for '${channel}'`);
         // IPC arguments and answers cross by structured clone
-        return structuredClone(await h({ senderFrame: { url: senderUrl } }, ...structuredClone(args)));
+        return structuredClone(await ipc.invoke(channel, ...structuredClone(args)));
       },
       on: (channel: string, listener: (event: unknown, ...args: unknown[]) => void) => {
         rendererListeners.set(channel, [...(rendererListeners.get(channel) ?? []), listener]);
@@ -112,12 +112,35 @@ export function loadPreload(
   };
   runInNewContext(bundle, { require, module, exports: module.exports, console });
   const emit = (channel: string, ...args: unknown[]) => {
-    for (const l of rendererListeners.get(channel) ?? []) l({ sender: null }, ...args);
+    for (const l of rendererListeners.get(channel) ?? []) l({ sender: null }, ...structuredClone(args));
   };
+  return { exposed, required, emit, invoked };
+}
+
+/** The MessengerApi as renderer/main.tsx builds it over what the preload exposed. */
+export function rendererApi(exposed: Map<string, unknown>): MessengerApi {
   const bridge = exposed.get('messengerBridge') as
     { invoke(channel: ApiChannel, arg?: unknown): Promise<ApiEnvelope> } | undefined;
-  const api = apiOver((channel, ...args) =>
+  return apiOver((channel, ...args) =>
     bridge ? bridge.invoke(channel, ...args) : Promise.reject(new Error('no messengerBridge exposed')),
   );
-  return { exposed, required, emit, invoked, api };
+}
+
+/** Run the bundle with a stand-in 'electron' whose invoke goes to the real bindApi handlers over `call`. */
+export function loadPreload(
+  bundle: string,
+  senderUrl: string,
+  call: CallFn,
+  isTrustedSender: (url: string | undefined) => boolean,
+): LoadedPreload {
+  const handlers = new Map<string, Parameters<HandleFn>[1]>();
+  bindApi({ handle: (channel, listener) => handlers.set(channel, listener), call, isTrustedSender });
+  const loaded = runPreloadBundle(bundle, {
+    invoke: async (channel, ...args) => {
+      const h = handlers.get(channel);
+      if (!h) throw new Error(`No handler registered for '${channel}'`);
+      return h({ senderFrame: { url: senderUrl } }, ...args);
+    },
+  });
+  return { ...loaded, api: rendererApi(loaded.exposed) };
 }

@@ -161,6 +161,8 @@ export class XmlStreamReader {
   #tail = '';
   #first = true;
   #depth = 0;
+  /** an error of the consumer at a close, held back for one step (see the closetag handler) */
+  #deferred: unknown;
   /** elements and attributes read so far (the caps; reader.ts reads them for per-item caps) */
   elements = 0;
   attributes = 0;
@@ -171,6 +173,7 @@ export class XmlStreamReader {
     const parser = new SaxesParser({ xmlns: false, position: true });
     this.#parser = parser;
     parser.on('error', (err) => {
+      this.#deferred = undefined; // the document's own error comes first
       throw new SoapParseError(describeSaxesError(err.message), {
         line: parser.line,
         column: parser.column + 1,
@@ -186,24 +189,39 @@ export class XmlStreamReader {
     });
     parser.on('opentag', (tag) => this.#open(tag as SaxesTagPlain));
     parser.on('closetag', () => {
+      this.#rethrow();
       const top = this.#saved[this.#saved.length - 1];
       if (top !== undefined && top.depth === this.#depth) {
         this.#scope = top.scope;
         this.#saved.pop();
       }
       this.#depth--;
-      this.#sink.close();
+      // saxes reports the close of the open element before it fails a mismatched end tag: hold the
+      // consumer's error until it is clear the document itself is well-formed here.
+      try {
+        this.#sink.close();
+      } catch (err) {
+        this.#deferred = err;
+      }
     });
     parser.on('text', (text) => {
+      this.#rethrow();
       if (this.#depth > 0) this.#sink.text(text);
       else if (NOT_SPACE.test(text)) throw this.#error('text outside the document element');
     });
-    parser.on('cdata', (text) => this.#sink.text(text));
+    parser.on('cdata', (text) => {
+      this.#rethrow();
+      this.#sink.text(text);
+    });
   }
 
   /** Characters read so far (saxes' position): a measure of how much of the input an item took. */
   get position(): number {
     return this.#parser.position;
+  }
+
+  #rethrow(): void {
+    if (this.#deferred !== undefined) throw this.#deferred;
   }
 
   #error(message: string): SoapParseError {
@@ -230,6 +248,7 @@ export class XmlStreamReader {
   end(): void {
     this.#feed(this.#decode(new Uint8Array(0), false));
     this.#parser.close();
+    this.#rethrow();
   }
 
   #decode(bytes: Uint8Array, stream: boolean): string {
@@ -248,9 +267,11 @@ export class XmlStreamReader {
     }
     this.#tail = text.length >= 16 ? text.slice(-16) : (this.#tail + text).slice(-16);
     this.#parser.write(text);
+    this.#rethrow();
   }
 
   #open(tag: SaxesTagPlain): void {
+    this.#rethrow();
     if (++this.elements > this.#limits.maxElements) {
       throw this.#error(`more than ${this.#limits.maxElements} elements`);
     }

@@ -21,7 +21,7 @@ afterAll(async () => {
   await gw.close();
 });
 
-async function post(body: string | Uint8Array): Promise<string> {
+async function post(body: string): Promise<string> {
   const res = await fetch(`${gw.url}/sendsms5`, {
     method: 'POST',
     headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },

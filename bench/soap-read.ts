@@ -4,6 +4,8 @@
 // same run. Targets (issue 15, goal 1): ≤ 30 ms and ≥ 3× node-soap. Then a 200,000-message answer
 // streamed in 64 KiB chunks, to show memory stays bounded whatever the size of the answer.
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { WSDL } from 'soap';
 import {
   buildResponseEnvelope,
@@ -119,7 +121,14 @@ export async function run(): Promise<void> {
   const stream = createResponseStream('CollectMessages');
   const head = buildResponseEnvelope('CollectMessages', { Report: 0, MessageList: { item: replies(1) } });
   const [before, after] = head.split(/<item>.*<\/item>/s);
-  const heapStart = process.memoryUsage().heapUsed;
+  // live heap after a full collection, sampled every 20,000 messages: garbage does not count
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const live = (): number => {
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const heapStart = live();
   let heapPeak = heapStart;
   let total = 0;
   let sent = 0;
@@ -134,12 +143,12 @@ export async function run(): Promise<void> {
     sent += chunk.byteLength;
     for (let at = 0; at < chunk.byteLength; at += CHUNK)
       total += stream.write(chunk.subarray(at, at + CHUNK)).length;
-    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    if (from % 20_000 === 0) heapPeak = Math.max(heapPeak, live());
   }
   stream.write(encoder.encode(after ?? ''));
   total += stream.end().items.length;
   const bigMs = performance.now() - t;
   console.log(
-    `  ${total.toLocaleString('en-GB')} messages (${(sent / 2 ** 20).toFixed(0)} MiB) streamed in ${bigMs.toFixed(0)} ms (with generating them); heap grew at most ${((heapPeak - heapStart) / 2 ** 20).toFixed(1)} MiB`,
+    `  ${total.toLocaleString('en-GB')} messages (${(sent / 2 ** 20).toFixed(0)} MiB) streamed in ${bigMs.toFixed(0)} ms (with generating them); live heap grew at most ${((heapPeak - heapStart) / 2 ** 20).toFixed(1)} MiB`,
   );
 }

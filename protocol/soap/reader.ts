@@ -151,6 +151,8 @@ export interface EnvelopeContent {
  */
 export class SoapEnvelopeReader implements XmlSink {
   readonly #mode: ReaderMode;
+  /** the list handed out item by item, when streaming */
+  readonly #streamed: { list: string; item: string } | undefined;
   readonly #xml: XmlStreamReader;
   readonly #itemLimits: { elements: number; attributes: number; chars: number };
   #top: Frame | undefined;
@@ -166,6 +168,7 @@ export class SoapEnvelopeReader implements XmlSink {
   constructor(mode: ReaderMode, limits: ReaderLimits = {}) {
     this.#mode = mode;
     const streaming = mode.kind === 'response' && mode.stream;
+    this.#streamed = streaming ? SOAP_STREAMED_LISTS[mode.op] : undefined;
     this.#itemLimits = {
       elements: limits.maxElements ?? SOAP_MAX_ELEMENTS,
       attributes: limits.maxAttributes ?? SOAP_MAX_ATTRIBUTES,
@@ -329,8 +332,7 @@ export class SoapEnvelopeReader implements XmlSink {
     let f: Frame;
     if (field.of.kind === 'complex') {
       f = this.#complexFrame(COMPLEX, local, parent, SOAP_COMPLEX_TYPES[field.of.type]);
-      const streamed =
-        this.#mode.kind === 'response' && this.#mode.stream ? SOAP_STREAMED_LISTS[this.#mode.op] : undefined;
+      const streamed = this.#streamed;
       if (streamed !== undefined) {
         if (parent.role === ROOT && local === streamed.list) f.streamList = true;
         else if (parent.streamList && local === streamed.item) {

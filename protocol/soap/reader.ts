@@ -52,8 +52,9 @@ interface Frame {
   role: number;
   local: string;
   parent: Frame | undefined;
-  /** COMPLEX: the fields of its type */
+  /** COMPLEX: the fields of its type, and the same by element name */
   fields: ReadonlyArray<FieldDef> | undefined;
+  index: Map<string, FieldDef> | undefined;
   /** the field this element fills in its parent (undefined for the body entry) */
   field: FieldDef | undefined;
   out: Record<string, unknown> | undefined;
@@ -82,6 +83,7 @@ function frame(role: number, local: string, parent: Frame | undefined): Frame {
     local,
     parent,
     fields: undefined,
+    index: undefined,
     field: undefined,
     out: undefined,
     text: '',
@@ -306,6 +308,7 @@ export class SoapEnvelopeReader implements XmlSink {
   #complexFrame(role: number, local: string, parent: Frame, fields: ReadonlyArray<FieldDef>): Frame {
     const f = frame(role, local, parent);
     f.fields = fields;
+    f.index = fieldIndex(fields);
     const out: Record<string, unknown> = {};
     for (const field of fields) if (field.many) out[field.name] = [];
     f.out = out;
@@ -313,7 +316,7 @@ export class SoapEnvelopeReader implements XmlSink {
   }
 
   #openChild(parent: Frame, local: string, nil: boolean): void {
-    const field = fieldIndex(parent.fields ?? []).get(local);
+    const field = parent.index?.get(local);
     if (field === undefined) {
       this.#top = frame(SKIP, local, parent);
       this.#ignored.push(`${pathOf(parent)}/${local}`);
@@ -336,8 +339,7 @@ export class SoapEnvelopeReader implements XmlSink {
       if (streamed !== undefined) {
         if (parent.role === ROOT && local === streamed.list) f.streamList = true;
         else if (parent.streamList && local === streamed.item) {
-          this.#xml.elements = 1;
-          this.#xml.attributes = 0;
+          this.#xml.resetCounts();
           this.#item = { position: this.#xml.position };
         }
       }

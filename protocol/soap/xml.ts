@@ -169,6 +169,8 @@ export class XmlStreamReader {
   /** elements and attributes read so far (the caps; reader.ts reads them for per-item caps) */
   elements = 0;
   attributes = 0;
+  /** `attributes` at the previous element: an element without any skips looking at them */
+  #attributesBefore = 0;
 
   constructor(sink: XmlSink, limits: Partial<XmlLimits> = {}) {
     this.#sink = sink;
@@ -216,6 +218,13 @@ export class XmlStreamReader {
       this.#rethrow();
       this.#sink.text(text);
     });
+  }
+
+  /** Start counting elements and attributes again (reader.ts: each streamed item has its own caps). */
+  resetCounts(): void {
+    this.elements = 1; // the element being opened
+    this.attributes = 0;
+    this.#attributesBefore = 0;
   }
 
   /** Characters read so far (saxes' position): a measure of how much of the input an item took. */
@@ -288,19 +297,22 @@ export class XmlStreamReader {
     const attrs = tag.attributes;
     let nilValue: string | undefined;
     let nilPrefixes: string[] | undefined;
-    for (const name in attrs) {
-      const value = attrs[name] ?? '';
-      if (name === 'xmlns' || name.startsWith('xmlns:')) {
-        if (this.#saved[this.#saved.length - 1]?.depth !== this.#depth) {
-          this.#saved.push({ depth: this.#depth, scope: this.#scope });
-          this.#scope = new Map(this.#scope);
+    const hasAttributes = this.attributes !== this.#attributesBefore;
+    this.#attributesBefore = this.attributes;
+    if (hasAttributes)
+      for (const name in attrs) {
+        const value = attrs[name] ?? '';
+        if (name === 'xmlns' || name.startsWith('xmlns:')) {
+          if (this.#saved[this.#saved.length - 1]?.depth !== this.#depth) {
+            this.#saved.push({ depth: this.#depth, scope: this.#scope });
+            this.#scope = new Map(this.#scope);
+          }
+          this.#scope.set(name === 'xmlns' ? '' : name.slice(6), value.trim());
+        } else if (name.endsWith(':nil')) {
+          (nilPrefixes ??= []).push(name.slice(0, -4));
+          nilValue = value.trim();
         }
-        this.#scope.set(name === 'xmlns' ? '' : name.slice(6), value.trim());
-      } else if (name.endsWith(':nil')) {
-        (nilPrefixes ??= []).push(name.slice(0, -4));
-        nilValue = value.trim();
       }
-    }
     const name = tag.name;
     const colon = name.indexOf(':');
     const prefix = colon < 0 ? '' : name.slice(0, colon);

@@ -2,13 +2,15 @@
 // CollectMessages in bounded pages (issue 16, section 4), over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  buildFault,
   buildRequestEnvelope,
   parseFault,
   parseResponseEnvelope,
   SOAP_MAX_ATTRIBUTES,
   SOAP_MAX_ELEMENTS,
 } from '../../../protocol/soap/envelope.ts';
-import { SOAP_TYPES_NAMESPACE } from '../../../protocol/soap/namespaces.ts';
+import { SENDSMS5_PROFILE, SOAP_TYPES_NAMESPACE } from '../../../protocol/soap/namespaces.ts';
+import { respond } from '../../../gateway/soap/answer.ts';
 import { COLLECT_PAGE_MAX } from '../../../gateway/network/records.ts';
 import { postForm, queueReplies, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
@@ -88,6 +90,46 @@ describe('characters XML 1.0 forbids and failures after a commit (issue 17, item
       ).MessageList.item.map((m) => m.Message.TextMessage);
     expect(await collect()).toEqual(['bell \uFFFD and \uFFFD']);
     expect(await collect()).toEqual([]);
+  });
+});
+
+describe('the answer of an operation that ran never says "not processed"', () => {
+  const out = {
+    xml: (body: string, status: number, log: Record<string, unknown>) => ({ body, status, log }),
+    fault: (code: 'soap:Server', message: string, log: Record<string, unknown>) => ({
+      body: buildFault(code, message),
+      status: 200,
+      log,
+    }),
+  };
+
+  it('a text XML cannot carry is answered with U+FFFD, not a fault', () => {
+    const res = respond(
+      { op: 'SubmitMessage', response: { MessageIdentifier: 'M1', Report: '-3', Text: 'bad \u0001 text' } },
+      SENDSMS5_PROFILE,
+      gw.ctx,
+      out,
+    );
+    expect(parseResponseEnvelope('SubmitMessage', String(res.body))).toEqual({
+      MessageIdentifier: 'M1',
+      Report: '-3',
+      Text: 'bad \uFFFD text',
+    });
+  });
+
+  it('an answer that still cannot be written is a fault that says the request was processed', () => {
+    const res = respond(
+      { op: 'SubmitMessage', response: { MessageIdentifier: 'M2', Report: 7 as never } },
+      SENDSMS5_PROFILE,
+      gw.ctx,
+      out,
+    );
+    const fault = parseFault(String(res.body));
+    expect(fault?.code).toBe('Server');
+    expect(fault?.faultstring).toMatch(
+      /The request was processed \(MessageIdentifier M2\).*do not send it again/,
+    );
+    expect(fault?.faultstring).not.toMatch(/not processed/);
   });
 });
 

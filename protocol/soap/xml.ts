@@ -2,7 +2,7 @@
 // (a conformant, pure-JS XML 1.0 parser, the one jsdom uses): bytes go in as they arrive, events come
 // out, nothing of the document is kept beyond what the consumer keeps.
 //
-// Safety rules (DESIGN.md "XML"), all applied while streaming:
+// Safety rules (protocol/soap/README.md, docs/GATEWAY.md), all applied while streaming:
 // - size: the bytes fed are counted (UTF-8) and refused past maxBytes, before they are decoded;
 // - strict UTF-8 (a fatal streaming TextDecoder: a bad or cut sequence is refused, also across chunks);
 // - any DOCTYPE or ENTITY declaration is refused outright (no XXE, no entity expansion, no billion

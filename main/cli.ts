@@ -14,6 +14,7 @@ import type { GatewayClientOptions } from './client/gateway-client.ts';
 import { ValidationError } from './client/results.ts';
 import { EXIT, OPTIONS, USAGE, UsageError } from './cli/args.ts';
 import type { CliIO, Values } from './cli/args.ts';
+import { cmdInbox } from './cli/inbox.ts';
 import { cmdChild } from './cli/child.ts';
 import { promptHidden, readText } from './cli/files.ts';
 import { printResult } from './cli/output.ts';
@@ -80,19 +81,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
           values.soap === true ? await client.soapPermittedReplyTo() : await client.permittedReplyTo();
         return printResult(io, json, r, (v) => v.join('\n'));
       }
-      case 'inbox': {
-        const r = await client.collectMessages();
-        return printResult(io, json, r, (v) =>
-          v.MessageList.item.length === 0
-            ? 'no new messages'
-            : v.MessageList.item
-                .map(
-                  (m) =>
-                    `${m.Timestamp1}  from ${m.ReplyTo} to ${m.SendTo}: ${m.Message.TextMessage ?? m.Message.FlashMessage ?? '(content)'}`,
-                )
-                .join('\n'),
-        );
-      }
+      case 'inbox':
+        return await cmdInbox(client, io, json);
       case 'version': {
         const r = await client.mobileMessengerVersion();
         return printResult(

@@ -97,28 +97,46 @@ export function readReceipts(db: DatabaseSync, messageIdentifier: string): Recei
   }));
 }
 
-/** The account's uncollected inbound messages, marked collected in the same transaction (each once). */
-export function collectInbound(db: DatabaseSync, accountId: number): MOMessage[] {
+/**
+ * Most messages one CollectMessages answer carries (issue 16): the rest wait for the next call. A page
+ * bounds the answer the client must read and the messages at risk if it is lost on the way.
+ */
+export const COLLECT_PAGE_MAX = 1_000;
+
+/**
+ * The account's oldest uncollected inbound messages (at most `limit`), marked collected in the same
+ * transaction (each once). `answer` turns the page into what is sent (the SOAP envelope) inside that
+ * transaction, before the mark: when it throws, nothing is marked and the messages stay queued.
+ */
+export function collectInbound<T>(
+  db: DatabaseSync,
+  accountId: number,
+  answer: (items: MOMessage[]) => T,
+  limit: number = COLLECT_PAGE_MAX,
+): T {
   return transaction(db, () => {
     const rows = stmt(
       db,
-      'SELECT id, send_to, reply_to, message, timestamp FROM inbound_messages WHERE account_id = ? AND collected = 0 ORDER BY id',
-    ).all(accountId) as Array<{
+      'SELECT id, send_to, reply_to, message, timestamp FROM inbound_messages WHERE account_id = ? AND collected = 0 ORDER BY id LIMIT ?',
+    ).all(accountId, limit) as Array<{
       id: number;
       send_to: string;
       reply_to: string;
       message: string;
       timestamp: string;
     }>;
+    const out = answer(
+      rows.map((r) => ({
+        SendTo: r.send_to,
+        ReplyTo: r.reply_to,
+        Timestamp1: r.timestamp,
+        Message: { TextMessage: r.message },
+      })),
+    );
     const mark = stmt(db, 'UPDATE inbound_messages SET collected = 1, collected_at = ? WHERE id = ?');
     const now = new Date().toISOString();
     for (const r of rows) mark.run(now, r.id);
-    return rows.map((r) => ({
-      SendTo: r.send_to,
-      ReplyTo: r.reply_to,
-      Timestamp1: r.timestamp,
-      Message: { TextMessage: r.message },
-    }));
+    return out;
   });
 }
 

@@ -385,9 +385,12 @@ export class NetworkSimulator implements NetworkLike {
     return { ok: true, messageIdentifier: id, accountId: row.id };
   }
 
-  /** The account's uncollected inbound messages, marked collected in the same transaction (each once). */
-  collect(accountId: number): MOMessage[] {
-    return collectInbound(this.db, accountId);
+  /**
+   * A page (COLLECT_PAGE_MAX) of the account's uncollected inbound messages, turned into the answer by
+   * `answer` and marked collected in one transaction (each once; nothing marked when `answer` throws).
+   */
+  collect<T>(accountId: number, answer: (items: MOMessage[]) => T, limit?: number): T {
+    return collectInbound(this.db, accountId, answer, limit);
   }
 
   /** PDUs the network received, oldest first (GET /sandbox/outbound), at most OUTBOUND_PAGE_MAX. */

@@ -16,6 +16,7 @@ import { storedRelease } from '../release.ts';
 import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
+import { MAY_HAVE_BEEN_PROCESSED, respond, STATE_CHANGING, xmlSafe } from './answer.ts';
 import {
   SENDSMS2_PROFILE,
   SENDSMS5_PROFILE,
@@ -98,13 +99,15 @@ export function registerSoapRoutes(router: Router, ctx: GatewayContext, network:
       {
         maxBodyBytes: SOAP_BODY_LIMIT,
         onTooLarge: () => fault('soap:Client', `request larger than ${SOAP_BODY_LIMIT} bytes`),
+        // handleSoap catches every failure from the dispatch on (see there): what reaches this point
+        // failed before the request was read, so nothing was done.
         onError: () => fault('soap:Server', 'Internal error; the request was not processed'),
       },
     );
   }
 }
 
-type Handled = {
+export type Handled = {
   [K in SoapOperation]: { op: K; response: SoapResponses[K]; log?: Record<string, unknown> };
 }[SoapOperation];
 
@@ -129,19 +132,20 @@ async function handleSoap(
   }
   let handled: Handled | RouteResponse;
   try {
-    handled = await dispatchOperation(parsed, req, ctx, network);
+    handled = await dispatchOperation(parsed, req, ctx, network, profile);
   } catch (err) {
     ctx.log.error('soap operation failed', {
       operation: parsed.operation,
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),
     });
-    return fault('soap:Server', 'internal error');
+    // Never "not processed" for an operation that may have committed before it failed (issue 17,
+    // item 14): a client that believed it and sent again would send or charge twice.
+    return STATE_CHANGING.has(parsed.operation)
+      ? fault('soap:Server', `Internal error; ${MAY_HAVE_BEEN_PROCESSED}`, { committed: 'maybe' })
+      : fault('soap:Server', 'Internal error; nothing was changed');
   }
   if ('body' in handled) return handled;
-  return xml(buildResponseEnvelope(handled.op, handled.response as never, profile), 200, {
-    operation: handled.op,
-    ...handled.log,
-  });
+  return respond(handled, profile, ctx, { xml, fault });
 }
 
 function authOr(ctx: GatewayContext, req: { Username?: string; PIN?: string }): Account | null {
@@ -166,6 +170,7 @@ async function dispatchOperation(
   req: RouteRequest,
   ctx: GatewayContext,
   network: NetworkSimulator,
+  profile: SoapProfile,
 ): Promise<Handled | RouteResponse> {
   switch (parsed.operation) {
     case 'MobileMessengerVersion': {
@@ -214,12 +219,19 @@ async function dispatchOperation(
           op: 'CollectMessages',
           response: { Report: Number(REPORT.invalidLogin), MessageList: { item: [] } },
         };
-      const items = network.collect(account.id);
-      return {
-        op: 'CollectMessages',
-        response: { Report: Number(REPORT.success), MessageList: { item: items } },
-        log: { username: account.username, collected: items.length },
-      };
+      // One page; the answer is written inside the transaction that marks the page collected, so a
+      // page is marked only once its answer exists (messages lost in transit: docs/ARCHITECTURE.md).
+      return network.collect(account.id, (items) =>
+        xml(
+          buildResponseEnvelope(
+            'CollectMessages',
+            { Report: Number(REPORT.success), MessageList: { item: xmlSafe(items) } },
+            profile,
+          ),
+          200,
+          { operation: 'CollectMessages', username: account.username, collected: items.length },
+        ),
+      );
     }
     case 'SubmitDeliveryReceipt': {
       const r = parsed.request;

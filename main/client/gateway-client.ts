@@ -17,6 +17,7 @@ import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
 import type {
   AvailableCreditResponse,
   CollectMessagesResponse,
+  MOMessage,
   MobileMessengerVersionResponse,
   SoapOperation,
   SoapRequests,
@@ -51,6 +52,7 @@ import type {
 } from './requests.ts';
 import { ValidationError } from './results.ts';
 import type { Result, SendResult } from './results.ts';
+import { soapStream } from './soap-stream.ts';
 import { HttpTransport } from './transport.ts';
 import type { ServerRole, TransportOptions } from './transport.ts';
 
@@ -316,13 +318,51 @@ export class GatewayClient {
     return r.outcome === 'ok' ? { ...r, value: splitList(r.value.PermittedReplyTo) } : r;
   }
 
-  /** Inbound messages waiting at the gateway (CollectMessages). */
+  /**
+   * Inbound messages waiting at the gateway (CollectMessages), the whole answer in memory. For an
+   * answer of any size use collectMessagesStreaming, which hands the messages over as they are read.
+   */
   async collectMessages(signal?: AbortSignal): Promise<Result<CollectMessagesResponse>> {
-    const r = await this.#soap('CollectMessages', { Username: this.#username, PIN: this.#pin }, signal);
-    if (r.outcome !== 'ok') return r;
-    const code = String(r.value.Report);
-    if (classifyReport(code) === 'error') return rejected(code, describeReport(code), r.server);
-    return r;
+    const item: MOMessage[] = [];
+    const r = await this.collectMessagesStreaming((items) => {
+      item.push(...items);
+    }, signal);
+    return r.outcome === 'ok' ? { ...r, value: { Report: r.value.Report, MessageList: { item } } } : r;
+  }
+
+  /**
+   * One CollectMessages call whose answer is read as it arrives (issue 16): `keep` gets the messages
+   * in order, in batches (one per chunk of the body), and must have kept them (stored, printed) when
+   * it returns; the next batch is read after that. No size limit applies to the answer, only to each
+   * message (SOAP_MAX_BYTES), so memory stays bounded. Messages handed to `keep` stay kept even when
+   * the answer later breaks off or turns out malformed; the result then says how many came first.
+   * An error `keep` throws is thrown from here, after the connection is closed.
+   */
+  async collectMessagesStreaming(
+    keep: (items: MOMessage[]) => void | Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<Result<{ Report: number; count: number }>> {
+    let keepError: { error: unknown } | undefined;
+    const res = await soapStream(
+      this.#transport,
+      { path: this.#soapPath, profile: this.#soapProfile },
+      'CollectMessages',
+      { Username: this.#username, PIN: this.#pin },
+      signal,
+      async (items) => {
+        try {
+          await keep(items);
+        } catch (error) {
+          keepError = { error };
+          throw error;
+        }
+      },
+    );
+    if (keepError !== undefined) throw keepError.error;
+    if (res.outcome !== 'ok') return res;
+    const code = String(res.value.response.Report);
+    if (classifyReport(code) === 'error') return rejected(code, describeReport(code), res.server);
+    return { ...res, value: { Report: res.value.response.Report, count: res.value.count } };
   }
 
   async mobileMessengerVersion(signal?: AbortSignal): Promise<Result<MobileMessengerVersionResponse>> {

@@ -32,7 +32,7 @@ export interface TransportOptions {
   ca?: ConnectionOptions['ca'];
   /** Keep-alive connections per origin. Default 4. */
   connections?: number | undefined;
-  /** Largest response body accepted, bytes. Default 16 MiB. */
+  /** Largest response body accepted by post(), bytes. Default 16 MiB. postStream() has none (its reader bounds what it keeps). */
   maxResponseBytes?: number | undefined;
   /**
    * A kept-alive connection idle for longer than this is not reused: a new pool (new connections)
@@ -66,10 +66,27 @@ export interface Attempt {
   error?: string;
 }
 
-export type TransportResult =
-  | { kind: 'response'; status: number; body: string; server: ServerRole; attempts: Attempt[] }
+export type TransportResult<B = string> =
+  | { kind: 'response'; status: number; body: B; server: ServerRole; attempts: Attempt[] }
   | { kind: 'unsent'; reason: string; attempts: Attempt[] }
   | { kind: 'unknown'; reason: string; server: ServerRole; attempts: Attempt[] };
+
+/** Reads a response body as it arrives; an error it throws is a body cut off (the result is "unknown"). */
+export type BodyReader<B> = (body: AsyncIterable<Uint8Array>, status: number) => Promise<B>;
+
+/** The whole body as text (UTF-8, lenient as fetch's text()), refused past `max` bytes. */
+function textReader(max: number): BodyReader<string> {
+  return async (body) => {
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for await (const chunk of body) {
+      bytes += chunk.byteLength;
+      if (bytes > max) throw new Error(`the response is larger than the limit of ${max} bytes`);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  };
+}
 
 /** Error codes that mean no TCP connection was made: safe to send the same request elsewhere. */
 const CONNECT_FAILURE_CODES: ReadonlySet<string> = new Set([
@@ -146,6 +163,7 @@ export class HttpTransport {
   readonly #origins: Origin[];
   readonly #backoffMs: number;
   readonly #idleReuseMs: number;
+  readonly #maxResponseBytes: number;
   readonly #now: () => number;
   #primaryDeadUntil = 0;
   /** Requests handed to a server (stage "sent"), per role: tests and the bench read it. */
@@ -156,6 +174,7 @@ export class HttpTransport {
     const responseTimeout = options.responseTimeoutMs ?? 30_000;
     this.#backoffMs = options.primaryBackoffMs ?? 30_000;
     this.#idleReuseMs = options.idleReuseMs ?? 1_000;
+    this.#maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
     this.#now = options.now ?? Date.now;
     const make = (role: ServerRole, url: string): Origin => {
       const base = parseBaseUrl(url, role);
@@ -166,7 +185,8 @@ export class HttpTransport {
           headersTimeout: responseTimeout,
           bodyTimeout: responseTimeout,
           keepAliveTimeout: 4_000,
-          maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
+          // the limit is per call: post() reads at most maxResponseBytes, postStream() streams
+          maxResponseSize: -1,
           // HTTP/1.1 only: the spec's headers (Content-Length, Connection) are HTTP/1.1 headers.
           allowH2: false,
           connect: {
@@ -200,7 +220,17 @@ export class HttpTransport {
     return this.primaryInBackoff ? [secondary, primary] : [primary, secondary];
   }
 
+  /** POST and read the whole answer as text (at most maxResponseBytes). */
   async post(req: PostRequest): Promise<TransportResult> {
+    return this.postStream(req, textReader(this.#maxResponseBytes));
+  }
+
+  /**
+   * POST and hand the answer's body to `read` as it arrives (any size: the reader decides what it
+   * keeps). The failover rules are post()'s; a body that breaks off while `read` consumes it makes the
+   * result "unknown", like a cut-off answer.
+   */
+  async postStream<B>(req: PostRequest, read: BodyReader<B>): Promise<TransportResult<B>> {
     const attempts: Attempt[] = [];
     for (const origin of this.#order()) {
       if (req.signal?.aborted) {
@@ -209,7 +239,7 @@ export class HttpTransport {
       this.#freshIfIdle(origin);
       origin.inFlight++;
       try {
-        const result = await this.#attempt(origin, req, attempts);
+        const result = await this.#attempt(origin, req, attempts, read);
         if (result !== 'connect-failed') return result;
       } finally {
         origin.inFlight--;
@@ -221,11 +251,12 @@ export class HttpTransport {
   }
 
   /** One request on one origin; 'connect-failed' means nothing was sent and the next origin may be tried. */
-  async #attempt(
+  async #attempt<B>(
     origin: Origin,
     req: PostRequest,
     attempts: Attempt[],
-  ): Promise<TransportResult | 'connect-failed'> {
+    read: BodyReader<B>,
+  ): Promise<TransportResult<B> | 'connect-failed'> {
     const url = joinPath(origin.base, req.path);
     const body = new TextEncoder().encode(req.body);
     let response: Dispatcher.ResponseData;
@@ -265,10 +296,11 @@ export class HttpTransport {
     this.sent[origin.role]++;
     if (origin.role === 'primary') this.#primaryDeadUntil = 0;
     attempts.push({ server: origin.role, url: url.href, stage: 'sent' });
-    let text: string;
+    let value: B;
     try {
-      text = await response.body.text();
+      value = await read(response.body, response.statusCode);
     } catch (err) {
+      response.body.destroy();
       return {
         kind: 'unknown',
         reason: `the response from ${url.origin} was cut off (${describeError(err)}); the request was not sent again`,
@@ -276,7 +308,7 @@ export class HttpTransport {
         attempts,
       };
     }
-    return { kind: 'response', status: response.statusCode, body: text, server: origin.role, attempts };
+    return { kind: 'response', status: response.statusCode, body: value, server: origin.role, attempts };
   }
 
   /** Replace the pool of an origin whose connections sat idle too long (see idleReuseMs). */

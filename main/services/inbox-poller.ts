@@ -1,4 +1,5 @@
-// The inbox: CollectMessages every settings.pollIntervalSeconds while a session exists, back-off
+// The inbox: CollectMessages every settings.pollIntervalSeconds while a session exists (again at once
+// while a page comes back full; each answer streamed and stored as it is read), back-off
 // ×2 per failure up to an hour ('inbox:pollFailed'), pollNow (one poll at a time: a second caller
 // shares it); each message stored once, 'inbox:received' with the unread total. The push receiver
 // (always for the sandbox, else by settings.pushReceiver): receipts → 'inbox:receipt',
@@ -13,6 +14,9 @@ import { ApiError } from './validate-args.ts';
 import type { AccountSummary, MessageRecord, Settings } from '../../preload/api.ts';
 
 export const MAX_POLL_BACKOFF_SECONDS = 3600;
+
+/** Most CollectMessages calls one poll makes in a row while pages come back full (then the interval). */
+export const MAX_PAGES_PER_POLL = 1000;
 
 export interface InboxPollerDeps {
   store: AppStore;
@@ -39,45 +43,64 @@ export function createInboxPoller(deps: InboxPollerDeps) {
   /** The current session's push receiver. */
   let receiver: PushReceiver | null = null;
 
-  /** Stores each message once; 'inbox:received' when any is new. */
+  /**
+   * The largest page a CollectMessages call returned this session. The client cannot know the
+   * gateway's page size (the reference gateway's is 1,000; a provider's may differ): a page at least
+   * as large as any before counts as full, and the poller calls again at once.
+   */
+  let largestPage = 0;
+
+  /** Stores each message once, in one transaction; 'inbox:received' when any is new. */
   function storeInbound(items: Inbound[]): MessageRecord[] {
     const stored: MessageRecord[] = [];
-    for (const m of items) {
-      if (m.from.trim() === '') continue;
-      const r = store.conversations.storeInbound(m);
-      if (r.stored) stored.push(r.message);
-    }
+    store.app.transaction(() => {
+      for (const m of items) {
+        if (m.from.trim() === '') continue;
+        const r = store.conversations.storeInbound(m);
+        if (r.stored) stored.push(r.message);
+      }
+    });
     if (stored.length > 0)
       emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
     return stored;
   }
 
+  /**
+   * One poll: CollectMessages, again at once while the page comes back full (issue 16). Each answer is
+   * read as it arrives and its messages are stored chunk by chunk, before the next chunk is read: if
+   * the app stops mid-answer, only the messages of that answer not yet stored are at risk.
+   */
   async function pollOnce(): Promise<{ received: number }> {
     const s = sessions.require();
-    const r = await s.client.collectMessages();
-    if (r.outcome !== 'ok') {
-      failures++;
-      const retryInSeconds = Math.min(
-        deps.settings().pollIntervalSeconds * 2 ** failures,
-        MAX_POLL_BACKOFF_SECONDS,
-      );
-      emit('inbox:pollFailed', { error: r.reason, retryInSeconds });
-      schedule(retryInSeconds);
-      throw new ApiError('gateway-unavailable', `messages could not be collected: ${r.reason}`);
+    let received = 0;
+    for (let call = 1; ; call++) {
+      const r = await s.client.collectMessagesStreaming((items) => {
+        received += storeInbound(
+          items.map((m) => ({
+            from: m.ReplyTo,
+            to: m.SendTo,
+            text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
+            timestamp: m.Timestamp1,
+          })),
+        ).length;
+      });
+      if (r.outcome !== 'ok') {
+        failures++;
+        const retryInSeconds = Math.min(
+          deps.settings().pollIntervalSeconds * 2 ** failures,
+          MAX_POLL_BACKOFF_SECONDS,
+        );
+        emit('inbox:pollFailed', { error: r.reason, retryInSeconds });
+        schedule(retryInSeconds);
+        throw new ApiError('gateway-unavailable', `messages could not be collected: ${r.reason}`);
+      }
+      failures = 0;
+      const full = r.value.count > 0 && r.value.count >= largestPage;
+      largestPage = Math.max(largestPage, r.value.count);
+      if (!full || call >= MAX_PAGES_PER_POLL || deps.closing() || sessions.current() !== s) break;
     }
-    failures = 0;
-    const list = r.value.MessageList?.item ?? [];
-    const items = Array.isArray(list) ? list : [list];
-    const stored = storeInbound(
-      items.map((m) => ({
-        from: m.ReplyTo,
-        to: m.SendTo,
-        text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
-        timestamp: m.Timestamp1,
-      })),
-    );
     schedule(deps.settings().pollIntervalSeconds);
-    return { received: stored.length };
+    return { received };
   }
 
   function pollNow(): Promise<{ received: number }> {
@@ -173,6 +196,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
   return {
     api: { pollNow },
     async sessionReady(s: Session): Promise<void> {
+      largestPage = 0;
       await replaceReceiver(s);
       if (sessions.current() === s) schedule(deps.settings().pollIntervalSeconds);
     },

@@ -92,11 +92,21 @@ export class ConversationsRepo {
   readonly #nextPage: StatementSync;
   readonly #threadFirst: StatementSync;
   readonly #threadNext: StatementSync;
+  /** storeInbound's two statements, prepared once (a burst of replies stores thousands in a row) */
+  readonly #inboundByKey: StatementSync;
+  readonly #insertInbound: StatementSync;
 
   constructor(app: AppDb, options: { defaultCountry?: string } = {}) {
     this.#app = app;
     this.#defaultCountry = options.defaultCountry;
     const db = app.db;
+    this.#inboundByKey = db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.dedupe_key = ?`);
+    this.#insertInbound = db.prepare(
+      `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status,
+                             sent_timestamp, gateway_id, dedupe_key, read)
+       VALUES (?, 'in', ?, ?, ?, ?, ?, 'received', ?, ?, ?, 0)
+       RETURNING ${MESSAGE_COLUMNS.replaceAll('m.', '')}`,
+    );
     this.#upsert = db.prepare(
       `INSERT INTO conversations (peer, last_activity_at) VALUES (?, ?)
        ON CONFLICT (peer) DO UPDATE SET peer = excluded.peer RETURNING id`,
@@ -285,31 +295,22 @@ export class ConversationsRepo {
         ? `id:${input.gatewayId}`
         : `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
     return this.#app.transaction(() => {
-      const existing = rowAs<MessageRow>(
-        this.#app.db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.dedupe_key = ?`).get(key),
-      );
+      const existing = rowAs<MessageRow>(this.#inboundByKey.get(key));
       if (existing) return { stored: false, message: toMessage(existing) };
       const receivedAt = input.receivedAt ?? Date.now();
       const conversationId = this.ensure(from, receivedAt);
       const row = rowAs<MessageRow>(
-        this.#app.db
-          .prepare(
-            `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status,
-                                   sent_timestamp, gateway_id, dedupe_key, read)
-             VALUES (?, 'in', ?, ?, ?, ?, ?, 'received', ?, ?, ?, 0)
-             RETURNING ${MESSAGE_COLUMNS.replaceAll('m.', '')}`,
-          )
-          .get(
-            conversationId,
-            input.kind ?? 'text',
-            from,
-            to,
-            input.text,
-            receivedAt,
-            input.timestamp,
-            input.gatewayId ?? null,
-            key,
-          ),
+        this.#insertInbound.get(
+          conversationId,
+          input.kind ?? 'text',
+          from,
+          to,
+          input.text,
+          receivedAt,
+          input.timestamp,
+          input.gatewayId ?? null,
+          key,
+        ),
       );
       if (!row) throw new StoreError('invalid-state', 'the inbound message was not stored');
       return { stored: true, message: toMessage(row) };

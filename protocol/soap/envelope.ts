@@ -1,7 +1,8 @@
 // SOAP 1.1 envelopes of the eight operations (spec 4.5): document/literal, the body element is the
 // operation name (request) or <Operation>Response (response) in the profile's types namespace, and
 // its children are unqualified. Builders write with fast-xml-parser's XMLBuilder in schema order;
-// parsers read with the safe reader of xml.ts and type every value by the schema table of schema.ts.
+// parsers read in one streaming pass (reader.ts over the safe XML reader of xml.ts) and type every
+// value by the schema table of schema.ts as its element closes.
 //
 // Parsers are tolerant where SOAP stacks differ (any prefix or default namespace on the body element,
 // qualified or unqualified children, SOAP 1.1 or 1.2 envelope, whitespace, comments, element order,
@@ -9,34 +10,25 @@
 // that does not fit its type, a missing required element, a repeated single element).
 
 import { XMLBuilder } from 'fast-xml-parser';
-import { SoapBuildError, SoapFaultError, SoapParseError } from './errors.ts';
-import {
-  DEFAULT_SOAP_PROFILE,
-  SOAP12_ENV_NAMESPACE,
-  SOAP_ENV_NAMESPACE,
-  type SoapProfile,
-} from './namespaces.ts';
-import { isSoapOperation, type SoapOperation, type SoapRequests, type SoapResponses } from './operations.ts';
+import { SoapBuildError, type SoapFaultError } from './errors.ts';
+import { DEFAULT_SOAP_PROFILE, SOAP_ENV_NAMESPACE, type SoapProfile } from './namespaces.ts';
+import type { MOMessage, SoapOperation, SoapRequests, SoapResponses } from './operations.ts';
 import { SOAP_COMPLEX_TYPES, SOAP_OPERATION_SCHEMAS, type FieldDef } from './schema.ts';
-import { checkEnum, readScalar, writeScalar } from './values.ts';
-import {
-  escapeXmlAttr,
-  escapeXmlText,
-  findIllegalXmlChar,
-  readXml,
-  replaceIllegalXmlChars,
-  SOAP_MAX_BYTES,
-  type XmlElement,
-} from './xml.ts';
+import { checkEnum, writeScalar } from './values.ts';
+import { escapeXmlAttr, escapeXmlText, findIllegalXmlChar, replaceIllegalXmlChars } from './xml.ts';
+import { SoapEnvelopeReader, type EnvelopeContent, type ReaderMode, type SoapVersion } from './reader.ts';
 
-export { SOAP_MAX_BYTES } from './xml.ts';
+export { SOAP_MAX_ATTRIBUTES, SOAP_MAX_BYTES, SOAP_MAX_DEPTH, SOAP_MAX_ELEMENTS } from './xml.ts';
+export { SOAP_STREAMED_LISTS, type SoapVersion } from './reader.ts';
 
 export type SoapFaultCode = 'soap:Client' | 'soap:Server';
-export type SoapVersion = '1.1' | '1.2';
 
 export interface SoapParseOptions {
   /** largest accepted message in bytes (UTF-8); default SOAP_MAX_BYTES (4 MiB) */
   maxBytes?: number;
+  /** most elements accepted, and most attributes (counted apart); default SOAP_MAX_ELEMENTS / _ATTRIBUTES */
+  maxElements?: number;
+  maxAttributes?: number;
 }
 
 /** A parsed request, discriminated by operation. */
@@ -193,121 +185,14 @@ export function buildFault(code: SoapFaultCode, message: string, detail?: string
 
 // ---------------------------------------------------------------- parsing
 
-function hasText(element: XmlElement): boolean {
-  return element.text.trim() !== '';
-}
-
-function deepText(element: XmlElement): string {
-  return element.text + element.children.map(deepText).join('');
-}
-
-/** Envelope and Body checks; returns the single body entry. */
-function readBody(
+function readEnvelope(
+  mode: ReaderMode,
   input: string | Uint8Array,
   options: SoapParseOptions,
-): { entry: XmlElement; version: SoapVersion } {
-  const root = readXml(input, options.maxBytes ?? SOAP_MAX_BYTES);
-  if (root.local !== 'Envelope' || (root.ns !== SOAP_ENV_NAMESPACE && root.ns !== SOAP12_ENV_NAMESPACE)) {
-    throw new SoapParseError(
-      `document element is <${root.name}> in namespace "${root.ns}", not a SOAP 1.1 or 1.2 Envelope`,
-    );
-  }
-  const version: SoapVersion = root.ns === SOAP_ENV_NAMESPACE ? '1.1' : '1.2';
-  if (hasText(root)) throw new SoapParseError('text directly inside the Envelope');
-  const bodies = root.children.filter((child) => child.local === 'Body' && child.ns === root.ns);
-  const others = root.children.filter(
-    (child) => !(child.ns === root.ns && (child.local === 'Body' || child.local === 'Header')),
-  );
-  const [body] = bodies;
-  if (body === undefined) throw new SoapParseError('the Envelope has no Body');
-  if (bodies.length > 1 || others.length > 0)
-    throw new SoapParseError('the Envelope may hold only a Header and a Body');
-  if (hasText(body)) throw new SoapParseError('text directly inside the Body');
-  const [entry, ...more] = body.children;
-  if (entry === undefined) throw new SoapParseError('the Body is empty');
-  if (more.length > 0) throw new SoapParseError('the Body holds more than one element');
-  return { entry, version };
-}
-
-function readField(field: FieldDef, element: XmlElement, path: string, ignored: string[]): unknown {
-  switch (field.of.kind) {
-    case 'scalar': {
-      if (element.children.length > 0)
-        throw new SoapParseError('expected text, found child elements', { path });
-      const result = readScalar(field.of.type, element.text);
-      if (!result.ok) throw new SoapParseError(result.message, { path });
-      return result.value;
-    }
-    case 'enum': {
-      if (element.children.length > 0)
-        throw new SoapParseError('expected text, found child elements', { path });
-      const text = element.text.trim();
-      const problem = checkEnum(field.of.type, text);
-      if (problem !== undefined) throw new SoapParseError(problem, { path });
-      return text;
-    }
-    case 'complex':
-      return readComplex(SOAP_COMPLEX_TYPES[field.of.type], element, path, ignored);
-  }
-}
-
-function readComplex(
-  fields: ReadonlyArray<FieldDef>,
-  element: XmlElement,
-  path: string,
-  ignored: string[],
-): Record<string, unknown> {
-  if (hasText(element)) throw new SoapParseError('unexpected text among child elements', { path });
-  const out: Record<string, unknown> = {};
-  for (const field of fields) if (field.many) out[field.name] = [];
-  for (const child of element.children) {
-    const field = fields.find((candidate) => candidate.name === child.local);
-    const childPath = `${path}/${child.local}`;
-    if (field === undefined) {
-      ignored.push(childPath);
-      continue;
-    }
-    if (child.nil) {
-      if (!field.optional) throw new SoapParseError('required element is nil', { path: childPath });
-      continue;
-    }
-    const value = readField(field, child, childPath, ignored);
-    if (field.many) (out[field.name] as unknown[]).push(value);
-    else if (field.name in out)
-      throw new SoapParseError('element appears more than once', { path: childPath });
-    else out[field.name] = value;
-  }
-  for (const field of fields) {
-    if (!field.optional && !(field.name in out)) {
-      throw new SoapParseError('required element is missing', { path: `${path}/${field.name}` });
-    }
-  }
-  return out;
-}
-
-function readFault(entry: XmlElement, version: SoapVersion): SoapFaultError {
-  const child = (parent: XmlElement | undefined, local: string): XmlElement | undefined =>
-    parent?.children.find((c) => c.local === local);
-  if (version === '1.1') {
-    const faultactor = child(entry, 'faultactor');
-    const detail = child(entry, 'detail');
-    return new SoapFaultError({
-      faultcode: child(entry, 'faultcode')?.text.trim() ?? '',
-      faultstring: child(entry, 'faultstring')?.text ?? '',
-      ...(faultactor ? { faultactor: faultactor.text.trim() } : {}),
-      ...(detail ? { detail: deepText(detail) } : {}),
-    });
-  }
-  const detail = child(entry, 'Detail');
-  return new SoapFaultError({
-    faultcode: child(child(entry, 'Code'), 'Value')?.text.trim() ?? '',
-    faultstring: child(child(entry, 'Reason'), 'Text')?.text ?? '',
-    ...(detail ? { detail: deepText(detail) } : {}),
-  });
-}
-
-function isFaultEntry(entry: XmlElement): boolean {
-  return entry.local === 'Fault' && (entry.ns === SOAP_ENV_NAMESPACE || entry.ns === SOAP12_ENV_NAMESPACE);
+): EnvelopeContent {
+  const reader = new SoapEnvelopeReader(mode, options);
+  reader.write(input);
+  return reader.end().content;
 }
 
 /**
@@ -318,19 +203,13 @@ export function parseRequestEnvelope(
   input: string | Uint8Array,
   options: SoapParseOptions = {},
 ): ParsedSoapRequest {
-  const { entry, version } = readBody(input, options);
-  if (isFaultEntry(entry)) throw new SoapParseError('the Body holds a Fault, not a request');
-  if (!isSoapOperation(entry.local)) {
-    throw new SoapParseError(`unknown operation <${entry.local}>`, { path: entry.local });
-  }
-  const ignored: string[] = [];
-  const request = readComplex(SOAP_OPERATION_SCHEMAS[entry.local].request, entry, entry.local, ignored);
+  const content = readEnvelope({ kind: 'request' }, input, options);
   return {
-    operation: entry.local,
-    request: request as SoapRequests[typeof entry.local],
-    namespace: entry.ns,
-    soapVersion: version,
-    ignored,
+    operation: content.entry,
+    request: content.value,
+    namespace: content.namespace,
+    soapVersion: content.version,
+    ignored: content.ignored,
   } as ParsedSoapRequest;
 }
 
@@ -343,13 +222,9 @@ export function parseResponseEnvelope<K extends SoapOperation>(
   input: string | Uint8Array,
   options: SoapParseOptions = {},
 ): SoapResponses[K] {
-  const { entry, version } = readBody(input, options);
-  if (isFaultEntry(entry)) throw readFault(entry, version);
-  const expected = `${op}Response`;
-  if (entry.local !== expected) {
-    throw new SoapParseError(`expected <${expected}>, found <${entry.local}>`, { path: entry.local });
-  }
-  return readComplex(SOAP_OPERATION_SCHEMAS[op].response, entry, expected, []) as unknown as SoapResponses[K];
+  const content = readEnvelope({ kind: 'response', op, stream: false }, input, options);
+  if (content.fault !== undefined) throw content.fault;
+  return content.value as unknown as SoapResponses[K];
 }
 
 /** The fault in an envelope, or undefined when the body is not a Fault. Throws SoapParseError. */
@@ -357,6 +232,42 @@ export function parseFault(
   input: string | Uint8Array,
   options: SoapParseOptions = {},
 ): SoapFaultError | undefined {
-  const { entry, version } = readBody(input, options);
-  return isFaultEntry(entry) ? readFault(entry, version) : undefined;
+  return readEnvelope({ kind: 'fault' }, input, options).fault;
+}
+
+/** The items a streamed list (SOAP_STREAMED_LISTS: the messages of CollectMessages) is made of. */
+export type SoapStreamedItem<K extends SoapOperation> = K extends 'CollectMessages' ? MOMessage : never;
+
+/** Incremental reader of a response: feed chunks, get the list's items; memory bounded per item. */
+export interface SoapResponseStream<K extends SoapOperation> {
+  /** Feed the next chunk of the body; returns the list items it completed. Throws SoapParseError. */
+  write(chunk: Uint8Array | string): Array<SoapStreamedItem<K>>;
+  /**
+   * The end of the body: the response, its streamed list left empty (the items came out of write),
+   * and any last items. Throws SoapFaultError for a fault and SoapParseError for a bad document.
+   */
+  end(): { response: SoapResponses[K]; items: Array<SoapStreamedItem<K>> };
+}
+
+/**
+ * A streaming reader of the response of `op`. No size limit applies to the whole answer (a client
+ * reads what its gateway sends); each item of the streamed list is capped as a message would be
+ * (options.maxBytes, maxElements, maxAttributes), so memory stays bounded per item.
+ */
+export function createResponseStream<K extends SoapOperation>(
+  op: K,
+  options: SoapParseOptions = {},
+): SoapResponseStream<K> {
+  const reader = new SoapEnvelopeReader({ kind: 'response', op, stream: true }, options);
+  return {
+    write: (chunk) => reader.write(chunk) as Array<SoapStreamedItem<K>>,
+    end: () => {
+      const { content, items } = reader.end();
+      if (content.fault !== undefined) throw content.fault;
+      return {
+        response: content.value as unknown as SoapResponses[K],
+        items: items as Array<SoapStreamedItem<K>>,
+      };
+    },
+  };
 }

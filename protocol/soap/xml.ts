@@ -1,56 +1,38 @@
-// Safe XML reading and text escaping for the SOAP codec, on top of fast-xml-parser.
+// Safe XML reading and text escaping for the SOAP codec. Reading is one streaming pass over saxes
+// (a conformant, pure-JS XML 1.0 parser, the one jsdom uses): bytes go in as they arrive, events come
+// out, nothing of the document is kept beyond what the consumer keeps.
 //
-// Safety rules (DESIGN.md "XML"): the document is size-checked before it is decoded or parsed; any
-// DOCTYPE or ENTITY declaration is refused outright (no XXE, no entity expansion, no billion laughs);
-// fast-xml-parser runs with processEntities: false, so it never expands anything itself.
-//
-// Because entity processing is off, the parser hands back text with its references untouched. The
-// small decoder below resolves exactly what XML 1.0 defines without a DTD (the five predefined
-// entities and numeric character references, section 4.6) and normalises line ends (section 2.11);
-// any other reference is an error, as an undeclared entity is in XML. CDATA sections are kept raw.
-// The escaper is hand-written for the same reason: it must also write CR as &#13; (a raw CR would be
-// normalised away by the receiving parser) and refuse characters XML 1.0 cannot carry at all.
+// Safety rules (protocol/soap/README.md, docs/GATEWAY.md), all applied while streaming:
+// - size: the bytes fed are counted (UTF-8) and refused past maxBytes, before they are decoded;
+// - strict UTF-8 (a fatal streaming TextDecoder: a bad or cut sequence is refused, also across chunks);
+// - any DOCTYPE or ENTITY declaration is refused outright (no XXE, no entity expansion, no billion
+//   laughs); saxes itself never reads a DTD and knows only the five predefined entities;
+// - well-formedness as XML 1.0 defines it, including its character rules: a raw control character
+//   such as U+001E in text makes the document not well-formed (issue 17, item 14);
+// - caps on the number of elements and of attributes, and on nesting, counted as the parser goes, so a
+//   large flat document is refused after the first maxElements elements, not after reading it all.
+// Errors are SoapParseError with the line and column of the parser.
+// The escaper is hand-written: it must also write CR as &#13; (a raw CR would be normalised away by the
+// receiving parser) and refuse characters XML 1.0 cannot carry at all.
 
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
+import type { SaxesTagPlain } from 'saxes';
 import { SoapParseError } from './errors.ts';
 import { XSI_NAMESPACE } from './namespaces.ts';
 
 /** Default largest SOAP message accepted by the parsers, in bytes (UTF-8). */
 export const SOAP_MAX_BYTES = 4 * 1024 * 1024;
 
-export interface XmlElement {
-  /** qualified name as written, e.g. "soap:Body" */
-  readonly name: string;
-  /** local part, e.g. "Body" */
-  readonly local: string;
-  /** namespace URI, '' when the element is in no namespace */
-  readonly ns: string;
-  /** attributes by qualified name, values decoded; namespace declarations included */
-  readonly attrs: Readonly<Record<string, string>>;
-  readonly children: ReadonlyArray<XmlElement>;
-  /** all character data directly inside the element (text and CDATA, in order), decoded */
-  readonly text: string;
-  /** xsi:nil="true" */
-  readonly nil: boolean;
-}
+/**
+ * Default largest number of elements in one SOAP message, and of attributes (counted apart). The
+ * largest request of the interface has under 100 elements; a page of CollectMessages (1,000 messages)
+ * under 10,000. A streamed list applies the cap to each of its items instead (reader.ts).
+ */
+export const SOAP_MAX_ELEMENTS = 20_000;
+export const SOAP_MAX_ATTRIBUTES = 20_000;
 
-const parser = new XMLParser({
-  preserveOrder: true,
-  processEntities: false,
-  htmlEntities: false,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  removeNSPrefix: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  cdataPropName: '#cdata',
-  commentPropName: '#comment',
-});
-
-const DOCTYPE_OR_ENTITY = /<!\s*(?:DOCTYPE|ENTITY)/i;
+/** Deepest element nesting accepted. The deepest path of the schema is 8 levels below the Body. */
+export const SOAP_MAX_DEPTH = 100;
 
 /** UTF-8 length of a string without allocating its encoding. */
 function utf8Length(text: string): number {
@@ -76,24 +58,6 @@ function isXmlChar(code: number): boolean {
     (code >= 0xe000 && code <= 0xfffd) ||
     (code >= 0x10000 && code <= 0x10ffff)
   );
-}
-
-const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const REFERENCE = /&(?:#x([0-9A-Fa-f]{1,6});|#([0-9]{1,7});|(amp|lt|gt|quot|apos);)?/g;
-
-/** Decode character data as written in a document (not CDATA): line ends, then references. */
-export function decodeXmlText(raw: string): string {
-  return raw
-    .replace(/\r\n?/g, '\n')
-    .replace(REFERENCE, (match, hex?: string, dec?: string, named?: string) => {
-      if (named !== undefined) return PREDEFINED[named] ?? match;
-      if (hex === undefined && dec === undefined) {
-        throw new SoapParseError('reference to an undeclared entity or a bare "&" in text');
-      }
-      const code = hex !== undefined ? parseInt(hex, 16) : parseInt(dec ?? '', 10);
-      if (!isXmlChar(code)) throw new SoapParseError(`character reference ${match} is not an XML character`);
-      return String.fromCodePoint(code);
-    });
 }
 
 /** The first character of `text` XML 1.0 cannot carry (even escaped), or undefined. */
@@ -138,115 +102,230 @@ export function escapeXmlAttr(text: string): string {
   );
 }
 
-type FxpNode = Record<string, unknown>;
+// ---------------------------------------------------------------- streaming reader
 
-function isRecord(value: unknown): value is FxpNode {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** What the streaming reader reports, in document order. */
+export interface XmlSink {
+  /** An element starts. `ns` is its namespace URI ('' for none); `nil` is xsi:nil="true". */
+  open(local: string, ns: string, name: string, nil: boolean): void;
+  /** Character data directly inside the current element (text and CDATA), decoded. */
+  text(text: string): void;
+  /** The current element ends. */
+  close(): void;
 }
 
-function splitQName(qname: string): { prefix: string; local: string } {
-  const colon = qname.indexOf(':');
-  return colon < 0
-    ? { prefix: '', local: qname }
-    : { prefix: qname.slice(0, colon), local: qname.slice(colon + 1) };
+export interface XmlLimits {
+  /** largest input in bytes (UTF-8); Infinity for none (a streamed answer of any size) */
+  maxBytes: number;
+  maxElements: number;
+  maxAttributes: number;
 }
 
-function toElement(tag: string, node: FxpNode, scope: ReadonlyMap<string, string>): XmlElement {
-  const rawAttrs = isRecord(node[':@']) ? node[':@'] : {};
-  const attrs: Record<string, string> = {};
-  let inner: Map<string, string> | undefined;
-  for (const [name, value] of Object.entries(rawAttrs)) {
-    // Attribute value normalisation (XML 1.0 3.3.3): literal white space becomes a space.
-    const decoded = decodeXmlText(String(value).replace(/[\t\n\r]/g, ' '));
-    attrs[name] = decoded;
-    if (name === 'xmlns' || name.startsWith('xmlns:')) {
-      inner ??= new Map(scope);
-      inner.set(name === 'xmlns' ? '' : name.slice(6), decoded);
-    }
-  }
-  const ns = inner ?? scope;
-  const { prefix, local } = splitQName(tag);
-  const uri = ns.get(prefix);
-  if (uri === undefined && prefix !== '')
-    throw new SoapParseError(`undeclared namespace prefix "${prefix}" on <${tag}>`);
+export const DEFAULT_XML_LIMITS: XmlLimits = {
+  maxBytes: SOAP_MAX_BYTES,
+  maxElements: SOAP_MAX_ELEMENTS,
+  maxAttributes: SOAP_MAX_ATTRIBUTES,
+};
 
-  let nil = false;
-  for (const [name, value] of Object.entries(attrs)) {
-    const q = splitQName(name);
-    if (q.local === 'nil' && q.prefix !== '' && q.prefix !== 'xmlns' && ns.get(q.prefix) === XSI_NAMESPACE) {
-      nil = value.trim() === 'true' || value.trim() === '1';
-    }
-  }
+/** Size of the slices a large input is fed to saxes in (characters or bytes). */
+const SLICE = 64 * 1024;
 
-  const children: XmlElement[] = [];
-  let text = '';
-  const content = node[tag];
-  for (const child of Array.isArray(content) ? content : []) {
-    if (!isRecord(child)) continue;
-    const childTag = Object.keys(child).find((key) => key !== ':@');
-    if (childTag === undefined || childTag === '#comment') continue;
-    if (childTag === '#text') text += decodeXmlText(String(child['#text']));
-    else if (childTag === '#cdata') {
-      const parts = child['#cdata'];
-      for (const part of Array.isArray(parts) ? parts : []) {
-        if (isRecord(part)) text += String(part['#text'] ?? '').replace(/\r\n?/g, '\n');
-      }
-    } else children.push(toElement(childTag, child, ns));
-  }
-  return { name: tag, local, ns: uri ?? '', attrs, children, text, nil };
+const DOCTYPE_OR_ENTITY = /<!\s*(?:DOCTYPE|ENTITY)/i;
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const NOT_SPACE = /[^ \t\r\n]/;
+
+/** saxes' messages, said the way this codec has always said them. */
+function describeSaxesError(message: string): string {
+  const text = message.replace(/^\d+:\d+: /, '');
+  if (text.startsWith('undefined entity')) return 'malformed XML: reference to an undeclared entity';
+  if (text.startsWith('malformed character entity'))
+    return 'malformed XML: a character reference that is not an XML character';
+  if (text.startsWith('disallowed character.'))
+    return 'malformed XML: a character XML 1.0 does not allow (a control character or a lone surrogate)';
+  if (text.startsWith('document must contain a root element')) return 'no document element';
+  return `malformed XML: ${text.replace(/\.$/, '')}`;
 }
 
 /**
- * Read a whole XML document into an element tree with resolved namespaces.
- * Throws SoapParseError when it is too large, not UTF-8, has a DOCTYPE/ENTITY, or is not well-formed.
+ * One pass over a document, fed in chunks: `write(chunk)` as bytes arrive, `end()` at the end. Throws
+ * SoapParseError (size, UTF-8, DOCTYPE/ENTITY, well-formedness, caps); the sink may throw too, and the
+ * error comes out of write/end. After an error the reader is finished.
  */
-export function readXml(input: string | Uint8Array, maxBytes: number = SOAP_MAX_BYTES): XmlElement {
-  let xml: string;
-  if (typeof input === 'string') {
-    if (input.length > maxBytes || utf8Length(input) > maxBytes) {
-      throw new SoapParseError(`message is larger than the limit of ${maxBytes} bytes`);
+export class XmlStreamReader {
+  readonly #sink: XmlSink;
+  readonly #limits: XmlLimits;
+  readonly #parser: SaxesParser;
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  /** prefix → URI, one map per element that declares namespaces (others share their parent's) */
+  #scope = new Map<string, string>([['xml', XML_NAMESPACE]]);
+  /** the scopes to restore, with the depth of the element that opened each */
+  readonly #saved: Array<{ depth: number; scope: Map<string, string> }> = [];
+  #bytes = 0;
+  #tail = '';
+  #first = true;
+  #depth = 0;
+  /** an error of the consumer at a close, held back for one step (see the closetag handler) */
+  #deferred: unknown;
+  /** elements and attributes read so far (the caps; reader.ts reads them for per-item caps) */
+  elements = 0;
+  attributes = 0;
+  /** `attributes` at the previous element: an element without any skips looking at them */
+  #attributesBefore = 0;
+
+  constructor(sink: XmlSink, limits: Partial<XmlLimits> = {}) {
+    this.#sink = sink;
+    this.#limits = { ...DEFAULT_XML_LIMITS, ...limits };
+    const parser = new SaxesParser({ xmlns: false, position: true });
+    this.#parser = parser;
+    parser.on('error', (err) => {
+      this.#deferred = undefined; // the document's own error comes first
+      throw new SoapParseError(describeSaxesError(err.message), {
+        line: parser.line,
+        column: parser.column + 1,
+      });
+    });
+    parser.on('doctype', () => {
+      throw this.#error('DOCTYPE and ENTITY declarations are not allowed in SOAP messages');
+    });
+    parser.on('attribute', () => {
+      if (++this.attributes > this.#limits.maxAttributes) {
+        throw this.#error(`more than ${this.#limits.maxAttributes} attributes`);
+      }
+    });
+    parser.on('opentag', (tag) => this.#open(tag as SaxesTagPlain));
+    parser.on('closetag', () => {
+      this.#rethrow();
+      const top = this.#saved[this.#saved.length - 1];
+      if (top !== undefined && top.depth === this.#depth) {
+        this.#scope = top.scope;
+        this.#saved.pop();
+      }
+      this.#depth--;
+      // saxes reports the close of the open element before it fails a mismatched end tag: hold the
+      // consumer's error until it is clear the document itself is well-formed here.
+      try {
+        this.#sink.close();
+      } catch (err) {
+        this.#deferred = err;
+      }
+    });
+    parser.on('text', (text) => {
+      this.#rethrow();
+      if (this.#depth > 0) this.#sink.text(text);
+      else if (NOT_SPACE.test(text)) throw this.#error('text outside the document element');
+    });
+    parser.on('cdata', (text) => {
+      this.#rethrow();
+      this.#sink.text(text);
+    });
+  }
+
+  /** Start counting elements and attributes again (reader.ts: each streamed item has its own caps). */
+  resetCounts(): void {
+    this.elements = 1; // the element being opened
+    this.attributes = 0;
+    this.#attributesBefore = 0;
+  }
+
+  /** Characters read so far (saxes' position): a measure of how much of the input an item took. */
+  get position(): number {
+    return this.#parser.position;
+  }
+
+  #rethrow(): void {
+    if (this.#deferred !== undefined) throw this.#deferred;
+  }
+
+  #error(message: string): SoapParseError {
+    return new SoapParseError(message, { line: this.#parser.line, column: this.#parser.column + 1 });
+  }
+
+  write(chunk: Uint8Array | string): void {
+    // The size is checked on the whole chunk before any of it is decoded or parsed.
+    const max = this.#limits.maxBytes;
+    if (max !== Infinity) {
+      this.#bytes +=
+        typeof chunk !== 'string' ? chunk.byteLength : chunk.length > max ? max + 1 : utf8Length(chunk);
+      if (this.#bytes > max) throw new SoapParseError(`message is larger than the limit of ${max} bytes`);
     }
-    xml = input;
-  } else {
-    if (input.byteLength > maxBytes)
-      throw new SoapParseError(`message is larger than the limit of ${maxBytes} bytes`);
+    // saxes is fastest on chunks of tens of KiB: a whole document goes in as such slices
+    for (let at = 0; at < chunk.length; at += SLICE) {
+      const slice =
+        at === 0 && chunk.length <= SLICE
+          ? chunk
+          : typeof chunk === 'string'
+            ? chunk.slice(at, at + SLICE)
+            : chunk.subarray(at, at + SLICE);
+      let text = typeof slice === 'string' ? slice : this.#decode(slice, true);
+      if (this.#first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      this.#first = false;
+      this.#feed(text);
+    }
+  }
+
+  end(): void {
+    this.#feed(this.#decode(new Uint8Array(0), false));
+    this.#parser.close();
+    this.#rethrow();
+  }
+
+  #decode(bytes: Uint8Array, stream: boolean): string {
     try {
-      xml = new TextDecoder('utf-8', { fatal: true }).decode(input);
+      return this.#decoder.decode(bytes, { stream });
     } catch {
       throw new SoapParseError('message is not valid UTF-8');
     }
   }
-  if (xml.charCodeAt(0) === 0xfeff) xml = xml.slice(1);
-  if (DOCTYPE_OR_ENTITY.test(xml)) {
-    throw new SoapParseError('DOCTYPE and ENTITY declarations are not allowed in SOAP messages');
-  }
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) {
-    throw new SoapParseError(`malformed XML: ${valid.err.msg}`, {
-      line: valid.err.line,
-      column: valid.err.col,
-    });
-  }
-  let nodes: unknown;
-  try {
-    nodes = parser.parse(xml);
-  } catch (error) {
-    throw new SoapParseError(`malformed XML: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const roots: XmlElement[] = [];
-  const scope = new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]);
-  for (const node of Array.isArray(nodes) ? nodes : []) {
-    if (!isRecord(node)) continue;
-    const tag = Object.keys(node).find((key) => key !== ':@');
-    if (tag === undefined || tag === '#comment') continue;
-    if (tag === '#text') {
-      if (String(node['#text']).trim() !== '') throw new SoapParseError('text outside the document element');
-      continue;
+
+  #feed(text: string): void {
+    if (text === '') return;
+    // A declaration may straddle two chunks: look at the seam as well as the chunk.
+    if (DOCTYPE_OR_ENTITY.test(text) || DOCTYPE_OR_ENTITY.test(this.#tail + text.slice(0, 16))) {
+      throw new SoapParseError('DOCTYPE and ENTITY declarations are not allowed in SOAP messages');
     }
-    roots.push(toElement(tag, node, scope));
+    this.#tail = text.length >= 16 ? text.slice(-16) : (this.#tail + text).slice(-16);
+    this.#parser.write(text);
+    this.#rethrow();
   }
-  const [root, ...more] = roots;
-  if (root === undefined) throw new SoapParseError('no document element');
-  if (more.length > 0) throw new SoapParseError('more than one document element');
-  return root;
+
+  #open(tag: SaxesTagPlain): void {
+    this.#rethrow();
+    if (++this.elements > this.#limits.maxElements) {
+      throw this.#error(`more than ${this.#limits.maxElements} elements`);
+    }
+    if (++this.#depth > SOAP_MAX_DEPTH) throw this.#error(`elements nested deeper than ${SOAP_MAX_DEPTH}`);
+    const attrs = tag.attributes;
+    let nilValue: string | undefined;
+    let nilPrefixes: string[] | undefined;
+    const hasAttributes = this.attributes !== this.#attributesBefore;
+    this.#attributesBefore = this.attributes;
+    if (hasAttributes)
+      for (const name in attrs) {
+        const value = attrs[name] ?? '';
+        if (name === 'xmlns' || name.startsWith('xmlns:')) {
+          if (this.#saved[this.#saved.length - 1]?.depth !== this.#depth) {
+            this.#saved.push({ depth: this.#depth, scope: this.#scope });
+            this.#scope = new Map(this.#scope);
+          }
+          this.#scope.set(name === 'xmlns' ? '' : name.slice(6), value.trim());
+        } else if (name.endsWith(':nil')) {
+          (nilPrefixes ??= []).push(name.slice(0, -4));
+          nilValue = value.trim();
+        }
+      }
+    const name = tag.name;
+    const colon = name.indexOf(':');
+    const prefix = colon < 0 ? '' : name.slice(0, colon);
+    const uri = this.#scope.get(prefix);
+    if (uri === undefined && prefix !== '') {
+      throw this.#error(`undeclared namespace prefix "${prefix}" on <${name}>`);
+    }
+    let nil = false;
+    if (nilPrefixes !== undefined) {
+      nil =
+        nilPrefixes.some((p) => this.#scope.get(p) === XSI_NAMESPACE) &&
+        (nilValue === 'true' || nilValue === '1');
+    }
+    this.#sink.open(colon < 0 ? name : name.slice(colon + 1), uri ?? '', name, nil);
+  }
 }

@@ -10,6 +10,8 @@ import type { Account, NewAccount } from '../../gateway/accounts.ts';
 import { createAccount } from '../../gateway/accounts.ts';
 import { createDemoAccount } from '../../gateway/demo.ts';
 import { parseMoney } from '../../gateway/credit.ts';
+import type { NetworkSimulator } from '../../gateway/network/simulator.ts';
+import { transaction } from '../../gateway/store/db.ts';
 
 export interface TestGatewayOptions {
   sandbox?: boolean;
@@ -179,4 +181,24 @@ export function messageCount(ctx: GatewayContext, username: string, status?: str
     )
     .get(username, status ?? null, status ?? null) as { n: number };
   return row.n;
+}
+
+/**
+ * Queue `count` inbound replies to `number` at the gateway, through the network simulator's own
+ * injectInbound (the path /sandbox/inbound and DeliverMessage take), in one transaction for speed.
+ * Texts are "reply <i>" from `from` on, so a test can check each arrives once.
+ */
+export function queueReplies(gw: TestGateway, number: string, count: number, from = 0): void {
+  const network = gw.ctx.network as NetworkSimulator;
+  transaction(gw.ctx.db, () => {
+    for (let i = from; i < from + count; i++) {
+      const result = network.injectInbound({
+        sendTo: number,
+        replyTo: String(447700100000 + (i % 90_000)),
+        message: `reply ${i}`,
+        source: 'sandbox',
+      });
+      if (!result.ok) throw new Error(result.reason);
+    }
+  });
 }

@@ -26,7 +26,6 @@ import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
 import type { SoapOperation, SoapResponses, SubmitMessageRequest } from '../../protocol/soap/operations.ts';
 import { buildWsdl } from '../../protocol/soap/wsdl.ts';
 import { encodeForm } from '../../protocol/form.ts';
-import type { ResponseFormat } from '../../protocol/limits.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import { parseRecordsResponse } from '../../protocol/responses.ts';
 import { REPORT, describeReport } from '../../protocol/reports.ts';

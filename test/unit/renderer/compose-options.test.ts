@@ -1,7 +1,7 @@
 // issue 16: Compose's Advanced options for rich content reach the spec's PhoneModel and, for a WAP
 // push, DisableRepurposing; the content the service checks (protocol contentProblems) accepts them.
 import { describe, expect, it } from 'vitest';
-import { contentProblems } from '../../../protocol/content.ts';
+import { contentProblems, type Content } from '../../../protocol/content.ts';
 import { composeContent } from '../../../renderer/views/compose/useComposeValidation.ts';
 import { DEFAULT_OPTIONS } from '../../../renderer/views/compose/Options.tsx';
 import type { ContentDraft } from '../../../renderer/views/media/types.ts';
@@ -14,6 +14,10 @@ const wap: ContentDraft = {
   summary: 'logo.png',
 };
 
+/** The sendmms fields of a rich content (undefined for a text). */
+const fieldsOf = (c: Content | null): Record<string, string> | undefined =>
+  c !== null && 'fields' in c ? c.fields : undefined;
+
 describe('Compose Advanced options', () => {
   it('a WAP push carries PhoneModel and DisableRepurposing=1 when chosen', () => {
     const content = composeContent({
@@ -23,7 +27,7 @@ describe('Compose Advanced options', () => {
       effectiveMake: 'Nokia',
       options: { ...DEFAULT_OPTIONS, phoneModel: ' 6230i ', disableRepurposing: true },
     });
-    expect(content?.fields).toMatchObject({
+    expect(fieldsOf(content)).toMatchObject({
       PhoneMake: 'Nokia',
       PhoneModel: '6230i',
       DisableRepurposing: '1',
@@ -39,8 +43,8 @@ describe('Compose Advanced options', () => {
       effectiveMake: '',
       options: DEFAULT_OPTIONS,
     });
-    expect(plain?.fields).not.toHaveProperty('PhoneModel');
-    expect(plain?.fields).not.toHaveProperty('DisableRepurposing');
+    expect(fieldsOf(plain)).not.toHaveProperty('PhoneModel');
+    expect(fieldsOf(plain)).not.toHaveProperty('DisableRepurposing');
     const vcard: ContentDraft = {
       kind: 'vcard',
       text: '',
@@ -55,6 +59,6 @@ describe('Compose Advanced options', () => {
       effectiveMake: '',
       options: { ...DEFAULT_OPTIONS, disableRepurposing: true },
     });
-    expect(other?.fields).not.toHaveProperty('DisableRepurposing');
+    expect(fieldsOf(other)).not.toHaveProperty('DisableRepurposing');
   });
 });

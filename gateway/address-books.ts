@@ -104,3 +104,85 @@ export function listAddressBooks(
     ).map((g) => g.name),
   }));
 }
+
+export class AddressBookQueryError extends Error {}
+
+/** A member's stored name as GivenName (first word) and FamilyName (the rest). */
+function splitName(name: string | null): { GivenName?: string; FamilyName?: string } {
+  const parts = (name ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((p) => p !== '');
+  if (parts.length === 0) return {};
+  return parts.length === 1
+    ? { GivenName: parts[0]! }
+    : { GivenName: parts[0]!, FamilyName: parts.slice(1).join(' ') };
+}
+
+/**
+ * QueryAddressBook (the provider's WSDL): the members of one book, of one group of it, or of every
+ * book. One item per member and group it is in (a member in no group: one item without Group).
+ * `Group` is the group's name when a book is named, else the SendToAddressBook reference
+ * ("book" or "book::group"), so a client can list books and groups from one answer.
+ * Throws AddressBookQueryError for an unknown book or group.
+ */
+export function queryAddressBook(
+  db: DatabaseSync,
+  account: Account,
+  bookName?: string,
+  groupName?: string,
+): AddressBookEntryItem[] {
+  const books = (
+    bookName === undefined
+      ? db.prepare('SELECT id, name FROM address_books WHERE account_id = ? ORDER BY name').all(account.id)
+      : db
+          .prepare('SELECT id, name FROM address_books WHERE account_id = ? AND name = ?')
+          .all(account.id, bookName)
+  ) as Array<{ id: number; name: string }>;
+  if (bookName !== undefined && books.length === 0)
+    throw new AddressBookQueryError(`Unknown address book ${bookName}`);
+  if (groupName !== undefined && bookName === undefined)
+    throw new AddressBookQueryError('AddressBookGroupName needs AddressBookName');
+  const out: AddressBookEntryItem[] = [];
+  for (const book of books) {
+    let rows: Array<{ number: string; name: string | null; grp: string | null }>;
+    if (groupName !== undefined) {
+      const group = db
+        .prepare('SELECT id FROM address_book_groups WHERE book_id = ? AND name = ?')
+        .get(book.id, groupName) as { id: number } | undefined;
+      if (!group) throw new AddressBookQueryError(`Unknown group ${groupName} in address book ${book.name}`);
+      rows = db
+        .prepare(
+          `SELECT m.number, m.name, ? AS grp FROM address_book_members m
+             JOIN address_book_group_members gm ON gm.member_id = m.id WHERE gm.group_id = ? ORDER BY m.id`,
+        )
+        .all(groupName, group.id) as typeof rows;
+    } else {
+      rows = db
+        .prepare(
+          `SELECT m.number, m.name, g.name AS grp FROM address_book_members m
+             LEFT JOIN address_book_group_members gm ON gm.member_id = m.id
+             LEFT JOIN address_book_groups g ON g.id = gm.group_id
+           WHERE m.book_id = ? ORDER BY m.id, g.name`,
+        )
+        .all(book.id) as typeof rows;
+    }
+    for (const r of rows) {
+      const group =
+        bookName !== undefined ? (r.grp ?? undefined) : r.grp === null ? book.name : `${book.name}::${r.grp}`;
+      out.push({
+        ...splitName(r.name),
+        MobileNumber: r.number,
+        ...(group !== undefined ? { Group: group } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+export interface AddressBookEntryItem {
+  GivenName?: string;
+  FamilyName?: string;
+  MobileNumber: string;
+  Group?: string;
+}

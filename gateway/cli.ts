@@ -1,5 +1,7 @@
 // `npm run gateway -- <command>`: run the reference gateway and administer its accounts.
 // Every command takes --data DIR (default: the user's data folder, see defaultDataDir).
+import { SENDSMS5_PROFILE } from '../protocol/soap/namespaces.ts';
+import type { SoapProfile } from '../protocol/soap/namespaces.ts';
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -25,6 +27,9 @@ Commands:
         With --sandbox on an empty data directory a demo account is created and its credentials printed.
         [--release-version 2.0.0 --release-url https://… --release-notice TEXT --release-date 2026-11-20T09:00:00Z]
         The release MobileMessengerVersion serves (unless one is stored with release set).
+        [--soap-namespace URI --soap-types-namespace URI]
+        Namespaces of /sendsms5 and its WSDL (default: the provider's ${SENDSMS5_PROFILE.namespace}
+        and ${SENDSMS5_PROFILE.typesNamespace}; /sendsms2 keeps its own).
   release set --release-version V --release-url URL [--release-notice TEXT] [--release-date ISO]
         Store the release served from now on (wins over the serve flags; a running gateway serves it at once).
   release show
@@ -87,6 +92,8 @@ export async function main(
       'release-notice': { type: 'string' },
       'release-url': { type: 'string' },
       'release-date': { type: 'string' },
+      'soap-namespace': { type: 'string' },
+      'soap-types-namespace': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -179,6 +186,21 @@ export async function main(
   }
 }
 
+/** --soap-namespace / --soap-types-namespace over the provider's pair; each must be an absolute URI. */
+export function soapProfileFromFlags(values: Record<string, string | boolean | undefined>): SoapProfile {
+  const pick = (flag: string, fallback: string): string => {
+    const v = values[flag];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(v))
+      throw new UsageError(`--${flag} must be an absolute URI`);
+    return v;
+  };
+  return {
+    namespace: pick('soap-namespace', SENDSMS5_PROFILE.namespace),
+    typesNamespace: pick('soap-types-namespace', SENDSMS5_PROFILE.typesNamespace),
+  };
+}
+
 async function serve(
   values: Record<string, string | boolean | undefined>,
   dataDir: string,
@@ -207,6 +229,7 @@ async function serve(
     host,
     sandbox,
     release,
+    soapProfile: soapProfileFromFlags(values),
     ...(receiptDelayMs !== undefined ? { receiptDelayMs } : {}),
   };
   const instances: RunningGateway[] = [await startGateway({ ...common, port, instance: 'primary' })];

@@ -25,6 +25,8 @@ export interface GatewayConfig {
   instance: string;
   /** Country assumed for numbers written without a country code in imports (never in requests). */
   defaultCountry: string;
+  /** Namespaces of /sendsms5 (default: the provider's published pair); /sendsms2 keeps its own. */
+  soapProfile: SoapProfile;
 }
 
 /** One stored outbound message: one recipient of one request (table `messages`). */

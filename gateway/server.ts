@@ -1,6 +1,7 @@
 // The reference gateway's HTTP server: Node's http module, keep-alive with an idle timeout, a body
 // limit per route, one structured log line per request, and HTTP 200 with a report body for every
 // protocol-level error on the form paths (the routes' onError/onTooLarge make sure of that).
+import type { SoapProfile } from '../protocol/soap/namespaces.ts';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +36,8 @@ export interface StartGatewayOptions {
   quiet?: boolean;
   /** Scheduler poll interval, ms (default 1000). */
   schedulerIntervalMs?: number;
+  /** Namespaces /sendsms5 serves and accepts; default the provider's (protocol/soap SENDSMS5_PROFILE). */
+  soapProfile?: SoapProfile;
 }
 
 export interface RunningGateway {
@@ -71,6 +74,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     release: { ...DEFAULT_RELEASE, ...opts.release },
     instance: opts.instance ?? 'primary',
     defaultCountry: 'GB',
+    soapProfile: opts.soapProfile ?? SENDSMS5_PROFILE,
   };
   const ctx: GatewayContext = {
     db,

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { GatewayClient } from './client/gateway-client.ts';
 import type { GatewayClientOptions } from './client/gateway-client.ts';
 import { ValidationError } from './client/results.ts';
+import { parseBookRef } from './client/address-books.ts';
 import { EXIT, OPTIONS, USAGE, UsageError } from './cli/args.ts';
 import type { CliIO, Values } from './cli/args.ts';
 import { cmdInbox } from './cli/inbox.ts';
@@ -94,6 +95,25 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
       }
       case 'child':
         return await cmdChild(client, rest, values, io, json);
+      case 'address-book': {
+        // address-book list [NAME[::GROUP]]: the account's server address books (QueryAddressBook)
+        const [sub, ref, ...extra] = rest;
+        if (sub !== 'list' || extra.length > 0)
+          throw new UsageError('usage: address-book list [NAME[::GROUP]]');
+        const { book, group } = ref === undefined ? { book: undefined, group: undefined } : parseBookRef(ref);
+        const r = await client.queryAddressBook(book, group);
+        return printResult(io, json, r, (v) =>
+          v.length === 0
+            ? 'no entries'
+            : v
+                .map((e) =>
+                  [e.MobileNumber, [e.GivenName, e.FamilyName].filter(Boolean).join(' '), e.Group ?? '']
+                    .join('\t')
+                    .trimEnd(),
+                )
+                .join('\n'),
+        );
+      }
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -360,6 +360,10 @@ export interface Settings {
   pushReceiver: { enabled: boolean; port: number | null };
   notifications: boolean;
   theme: 'system' | 'light' | 'dark';
+  /** Show Accounts (child accounts, spec 4.4): the gateway is never asked with an invalid request. */
+  childAccounts: boolean;
+  /** Pins the SOAP types namespace; '' = read it from the gateway's WSDL (issue 16). */
+  soapTypesNamespace: string;
 }
 
 /**
@@ -464,6 +468,10 @@ export interface EffectivePolicy {
   updates: { enabled: boolean; channel: string; allowedDownloadHosts: string[] | null };
   pollIntervalSeconds: { min: number; max: number };
   offerSandbox: boolean;
+  /** true shows Accounts (child accounts) whatever the setting. */
+  childAccounts: boolean;
+  /** Pins the SOAP types namespace for every account (wins over the setting); null = not pinned. */
+  soapTypesNamespace: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -615,6 +623,40 @@ export interface MessengerApi {
      */
     outbound(args?: { afterId?: number; limit?: number }): Promise<Page<SandboxPdu, number>>;
   };
+  // issue 16: the SOAP namespaces in use, the account's server address books
+  soap: {
+    /** The SOAP namespaces the signed-in account's gateway is spoken to in; null when signed out. */
+    namespace(): Promise<SoapNamespaceInfo | null>;
+  };
+  addressbooks: {
+    /** The account's address books at the gateway (QueryAddressBook), read each time. */
+    list(): Promise<ServerAddressBook[]>;
+  };
+}
+
+// issue 16: SOAP namespaces and server address books
+
+export interface SoapNamespaceInfo {
+  typesNamespace: string;
+  namespace: string;
+  /** wsdl: read from the gateway's WSDL; provider: its published values (no WSDL read); pinned: a setting or the policy. */
+  source: 'wsdl' | 'provider' | 'pinned';
+  /** The WSDL address read, why none could be, or what pinned it. */
+  detail: string;
+}
+
+export interface ServerBookMember {
+  number: string;
+  givenName: string | null;
+  familyName: string | null;
+  groups: string[];
+}
+
+/** One address book at the gateway: its members and groups (recipient token "book" or "book::group"). */
+export interface ServerAddressBook {
+  name: string;
+  members: ServerBookMember[];
+  groups: Array<{ name: string; members: number }>;
 }
 
 export interface MessengerEvents {

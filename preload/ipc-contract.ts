@@ -74,6 +74,9 @@ export const API_CHANNELS = [
   'policy.get',
   'library.list',
   'sandbox.outbound',
+  // issue 16: the SOAP namespaces in use, the account's server address books
+  'soap.namespace',
+  'addressbooks.list',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

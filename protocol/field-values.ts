@@ -11,7 +11,7 @@ export interface Problem {
   field: string;
   /** Rule id: required, either, oneOf, requires, duplicate, onePair, maxLength, range, integer,
    *  decimal, enum, pattern, date, hex, library, libraryRange, msisdn, maxRecipients, extension,
-   *  empty, value, udhLength. */
+   *  empty, value, udhLength, conflict, contentSelection. */
   rule: string;
   value: string | undefined;
   message: string;

@@ -16,6 +16,7 @@ import type { RichKind } from './content.ts';
 import { Collector, HEX_PATTERN, checkValue, show, splitNumberList } from './field-values.ts';
 import type { Problem } from './field-values.ts';
 import { FormFields } from './form.ts';
+import { selectFileRoute } from './content-selection.ts';
 import { LIMITS, MANAGE_OPERATIONS, QUERY_OPERATIONS } from './limits.ts';
 
 export { msisdnProblem, splitNumberList } from './field-values.ts';
@@ -76,6 +77,21 @@ function countRecipients(c: Collector, f: FormFields, names: readonly string[]):
       'maxRecipients',
       String(total),
       `At most ${LIMITS.maxRecipientsPerRequest} recipients per request (got ${total}); split the list`,
+    );
+  }
+}
+
+/**
+ * SendTimeDelay and SendTimeAbsolute are two answers to one question (when to send): a request with
+ * both is refused instead of silently preferring one.
+ */
+function scheduleRules(c: Collector, f: FormFields): void {
+  if (val(f, 'SendTimeDelay') !== undefined && val(f, 'SendTimeAbsolute') !== undefined) {
+    c.add(
+      'SendTimeAbsolute',
+      'conflict',
+      f.get('SendTimeAbsolute'),
+      'SendTimeDelay and SendTimeAbsolute are both given: send one of them',
     );
   }
 }
@@ -155,9 +171,16 @@ function contentRules(c: Collector, f: FormFields, kind: RichKind): void {
     case 'mms':
       fileRules(c, f, 'MMSFileMMS', 'MMSNotificationFileName1', 'MMSNotificationFileData1');
       break;
-    case 'wapPush':
+    case 'wapPush': {
       fileRules(c, f, 'MMSFileWAP', 'WAPPushFileName1', 'WAPPushFileData1');
+      // content selection (spec 2.4, content-selection.ts): an MMS presentation goes in an MMS
+      // notification and a .jad through si-href, never as a WAP push file
+      const name = val(f, 'WAPPushFileName1');
+      const route = name === undefined ? undefined : selectFileRoute(name);
+      if (route !== undefined && route.route !== 'wapPush')
+        c.add('WAPPushFileName1', 'contentSelection', name, `WAPPushFileName1: ${route.reason}`);
       break;
+    }
     case 'serviceIndication': {
       const pc = f.getAll('si-info-pcdata').length;
       const cl = f.getAll('si-info-class').length;
@@ -269,12 +292,14 @@ export function validateRequest(
     case 'sendsms':
       if (scope === 'request') checkEither(c, f, ['SendTo', 'SendToAddressBook']);
       checkEither(c, f, ['Message', 'FlashMessage']);
+      scheduleRules(c, f);
       if (scope === 'request') countRecipients(c, f, ['SendTo']);
       break;
     case 'sendsms-deprecated':
       countRecipients(c, f, ['N']);
       break;
     case 'sendmms':
+      scheduleRules(c, f);
       sendmmsRules(c, f, scope);
       break;
     case 'queryaccount':

@@ -44,10 +44,10 @@ export function App() {
   const [pollError, setPollError] = useState<string | null>(null);
   const [searchFocus, setSearchFocus] = useState(0);
   const [policy, setPolicy] = useState<EffectivePolicy | null>(null);
-  // The Accounts view (child accounts) only when the gateway grants the account the permission.
-  // Asked when the account is known and on every 'accounts:changed'; an answer that is not definite
-  // (no connection, an unexpected answer, a failed call) is asked again when the bridge reconnects.
-  // Main keeps a definite answer for the session, so asking again sends nothing to the gateway.
+  // The Accounts view (child accounts) only when the user or the deploy policy turned it on and no
+  // real operation was refused with Report 7 (main/services/children.ts; the gateway is never
+  // probed). Asked when the account is known, on 'accounts:changed' and 'settings:changed'; a failed
+  // call is asked again when the bridge reconnects.
   const [permission, setPermission] = useState<{
     accountId: string;
     permitted: boolean;
@@ -111,7 +111,10 @@ export function App() {
 
   // A new account object: the effects above run again (the child-account permission is asked again).
   useEvent('accounts:changed', (p) => setAccount(p.current));
-  useEvent('settings:changed', (s) => applyTheme(s.theme));
+  useEvent('settings:changed', (s) => {
+    applyTheme(s.theme);
+    if (account) askPermission(account); // the user may have turned Accounts on or off
+  });
   useEvent('credit:changed', setCredit);
   useEvent('inbox:received', (p) => {
     setUnread(p.unreadTotal);

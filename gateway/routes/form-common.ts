@@ -136,6 +136,17 @@ export function requestProblems(problems: Problem[]): Problem[] {
   return problems.filter((p) => !(p.rule === 'msisdn' && RECIPIENT_LIST_FIELDS.has(p.field)));
 }
 
+/**
+ * The one report code of a refused request: more than LIMITS.maxRecipientsPerRequest recipients is
+ * always tooManyRecipients (however it was counted: SendTo, Cc/Bcc or address-book members), a text
+ * over its parts is messageTooLong, anything else a syntax error.
+ */
+export function problemsReport(problems: Problem[]): string {
+  if (problems.some((p) => p.rule === 'maxRecipients')) return REPORT.tooManyRecipients;
+  if (problems.some((p) => p.rule === 'maxParts')) return REPORT.messageTooLong;
+  return REPORT.syntaxError;
+}
+
 /** One readable sentence listing every problem (Text is at most 255 characters). */
 export function problemsText(problems: Problem[]): string {
   const text = problems.map((p) => p.message).join('; ');

@@ -13,6 +13,7 @@ import { expandRecipients, RecipientError, submitMessage } from '../submit.ts';
 import { handleDeprecatedSend, isDeprecatedShape } from './form-deprecated.ts';
 import {
   invalidLogin,
+  problemsReport,
   problemsText,
   requestProblems,
   readForm,
@@ -105,7 +106,22 @@ export function resolveRecipients(
   return { recipients };
 }
 
-export async function handleSendSms(req: RouteRequest, ctx: GatewayContext): Promise<RouteResponse> {
+/**
+ * Message and FlashMessage both given (spec 2.2 asks for at least one): Message is sent as a normal
+ * text and FlashMessage is ignored; every record's Text says so (docs/GATEWAY.md).
+ */
+export const BOTH_TEXTS_NOTE =
+  'FlashMessage ignored: with Message and FlashMessage both given, Message is sent';
+
+/**
+ * sendsms. `extraAddressBookFields`: address-book fields read besides SendToAddressBook (a SOAP text
+ * message's SendCcAddressBook/SendBccAddressBook, which the form has not).
+ */
+export async function handleSendSms(
+  req: RouteRequest,
+  ctx: GatewayContext,
+  extraAddressBookFields: readonly string[] = [],
+): Promise<RouteResponse> {
   const fields = readForm(req);
   if (isDeprecatedShape(fields)) return handleDeprecatedSend(fields, ctx);
   const username = fields.get('Username');
@@ -113,15 +129,14 @@ export async function handleSendSms(req: RouteRequest, ctx: GatewayContext): Pro
   if (!account) return invalidLogin(fields, username);
   const problems = requestProblems(validateRequest('sendsms', fields));
   if (problems.length > 0) {
-    const code = problems.some((p) => p.rule === 'maxParts') ? REPORT.messageTooLong : REPORT.syntaxError;
-    return requestError(fields, code, problemsText(problems), {
+    return requestError(fields, problemsReport(problems), problemsText(problems), {
       username,
       problems: problems.map((p) => `${p.field}:${p.rule}`),
     });
   }
   const resolved = resolveRecipients(ctx, account, fields, {
     sendTo: ['SendTo'],
-    addressBooks: ['SendToAddressBook'],
+    addressBooks: ['SendToAddressBook', ...extraAddressBookFields],
   });
   if ('error' in resolved) return resolved.error;
   const flash = fields.get('FlashMessage');
@@ -133,7 +148,8 @@ export async function handleSendSms(req: RouteRequest, ctx: GatewayContext): Pro
   const replyTo = fields.get('ReplyTo')?.trim();
   // numbers are checked before the write transaction, on two threads for a large list
   const checked = await ctx.numbers.check(resolved.recipients, () => ctx.network.drainQueue?.());
-  const records = submitMessage(ctx, {
+  const bothTexts = message !== undefined && message !== '' && flash !== undefined && flash !== '';
+  const submitted = submitMessage(ctx, {
     account,
     recipients: resolved.recipients,
     checked,
@@ -142,5 +158,8 @@ export async function handleSendSms(req: RouteRequest, ctx: GatewayContext): Pro
     ...(sendAt ? { sendAt } : {}),
     ...(deliveryOption ? { deliveryOption } : {}),
   });
+  const records = bothTexts
+    ? submitted.map((r) => ({ ...r, text: `${r.text}; ${BOTH_TEXTS_NOTE}`.slice(0, LIMITS.textMax) }))
+    : submitted;
   return recordsResponse(responseFormatOf(fields), records, { username });
 }

@@ -18,6 +18,7 @@ import { transaction } from '../store/db.ts';
 import {
   invalidLogin,
   isDecodeError,
+  problemsReport,
   problemsText,
   readForm,
   readLeniently,
@@ -51,7 +52,7 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
   if (!account) return invalidLogin(fields, username);
   const problems = validateRequest('sendmms', fields);
   if (problems.length > 0) {
-    return requestError(fields, REPORT.syntaxError, problemsText(problems), {
+    return requestError(fields, problemsReport(problems), problemsText(problems), {
       username,
       problems: problems.map((p) => `${p.field}:${p.rule}`),
     });

@@ -18,22 +18,15 @@ import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
 import { MAY_HAVE_BEEN_PROCESSED, respond, STATE_CHANGING, xmlSafe } from './answer.ts';
 import {
+  PROVIDER_WSDL_PATH,
   SENDSMS2_PROFILE,
-  SENDSMS5_PROFILE,
   SOAP_CONTENT_TYPE,
   SOAP_PATHS,
 } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
-import type {
-  Message,
-  Recipient,
-  SoapOperation,
-  SoapResponses,
-  SubmitMessageRequest,
-} from '../../protocol/soap/operations.ts';
+import type { SoapOperation, SoapResponses, SubmitMessageRequest } from '../../protocol/soap/operations.ts';
 import { buildWsdl } from '../../protocol/soap/wsdl.ts';
 import { encodeForm } from '../../protocol/form.ts';
-import type { ResponseFormat } from '../../protocol/limits.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import { parseRecordsResponse } from '../../protocol/responses.ts';
 import { REPORT, describeReport } from '../../protocol/reports.ts';
@@ -47,11 +40,19 @@ import { findMessage } from '../messages.ts';
 import { handleSendSms, permittedReplyTo } from '../routes/form-sendsms.ts';
 import { handleSendMms } from '../routes/sendmms.ts';
 import type { NetworkSimulator } from '../network/simulator.ts';
+import { soapToFormFields } from './submit-fields.ts';
+import { AddressBookQueryError, queryAddressBook } from '../address-books.ts';
 
-const SOAP_ENDPOINTS: ReadonlyArray<{ path: string; profile: SoapProfile }> = [
-  { path: SOAP_PATHS.sendsms5, profile: SENDSMS5_PROFILE },
-  { path: SOAP_PATHS.sendsms2, profile: SENDSMS2_PROFILE },
-];
+/** A SOAP text message's Cc and Bcc address books, read by the sendsms handler (the form has none). */
+const SOAP_TEXT_BOOK_FIELDS = ['SendCcAddressBook', 'SendBccAddressBook'];
+
+/** The two SOAP endpoints: /sendsms5 in the configured namespaces, /sendsms2 in its older one. */
+function soapEndpoints(ctx: GatewayContext): ReadonlyArray<{ path: string; profile: SoapProfile }> {
+  return [
+    { path: SOAP_PATHS.sendsms5, profile: ctx.config.soapProfile },
+    { path: SOAP_PATHS.sendsms2, profile: SENDSMS2_PROFILE },
+  ];
+}
 
 /** HTTP status of a SOAP fault: 200, never 5xx (see the head of this file). */
 export const FAULT_STATUS = 200;
@@ -77,17 +78,22 @@ export function requestBaseUrl(req: RouteRequest): string {
 }
 
 export function registerSoapRoutes(router: Router, ctx: GatewayContext, network: NetworkSimulator): void {
-  for (const { path, profile } of SOAP_ENDPOINTS) {
+  const wsdlOf = (req: RouteRequest, path: string, profile: SoapProfile): RouteResponse => ({
+    contentType: 'text/xml; charset=utf-8',
+    body: buildWsdl({ endpointUrl: `${requestBaseUrl(req)}${path}`, profile }),
+  });
+  // The provider also publishes its WSDL on its web site (PROVIDER_WSDL_PATH): so does this gateway.
+  router.add(['GET'], PROVIDER_WSDL_PATH, async (req) =>
+    wsdlOf(req, SOAP_PATHS.sendsms5, ctx.config.soapProfile),
+  );
+  for (const { path, profile } of soapEndpoints(ctx)) {
     router.add(
       ['GET', 'POST'],
       path,
       async (req) => {
         if (req.method === 'GET') {
           if (/^wsdl$/i.test(req.rawQuery) || /(^|&)wsdl(=|&|$)/i.test(req.rawQuery))
-            return {
-              contentType: 'text/xml; charset=utf-8',
-              body: buildWsdl({ endpointUrl: `${requestBaseUrl(req)}${path}`, profile }),
-            };
+            return wsdlOf(req, path, profile);
           return {
             status: 405,
             headers: { allow: 'POST' },
@@ -325,6 +331,26 @@ async function dispatchOperation(
     }
     case 'SubmitMessage':
       return submitViaForm(parsed.request, req, ctx);
+    case 'QueryAddressBook': {
+      const r = parsed.request;
+      const account = authOr(ctx, r);
+      if (!account) return invalidLoginFault(parsed.operation, r.Username);
+      try {
+        const item = queryAddressBook(ctx.db, account, r.AddressBookName, r.AddressBookGroupName);
+        return {
+          op: 'QueryAddressBook',
+          response: { AddressBookEntryList: { item } },
+          log: { username: account.username, entries: item.length },
+        };
+      } catch (err) {
+        if (err instanceof AddressBookQueryError)
+          return fault('soap:Client', err.message, {
+            operation: parsed.operation,
+            username: account.username,
+          });
+        throw err;
+      }
+    }
   }
 }
 
@@ -332,125 +358,19 @@ function currentRelease(ctx: GatewayContext): GatewayContext['config']['release'
   return storedRelease(ctx.db) ?? ctx.config.release;
 }
 
-/** UTC YYYY-MM-DDTHH:MM:SS (the form's SendTimeAbsolute) from an xs:dateTime (no zone = UTC). */
-function formDateTime(value: string): string {
-  const zoned = /(Z|[+-]\d\d:\d\d)$/.test(value) ? value : `${value}Z`;
-  const t = Date.parse(zoned);
-  return Number.isFinite(t) ? new Date(t).toISOString().slice(0, 19) : value;
-}
-
-/** Spec 2.4 form fields for a SOAP SubmitMessage (names of spec 2.2/2.4, values as the form carries them). */
-export function soapToFormFields(r: SubmitMessageRequest): {
-  fields: Record<string, string | undefined>;
-  path: 'sendsms' | 'sendmms';
-} {
-  const rc: Recipient = r.Recipient ?? {};
-  const m: Message = r.Message ?? {};
-  const o = rc.SendOptions ?? {};
-  const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? '1' : '0');
-  const num = (n: number | undefined) => (n === undefined ? undefined : String(n));
-  const f: Record<string, string | undefined> = {
-    Username: r.Username,
-    PIN: r.PIN,
-    SendTo: rc.SendTo,
-    SendToAddressBook: rc.SendToAddressBook,
-    ReplyTo: r.ReplyTo,
-    SendTimeDelay: num(o.SendTimeDelay),
-    SendTimeAbsolute: o.SendTimeAbsolute === undefined ? undefined : formDateTime(o.SendTimeAbsolute),
-    DeliveryServiceOption: o.DeliveryOption,
-    ResponseFormat: '1' satisfies ResponseFormat, // one record: the SOAP answer carries one
-  };
-  const isText = m.TextMessage !== undefined || m.FlashMessage !== undefined;
-  const isRich =
-    m.Ringtone !== undefined ||
-    m.OperatorLogo !== undefined ||
-    m.PictureMessage !== undefined ||
-    m.GroupGraphic !== undefined ||
-    m.SmsSubmitPdu !== undefined ||
-    m.WAPPush !== undefined ||
-    m.MMSNotification !== undefined;
-  if (isText && !isRich) {
-    // the text form has one number list: Cc and Bcc numbers are recipients like SendTo
-    const lists = [rc.SendTo, rc.SendCc, rc.SendBcc].filter(
-      (l): l is string => l !== undefined && l.trim() !== '',
-    );
-    f['SendTo'] = lists.length > 0 ? lists.join(',') : rc.SendTo;
-    f['Message'] = m.TextMessage;
-    f['FlashMessage'] = m.FlashMessage;
-    return { fields: f, path: 'sendsms' };
-  }
-  Object.assign(f, {
-    SendCc: rc.SendCc,
-    SendBcc: rc.SendBcc,
-    SendCcAddressBook: rc.SendCcAddressBook,
-    SendBccAddressBook: rc.SendBccAddressBook,
-    PhoneMake: rc.PhoneMake,
-    PhoneModel: rc.PhoneModel,
-    MCC: num(rc.MCC),
-    MNC: num(rc.MNC),
-    DisableRepurposing: bool(o.DisableRepurposing),
-    DisableWalledGardenRule: bool(o.DisableWalledGardenRule),
-    Message: m.TextMessage,
-  });
-  const smart = (s: { LibraryNumber?: number; Data?: string } | undefined) =>
-    s === undefined ? undefined : s.LibraryNumber !== undefined ? String(s.LibraryNumber) : (s.Data ?? '');
-  f['Ringtone'] = smart(m.Ringtone);
-  f['OperatorLogo'] = smart(m.OperatorLogo);
-  f['PictureMessage'] = smart(m.PictureMessage);
-  f['GroupGraphic'] = smart(m.GroupGraphic);
-  if (m.SmsSubmitPdu) {
-    f['SmsSubmitPduDataCodingScheme'] = m.SmsSubmitPdu.DataCodingScheme;
-    f['SmsSubmitPduProtocolIdentifier'] = m.SmsSubmitPdu.ProtocolIdentifier;
-    f['SmsSubmitPduUserDataHeader'] = m.SmsSubmitPdu.UserDataHeader;
-    f['SmsSubmitPduUserData'] = m.SmsSubmitPdu.UserData;
-  }
-  const w = m.WAPPush;
-  if (w) {
-    if (w.SimplePush) {
-      f['MMSFileWAP'] = String(w.SimplePush.LibraryNumber);
-      f['Message'] ??= w.SimplePush.TextMessage;
-    } else if (w.LibraryNumber) {
-      f['MMSFileWAP'] = String(w.LibraryNumber.LibraryNumber);
-      f['Message'] ??= w.LibraryNumber.TextMessage;
-    } else if (w.FileUpload) {
-      f['WAPPushFileName1'] = w.FileUpload.FileName1;
-      f['WAPPushFileData1'] = w.FileUpload.FileData1;
-      f['ContentType'] = w.FileUpload.ContentType1 ?? w.FileUpload.FileType1;
-      f['Message'] ??= w.FileUpload.TextMessage1 ?? w.FileUpload.FileTitle1;
-    } else if (w.si) {
-      const i = w.si.indication;
-      f['si-href'] = i.href;
-      f['si-id'] = i['si-id'];
-      f['si-created'] = i.created === undefined ? undefined : formDateTime(i.created);
-      f['si-expires'] = i['si-expires'] === undefined ? undefined : formDateTime(i['si-expires']);
-      f['si-action'] = i.action; // signal-delete is a form value too (protocol/limits.ts SI_ACTIONS)
-      f['si-content'] = i.content;
-      const item = w.si.info[0]?.item[0];
-      if (item) {
-        f['si-info-pcdata'] = item.pcdata;
-        f['si-info-class'] = item.class;
-      }
-    }
-  }
-  const n = m.MMSNotification;
-  if (n?.LibraryNumber) {
-    f['MMSFileMMS'] = String(n.LibraryNumber.LibraryNumber);
-    f['Message'] ??= n.LibraryNumber.TextMessage;
-  } else if (n?.FileUpload) {
-    f['MMSNotificationFileName1'] = n.FileUpload.FileName1;
-    f['MMSNotificationFileData1'] = n.FileUpload.FileData1;
-    f['ContentType'] = n.FileUpload.ContentType1 ?? n.FileUpload.FileType1;
-    f['Message'] ??= n.FileUpload.TextMessage1 ?? n.FileUpload.FileTitle1;
-  }
-  return { fields: f, path: 'sendmms' };
-}
-
 async function submitViaForm(
   r: SubmitMessageRequest,
   req: RouteRequest,
   ctx: GatewayContext,
 ): Promise<Handled> {
-  const { fields, path } = soapToFormFields(r);
+  const mapped = soapToFormFields(r);
+  if ('refused' in mapped)
+    return {
+      op: 'SubmitMessage',
+      response: { MessageIdentifier: '-1', Report: REPORT.syntaxError, Text: mapped.refused },
+      log: { username: r.Username, refused: mapped.refused },
+    };
+  const { fields, path } = mapped;
   const formReq: RouteRequest = {
     ...req,
     method: 'POST',
@@ -458,7 +378,10 @@ async function submitViaForm(
     rawQuery: '',
     body: new TextEncoder().encode(encodeForm(fields)),
   };
-  const res = path === 'sendsms' ? await handleSendSms(formReq, ctx) : await handleSendMms(formReq, ctx);
+  const res =
+    path === 'sendsms'
+      ? await handleSendSms(formReq, ctx, SOAP_TEXT_BOOK_FIELDS)
+      : await handleSendMms(formReq, ctx);
   const body = typeof res.body === 'string' ? res.body : new TextDecoder().decode(res.body);
   const record = parseRecordsResponse(body).records[0];
   const response: SoapResponses['SubmitMessage'] = record

@@ -26,6 +26,9 @@ Commands:
   credit        available credit (and currency)
   messages      approximate available premier messages
   reply-to      permitted ReplyTo values
+  address-book list [NAME[::GROUP]]
+                the account's server address books (QueryAddressBook): number, name, group
+                (without NAME, the group column is the SendToAddressBook reference: book or book::group)
   inbox         collect inbound messages (SOAP CollectMessages)
   version       client software version (SOAP MobileMessengerVersion)
   child create  --type ${CHILD_ACCOUNT_TYPES.join('|')} --email E --country-code CC --mobile N [--given-name --family-name --company]

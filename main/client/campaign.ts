@@ -3,12 +3,13 @@
 // problems at once), then the requests one after another, stopping at a whole-account error.
 import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
 import type { Operation } from '../../protocol/fields.ts';
-import { PER_RECIPIENT_RESPONSE_FORMAT } from '../../protocol/limits.ts';
+import { LIMITS, PER_RECIPIENT_RESPONSE_FORMAT } from '../../protocol/limits.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import type { Problem } from '../../protocol/validate.ts';
 import { interpretRecords, interpretTransport } from './interpret.ts';
 import type { BatchInterpretation } from './interpret.ts';
 import { batches, prepareRecipients } from './recipients.ts';
+import { addressBooksOf } from './requests.ts';
 import type { CampaignFields, CampaignOptions, Fields, RecipientOptions } from './requests.ts';
 import { summarize, ValidationError } from './results.ts';
 import type { RecipientResult, SendResult, WholeRequestError } from './results.ts';
@@ -43,6 +44,11 @@ export interface CampaignSetup {
   recipients: RecipientOptions;
   defaultCountry: string | undefined;
   batchSize: number;
+  /**
+   * How many recipients the first-only fields reach: Cc/Bcc numbers and the members of every address
+   * book (sized with QueryAddressBook); undefined when a book could not be sized.
+   */
+  firstReach?: number | undefined;
 }
 
 /** sendsms / sendmms with ResponseFormat 3 to every recipient of `setup`. */
@@ -58,9 +64,26 @@ export async function runCampaign(
     'SendTo',
     setup.recipients.recipientsNormalized === true,
   );
-  const groups = batches(prepared.numbers, setup.batchSize);
   const hasFirstExtras = Object.keys(first).length > 0;
-  if (groups.length === 0 && hasFirstExtras) groups.push([]);
+  const extraProblems: Problem[] = [];
+  let groups: string[][];
+  if (!hasFirstExtras) {
+    groups = batches(prepared.numbers, setup.batchSize);
+  } else {
+    // The gateway counts Cc/Bcc numbers and every book member against the per-request limit: the
+    // first request takes only the SendTo numbers that still fit, and none beside a book of unknown size.
+    const reach = setup.firstReach ?? extraLabels.length;
+    const unsized = setup.firstReach === undefined && addressBooksOf(first).length > 0;
+    if (reach > LIMITS.maxRecipientsPerRequest)
+      extraProblems.push({
+        field: addressBooksOf(first)[0] ?? 'SendCc',
+        rule: 'maxRecipients',
+        value: String(reach),
+        message: `The Cc/Bcc numbers and address books reach ${reach} recipients; one request takes at most ${LIMITS.maxRecipientsPerRequest}`,
+      });
+    const room = unsized ? 0 : Math.max(0, setup.batchSize - reach);
+    groups = [prepared.numbers.slice(0, room), ...batches(prepared.numbers.slice(room), setup.batchSize)];
+  }
   const labels = groups.map((g, i) => (i === 0 ? [...g, ...extraLabels] : g));
   const fieldSets = groups.map((g, i) => {
     const f: Fields = { ...base };
@@ -69,8 +92,9 @@ export async function runCampaign(
     f.ResponseFormat = PER_RECIPIENT_RESPONSE_FORMAT;
     return f;
   });
-  validateFieldSets(setup.op, fieldSets, prepared.problems);
-  const addressBook = first.SendToAddressBook;
+  validateFieldSets(setup.op, fieldSets, [...prepared.problems, ...extraProblems]);
+  const books = addressBooksOf(first);
+  const addressBook = books.length > 0 ? books.join(', ') : undefined;
   return runRequests(post, labels, fieldSets, setup.path, prepared.duplicatesRemoved, options, (body, l) =>
     interpretRecords(body, l, addressBook),
   );

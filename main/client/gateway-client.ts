@@ -12,7 +12,7 @@ import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
 import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError } from '../../protocol/soap/errors.ts';
-import { DEFAULT_SOAP_PROFILE, SOAP_CONTENT_TYPE, SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
+import { SENDSMS5_PROFILE, SOAP_CONTENT_TYPE, SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
 import type {
   AvailableCreditResponse,
@@ -31,6 +31,7 @@ import { errorText, interpretDeprecated, interpretRecords, readQuery, rejected }
 import type { BatchInterpretation, ParsedQuery } from './interpret.ts';
 import { batches, prepareRecipients } from './recipients.ts';
 import {
+  addressBooksOf,
   createChildFields,
   deleteChildFields,
   mmsFields,
@@ -54,6 +55,10 @@ import { ValidationError } from './results.ts';
 import type { Result, SendResult } from './results.ts';
 import { soapStream } from './soap-stream.ts';
 import { HttpTransport } from './transport.ts';
+import { isNamespaceFault, learnSoapNamespace } from './soap-namespace.ts';
+import { reachOf } from './address-books.ts';
+import type { AddressBookEntry } from './address-books.ts';
+import type { SoapNamespaceInUse } from './soap-namespace.ts';
 import type { ServerRole, TransportOptions } from './transport.ts';
 
 export { interpretDeprecated, interpretRecords };
@@ -86,7 +91,13 @@ export interface GatewayClientOptions extends TransportOptions {
   defaultCountry?: string | undefined;
   /** Path of the SOAP endpoint below the base URL; default /sendsms5. */
   soapPath?: string | undefined;
+  /** Pins both SOAP namespaces: the gateway's WSDL is then not read. */
   soapProfile?: SoapProfile | undefined;
+  /**
+   * Pins the SOAP types namespace (a setting or the deploy policy); the definitions namespace is the
+   * provider's. Without a pin the client reads the gateway's WSDL on its first SOAP call.
+   */
+  soapTypesNamespace?: string | undefined;
   /** Recipients per request; at most (and by default) the spec's 350. */
   batchSize?: number | undefined;
 }
@@ -99,28 +110,15 @@ export type FormSendOutcome =
   /** May have reached the gateway (timeout, HTTP error, unreadable answer): never sent again. */
   | { outcome: 'unknown'; reason: string };
 
-/**
- * Whether the account may use manageaccount (spec 4.4), from a request that names no operation:
- * `known` only for the reference gateway's definite answers (its "no operation" syntax error = yes;
- * "not permitted" or an invalid login = no), `description` the answer for a user.
- */
-export type ManagePermission =
-  { known: true; permitted: boolean; description: string } | { known: false; reason: string };
-
-/** The answers to an operation-less manageaccount request that mean "not permitted". */
-const MANAGE_REFUSED: ReadonlySet<string> = new Set([
-  REPORT.notPermitted,
-  REPORT.invalidLogin,
-  REPORT.invalidLoginQuery,
-]);
-
 export class GatewayClient {
   readonly #transport: HttpTransport;
   readonly #username: string;
   readonly #pin: string;
   readonly #defaultCountry: string | undefined;
   readonly #soapPath: string;
-  readonly #soapProfile: SoapProfile;
+  /** The namespaces in use: pinned at construction, else learned on the first SOAP call. */
+  #soapInUse: SoapNamespaceInUse | undefined;
+  #soapLearning: Promise<SoapNamespaceInUse> | undefined;
   readonly #batchSize: number;
 
   constructor(options: GatewayClientOptions) {
@@ -129,7 +127,17 @@ export class GatewayClient {
     this.#pin = options.pin;
     this.#defaultCountry = options.defaultCountry;
     this.#soapPath = options.soapPath ?? PATHS.soap;
-    this.#soapProfile = options.soapProfile ?? DEFAULT_SOAP_PROFILE;
+    const pinned: SoapProfile | undefined =
+      options.soapProfile ??
+      (options.soapTypesNamespace !== undefined && options.soapTypesNamespace !== ''
+        ? { ...SENDSMS5_PROFILE, typesNamespace: options.soapTypesNamespace }
+        : undefined);
+    if (pinned !== undefined)
+      this.#soapInUse = {
+        profile: pinned,
+        source: 'pinned',
+        detail: 'set by a setting or the deploy policy',
+      };
     this.#batchSize = Math.min(
       options.batchSize ?? LIMITS.maxRecipientsPerRequest,
       LIMITS.maxRecipientsPerRequest,
@@ -156,7 +164,8 @@ export class GatewayClient {
 
   /** Text or flash SMS to any number of recipients: ceil(N/350) requests with ResponseFormat=3. */
   async sendSms(req: SmsRequest, options: CampaignOptions = {}): Promise<SendResult> {
-    return runCampaign(this.#post, this.#setup('sendsms', smsFields(this.#login, req), req), options);
+    const setup = await this.#setup('sendsms', smsFields(this.#login, req), req);
+    return runCampaign(this.#post, setup, options);
   }
 
   /** The deprecated format one (UN, PIN, M, N) for old accounts: plain text, a bare code per request. */
@@ -185,7 +194,7 @@ export class GatewayClient {
 
   async sendMms(req: MmsRequest, options: CampaignOptions = {}): Promise<SendResult> {
     const fields = mmsFields(this.#login, req, this.#defaultCountry);
-    return runCampaign(this.#post, this.#setup('sendmms', fields, req), options);
+    return runCampaign(this.#post, await this.#setup('sendmms', fields, req), options);
   }
 
   /**
@@ -254,48 +263,13 @@ export class GatewayClient {
     return this.#manage(transferFields(this.#login, toUsername, amount), signal, () => null);
   }
 
-  /**
-   * Asks whether this account may manage child accounts with a manageaccount request that names no
-   * operation: the gateway checks the login and the restricted-service permission before the
-   * operation, so nothing is created, deleted or moved whatever the answer. Not validated (a
-   * request without an operation is deliberately incomplete) and never retried.
-   */
-  async manageAccountPermission(signal?: AbortSignal): Promise<ManagePermission> {
-    const res = await this.#post({
-      path: PATHS.manageaccount,
-      body: encodeForm({ Username: this.#username, PIN: this.#pin }),
-      contentType: FORM_CONTENT_TYPE,
-      signal,
-    });
-    if (res.kind !== 'response' || res.status !== 200)
-      return {
-        known: false,
-        reason: res.kind === 'response' ? `the gateway answered HTTP ${res.status}` : res.reason,
-      };
-    let report: string;
-    let text: string | undefined;
-    try {
-      ({ report, text } = parseManageResponse(res.body));
-    } catch (err) {
-      return { known: false, reason: errorText(err) };
-    }
-    const description = describeReport(report, text);
-    if (report === REPORT.syntaxError) return { known: true, permitted: true, description };
-    if (MANAGE_REFUSED.has(report)) return { known: true, permitted: false, description };
-    return { known: false, reason: `the gateway answered ${description}` };
-  }
-
   // ------------------------------------------------------------------ SOAP (spec 4.5)
 
   async soapSubmitMessage(
     req: Omit<SubmitMessageRequest, 'Username' | 'PIN'>,
     signal?: AbortSignal,
   ): Promise<Result<SubmitMessageResponse>> {
-    const result = await this.#soap(
-      'SubmitMessage',
-      { Username: this.#username, PIN: this.#pin, ...req },
-      signal,
-    );
+    const result = await this.#soap('SubmitMessage', { ...this.#credentials, ...req }, signal);
     if (result.outcome !== 'ok') return result;
     const report = result.value.Report;
     if (!isAccepted(report)) {
@@ -305,16 +279,16 @@ export class GatewayClient {
   }
 
   async soapAvailableCredit(signal?: AbortSignal): Promise<Result<AvailableCreditResponse>> {
-    return this.#soap('AvailableCredit', { Username: this.#username, PIN: this.#pin }, signal);
+    return this.#soap('AvailableCredit', this.#credentials, signal);
   }
 
   async soapAvailableMessages(signal?: AbortSignal): Promise<Result<number>> {
-    const r = await this.#soap('AvailableMessages', { Username: this.#username, PIN: this.#pin }, signal);
+    const r = await this.#soap('AvailableMessages', this.#credentials, signal);
     return r.outcome === 'ok' ? { ...r, value: Number(r.value.Messages) } : r;
   }
 
   async soapPermittedReplyTo(signal?: AbortSignal): Promise<Result<string[]>> {
-    const r = await this.#soap('PermittedReplyTo', { Username: this.#username, PIN: this.#pin }, signal);
+    const r = await this.#soap('PermittedReplyTo', this.#credentials, signal);
     return r.outcome === 'ok' ? { ...r, value: splitList(r.value.PermittedReplyTo) } : r;
   }
 
@@ -343,9 +317,10 @@ export class GatewayClient {
     signal?: AbortSignal,
   ): Promise<Result<{ Report: number; count: number }>> {
     let keepError: { error: unknown } | undefined;
+    const inUse = await this.soapNamespace(signal);
     const res = await soapStream(
       this.#transport,
-      { path: this.#soapPath, profile: this.#soapProfile },
+      { path: this.#soapPath, profile: inUse.profile },
       'CollectMessages',
       { Username: this.#username, PIN: this.#pin },
       signal,
@@ -359,19 +334,72 @@ export class GatewayClient {
       },
     );
     if (keepError !== undefined) throw keepError.error;
+    if (res.outcome === 'rejected' && res.code.startsWith('soap:')) {
+      // read the WSDL again before the next call (this one is not repeated)
+      if (inUse.source !== 'pinned' && isNamespaceFault(res.reason) && this.#soapInUse === inUse)
+        this.#soapInUse = undefined;
+    }
     if (res.outcome !== 'ok') return res;
     const code = String(res.value.response.Report);
     if (classifyReport(code) === 'error') return rejected(code, describeReport(code), res.server);
     return { ...res, value: { Report: res.value.response.Report, count: res.value.count } };
   }
 
+  /** QueryAddressBook: the members of one server book, one group of it, or (no name) every book. */
+  async queryAddressBook(
+    book?: string,
+    group?: string,
+    signal?: AbortSignal,
+  ): Promise<Result<AddressBookEntry[]>> {
+    const names = {
+      ...(book !== undefined ? { AddressBookName: book } : {}),
+      ...(group !== undefined ? { AddressBookGroupName: group } : {}),
+    };
+    const r = await this.#soap('QueryAddressBook', { ...this.#credentials, ...names }, signal);
+    return r.outcome === 'ok' ? { ...r, value: r.value.AddressBookEntryList.item } : r;
+  }
+
+  get #credentials(): { Username: string; PIN: string } {
+    return { Username: this.#username, PIN: this.#pin };
+  }
+
   async mobileMessengerVersion(signal?: AbortSignal): Promise<Result<MobileMessengerVersionResponse>> {
     return this.#soap('MobileMessengerVersion', {}, signal);
   }
 
+  /**
+   * The SOAP namespaces this client speaks: pinned, or read from the gateway's WSDL once (again
+   * after a fault about the namespace), or the provider's published values when no WSDL can be read.
+   */
+  async soapNamespace(signal?: AbortSignal): Promise<SoapNamespaceInUse> {
+    if (this.#soapInUse !== undefined) return this.#soapInUse;
+    this.#soapLearning ??= learnSoapNamespace((path, s) => this.#transport.get(path, s), signal).then(
+      (learned) => {
+        this.#soapInUse = learned;
+        this.#soapLearning = undefined;
+        return learned;
+      },
+      (err: unknown) => {
+        this.#soapLearning = undefined;
+        throw err;
+      },
+    );
+    return this.#soapLearning;
+  }
+
   // ------------------------------------------------------------------ internals
 
-  #setup(op: 'sendsms' | 'sendmms', fields: CampaignFields, recipients: RecipientOptions): CampaignSetup {
+  /** A campaign's setup; its address books are sized with QueryAddressBook first (campaign.ts). */
+  async #setup(
+    op: 'sendsms' | 'sendmms',
+    fields: CampaignFields,
+    recipients: RecipientOptions,
+  ): Promise<CampaignSetup> {
+    const books = addressBooksOf(fields.first);
+    const firstReach =
+      books.length === 0
+        ? fields.extraLabels.length
+        : await reachOf((b, g) => this.queryAddressBook(b, g), books, fields.extraLabels.length);
     return {
       op,
       path: PATHS[op],
@@ -379,6 +407,7 @@ export class GatewayClient {
       recipients,
       defaultCountry: this.#defaultCountry,
       batchSize: this.#batchSize,
+      firstReach,
     };
   }
 
@@ -452,9 +481,10 @@ export class GatewayClient {
     req: SoapRequests[K],
     signal: AbortSignal | undefined,
   ): Promise<Result<SoapResponses[K]>> {
+    const inUse = await this.soapNamespace(signal);
     let body: string;
     try {
-      body = buildRequestEnvelope(op, req, this.#soapProfile);
+      body = buildRequestEnvelope(op, req, inUse.profile);
     } catch (err) {
       if (err instanceof SoapBuildError) {
         throw new ValidationError([
@@ -476,6 +506,9 @@ export class GatewayClient {
       return { outcome: 'ok', value: parseResponseEnvelope(op, res.body), server: res.server };
     } catch (err) {
       if (err instanceof SoapFaultError) {
+        // read the WSDL again before the next call (this one is not repeated)
+        if (inUse.source !== 'pinned' && isNamespaceFault(err.faultstring) && this.#soapInUse === inUse)
+          this.#soapInUse = undefined;
         return rejected(`soap:${err.code}`, `SOAP fault ${err.faultcode}: ${err.faultstring}`, res.server);
       }
       const status = res.status !== 200 ? `HTTP ${res.status}, ` : '';

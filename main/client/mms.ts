@@ -136,7 +136,10 @@ export function contentFields(content: MmsContent): Record<string, string> {
   }
 }
 
-/** General sendmms fields from the options (Cc/Bcc lists are added by the client per request). */
+/**
+ * General sendmms fields from the options: every request of a send carries them. Cc/Bcc numbers
+ * and address books are not among them (addressBookFields): they go with exactly one request.
+ */
 export function optionFields(options: MmsOptions): Record<string, string> {
   const f: Record<string, string> = {};
   if (options.phoneMake !== undefined) f.PhoneMake = options.phoneMake;
@@ -148,6 +151,12 @@ export function optionFields(options: MmsOptions): Record<string, string> {
     f.DisableWalledGardenRule = options.disableWalledGardenRule ? '1' : '0';
   }
   if (options.addSmil !== undefined) f.AddSMIL = options.addSmil;
+  return f;
+}
+
+/** The Cc and Bcc address-book fields: one request of a send carries them, never every request. */
+export function addressBookFields(options: MmsOptions): Record<string, string> {
+  const f: Record<string, string> = {};
   if (options.sendCcAddressBook !== undefined) f.SendCcAddressBook = options.sendCcAddressBook;
   if (options.sendBccAddressBook !== undefined) f.SendBccAddressBook = options.sendBccAddressBook;
   return f;

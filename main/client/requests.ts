@@ -4,7 +4,7 @@ import { formatUtcDateTime } from '../../protocol/limits.ts';
 import type { DeliveryOption } from '../../protocol/limits.ts';
 import { childAccountFields } from '../../protocol/child-account.ts';
 import type { ChildAccountInput } from '../../protocol/child-account.ts';
-import { contentFields, optionFields } from './mms.ts';
+import { addressBookFields, contentFields, optionFields } from './mms.ts';
 import type { MmsContent, MmsOptions } from './mms.ts';
 import { prepareRecipients } from './recipients.ts';
 import { ValidationError } from './results.ts';
@@ -81,6 +81,13 @@ export interface CampaignFields {
   extraLabels: string[];
 }
 
+/** The address books (SendToAddressBook, SendCcAddressBook, SendBccAddressBook) of `first`. */
+export function addressBooksOf(first: Fields): string[] {
+  return [first.SendToAddressBook, first.SendCcAddressBook, first.SendBccAddressBook].filter(
+    (b): b is string => b !== undefined && b !== '',
+  );
+}
+
 export function smsFields(login: Login, req: SmsRequest): CampaignFields {
   const base: Fields = { Username: login.username, PIN: login.pin };
   base[req.flash === true ? 'FlashMessage' : 'Message'] = req.text;
@@ -109,6 +116,7 @@ export function mmsFields(login: Login, req: MmsRequest, defaultCountry: string 
     extraLabels.push(...prepared.numbers);
   }
   if (req.toAddressBook !== undefined) first.SendToAddressBook = req.toAddressBook;
+  Object.assign(first, addressBookFields(req));
   return { base, first, extraLabels };
 }
 

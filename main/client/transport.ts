@@ -311,6 +311,36 @@ export class HttpTransport {
     return { kind: 'response', status: response.statusCode, body: value, server: origin.role, attempts };
   }
 
+  /**
+   * GET `path` (e.g. a WSDL) from the first server that answers. Reading is safe to repeat, so a
+   * server that fails in any way gives way to the next; `unknown` is never returned.
+   */
+  async get(path: string, signal?: AbortSignal): Promise<TransportResult> {
+    const attempts: Attempt[] = [];
+    for (const origin of this.#order()) {
+      const url = joinPath(origin.base, path);
+      try {
+        const response = await origin.pool.request({
+          method: 'GET',
+          path: url.pathname + url.search,
+          signal,
+        });
+        const body = await response.body.text();
+        attempts.push({ server: origin.role, url: url.href, stage: 'sent' });
+        return { kind: 'response', status: response.statusCode, body, server: origin.role, attempts };
+      } catch (err) {
+        attempts.push({
+          server: origin.role,
+          url: url.href,
+          stage: 'connect-failed',
+          error: describeError(err),
+        });
+      }
+    }
+    const tried = attempts.map((a) => `${a.url}: ${a.error ?? 'failed'}`).join('; ');
+    return { kind: 'unsent', reason: `no server answered (${tried})`, attempts };
+  }
+
   /** Replace the pool of an origin whose connections sat idle too long (see idleReuseMs). */
   #freshIfIdle(origin: Origin): void {
     if (origin.inFlight > 0 || origin.lastUsed === 0) return;

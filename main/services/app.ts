@@ -9,6 +9,7 @@ import { openAppStore } from '../store/app-store.ts';
 import { bindApi } from './api-binding.ts';
 import { createEvents, message, packageVersion, resolvePolicy } from './app-options.ts';
 import type { MessengerApp, MessengerAppOptions } from './app-options.ts';
+import { createServerBooks } from './server-books.ts';
 import { createChildren } from './children.ts';
 import { createCredit } from './credit.ts';
 import { createInboxPoller } from './inbox-poller.ts';
@@ -79,7 +80,19 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     emit,
     log,
   });
-  const children = createChildren({ store, sessions, refreshCredit: credit.refresh, country, log });
+  const serverBooks = createServerBooks({ sessions });
+  const children = createChildren({
+    store,
+    sessions,
+    refreshCredit: credit.refresh,
+    country,
+    log,
+    // the local sandbox's demo account holds the permission (gateway/demo.ts): nothing to learn
+    enabled: () =>
+      policy.childAccounts ||
+      store.settings.get().childAccounts ||
+      sessions.current()?.account.sandbox === true,
+  });
   const records = createRecords({ store, country });
 
   // Update checks: on start (once a session exists) and every 24 h, policy permitting (./updates.ts).
@@ -122,6 +135,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     children: children.api,
     policy: { get: async () => structuredClone(policy) },
     sandbox: sandbox.api.sandbox,
+    ...serverBooks.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -1,4 +1,5 @@
-// Child accounts (spec 4.4): whether the account may manage them (asked once per sign-in), create,
+// Child accounts (spec 4.4): whether Accounts is offered (setting or policy; Report 7 of a real
+// operation turns it off for the session; the gateway is never probed), create,
 // delete, transfer funds either way, a child's balance; the children created here are listed from
 // the app database (main/store/children.ts), the spec having no operation that lists them.
 import { TRANSFER_CURRENCY } from '../../protocol/limits.ts';
@@ -27,6 +28,8 @@ export interface ChildrenDeps {
   sessions: Pick<Sessions, 'current' | 'require' | 'clientFor'>;
   refreshCredit(): Promise<Credit>;
   country(): string | undefined;
+  /** Accounts turned on by the user (setting childAccounts) or the deploy policy. */
+  enabled(): boolean;
   log: Log;
 }
 
@@ -42,46 +45,44 @@ function manageError(what: string, r: { outcome: string; reason: string; code?: 
 
 export function createChildren(deps: ChildrenDeps) {
   const { store, sessions, log } = deps;
-  /** Per session: the definite permission answer, and the question under way (callers share it). */
-  const asked = new WeakMap<Session, { answer?: ChildPermission; asking?: Promise<ChildPermission> }>();
+  /** Per session: a real operation answered "not permitted" (Report 7); kept for the session. */
+  const refused = new WeakMap<Session, string>();
 
   /**
-   * Whether the account may use manageaccount, asked once per sign-in with a request that names no
-   * operation (GatewayClient.manageAccountPermission: nothing is created, deleted or moved). Only
-   * the definite answers are kept for the session (never asked again: the spec forbids retrying
-   * after an error code). Any other answer (another code, an unreadable body) and a request that
-   * could not be made (no connection) are not known: not permitted for now, with the reason, and
-   * asked again on the next call.
+   * Whether Accounts is offered. The gateway is never asked with a request the spec calls invalid:
+   * the user (setting childAccounts) or the deploy policy turns it on, and a real manageaccount
+   * operation answered with Report 7 ("not permitted") turns it off for the session. Nothing is
+   * asked again automatically after an error report (spec 7.3.1).
    */
   async function permitted(): Promise<ChildPermission> {
     const s = sessions.require();
-    const state = asked.get(s) ?? {};
-    asked.set(s, state);
-    if (state.answer) return state.answer;
-    state.asking ??= ask(s).finally(() => {
-      state.asking = undefined;
-    });
-    return state.asking;
-  }
-
-  async function ask(s: Session): Promise<ChildPermission> {
-    const res = await s.client.manageAccountPermission();
-    if (!res.known)
+    const no = refused.get(s);
+    if (no !== undefined) return { permitted: false, reason: no, definite: true };
+    if (!deps.enabled())
       return {
         permitted: false,
-        reason: `account management could not be checked: ${res.reason}`,
-        definite: false,
+        reason: 'Child accounts are off: turn them on in the Account settings',
+        definite: true,
       };
-    const answer: ChildPermission = res.permitted
-      ? { permitted: true, reason: null, definite: true }
-      : {
-          permitted: false,
-          reason: `${s.account.username} may not manage child accounts: ${res.description}`,
-          definite: true,
-        };
-    const state = asked.get(s);
-    if (sessions.current() === s && state) state.answer = answer;
-    return answer;
+    return { permitted: true, reason: null, definite: true };
+  }
+
+  /**
+   * A refused, unknown or unsent answer of CreateChildAccount as an API error; its Report 7 marks the
+   * session not permitted. (The same code of a delete or a transfer concerns that child or that
+   * transfer, such as a SHARED child's, not the account: those stay plain refusals.)
+   */
+  function createError(
+    s: Session,
+    what: string,
+    r: { outcome: string; reason: string; code?: string },
+  ): ApiError {
+    if (r.outcome === 'rejected' && r.code === REPORT.notPermitted) {
+      const reason = `${s.account.username} may not manage child accounts: ${r.reason}`;
+      if (sessions.current() === s) refused.set(s, reason);
+      return new ApiError('not-permitted', `${what}: ${reason}`);
+    }
+    return manageError(what, r);
   }
 
   async function requirePermission(): Promise<Session> {
@@ -98,7 +99,7 @@ export function createChildren(deps: ChildrenDeps) {
     const s = await requirePermission();
     const { request } = tidyChildAccount(req, deps.country());
     const r = await s.client.createChildAccount(request);
-    if (r.outcome !== 'ok') throw manageError('the child account was not created', r);
+    if (r.outcome !== 'ok') throw createError(s, 'the child account was not created', r);
     const child: ChildAccount = {
       username: r.value.username,
       type: request.type,

@@ -26,6 +26,8 @@ export interface PolicyFile {
   updates?: { enabled?: boolean; channel?: string; allowedDownloadHosts?: string[] };
   pollIntervalSeconds?: { min: number; max: number };
   offerSandbox?: boolean;
+  childAccounts?: boolean;
+  soapTypesNamespace?: string;
 }
 
 /** No policy file: nothing is restricted (an unmanaged install). */
@@ -37,6 +39,8 @@ export const NO_POLICY: Readonly<EffectivePolicy> = Object.freeze({
   updates: { enabled: true, channel: 'stable', allowedDownloadHosts: null },
   pollIntervalSeconds: { min: POLL_INTERVAL_RANGE[0], max: POLL_INTERVAL_RANGE[1] },
   offerSandbox: true,
+  childAccounts: false,
+  soapTypesNamespace: null,
 });
 
 /**
@@ -154,6 +158,8 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
     'updates',
     'pollIntervalSeconds',
     'offerSandbox',
+    'childAccounts',
+    'soapTypesNamespace',
   ]);
 
   const g = input.gateway;
@@ -231,6 +237,16 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
   }
 
   policy.offerSandbox = bool(p, 'offerSandbox', input.offerSandbox, true);
+  policy.childAccounts = bool(p, 'childAccounts', input.childAccounts, false);
+  const ns = input.soapTypesNamespace;
+  if (ns !== undefined) {
+    if (typeof ns === 'string' && /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(ns) && ns.length <= 500)
+      policy.soapTypesNamespace = ns;
+    else
+      p.push(
+        `soapTypesNamespace: must be an absolute URI such as http://www.csoft.co.uk/dtd/sendsms5.xsd (${shown(ns)})`,
+      );
+  }
   return { problems: p, policy };
 }
 

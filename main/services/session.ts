@@ -51,8 +51,11 @@ export function openClient(
   at: { primaryUrl: string; secondaryUrl?: string | null | undefined },
   login: { username: string; pin: string },
   defaultCountry?: string,
+  soapTypesNamespace?: string,
 ): GatewayClient {
   return new GatewayClient({
+    // pinned by the deploy policy or a setting; otherwise the client reads the gateway's WSDL
+    ...(soapTypesNamespace ? { soapTypesNamespace } : {}),
     primaryUrl: at.primaryUrl,
     ...(at.secondaryUrl !== undefined && at.secondaryUrl !== null && at.secondaryUrl !== ''
       ? { secondaryUrl: at.secondaryUrl }
@@ -76,6 +79,9 @@ export function sameGateway(ended: AccountSummary, next: AccountSummary | undefi
 export function createSessions(deps: SessionDeps) {
   const { store, policy, env, log } = deps;
   const secrets = deps.secrets ?? NO_SECRET_STORE;
+  /** The SOAP types namespace pinned by the deploy policy, else by the setting; undefined = learn it. */
+  const pinnedSoap = (): string | undefined =>
+    policy.soapTypesNamespace ?? (store.settings.get().soapTypesNamespace || undefined);
   const pins = new MemoryPins();
   let session: Session | null = null;
   let closed = false;
@@ -101,7 +107,7 @@ export function createSessions(deps: SessionDeps) {
     await endSession(account);
     // A sign-in already past its checks when the app closes opens nothing that close() would miss.
     if (closed) throw new ApiError('closed', 'the app is shutting down');
-    const client = openClient(account, { username: account.username, pin }, deps.country());
+    const client = openClient(account, { username: account.username, pin }, deps.country(), pinnedSoap());
     const s: Session = { account, pin, client };
     session = s;
     for (const h of deps.hooks()) await h.sessionReady?.(s);
@@ -152,7 +158,7 @@ export function createSessions(deps: SessionDeps) {
     refused: (reason: string) => ApiError,
     unavailable: (reason: string) => ApiError,
   ): Promise<void> {
-    const client = openClient(at, login);
+    const client = openClient(at, login, undefined, pinnedSoap());
     try {
       const r = await client.availableCredit();
       if (r.outcome === 'rejected') throw refused(r.reason);
@@ -282,7 +288,7 @@ export function createSessions(deps: SessionDeps) {
     require: requireSession,
     /** A client for another account (a child) on the signed-in account's gateway. */
     clientFor(username: string, pin: string): GatewayClient {
-      return openClient(requireSession().account, { username, pin });
+      return openClient(requireSession().account, { username, pin }, undefined, pinnedSoap());
     },
     /** At start: the sandbox when asked, else the current account's session. */
     async start(sandbox: boolean): Promise<void> {

@@ -208,6 +208,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'pushReceiver?': obj({ enabled: bool, port: nullable(int) }),
     'notifications?': bool,
     'theme?': str,
+    'childAccounts?': bool,
+    'soapTypesNamespace?': str,
   }),
   'settings.get': none,
   'children.permitted': none,
@@ -243,6 +245,9 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
           : `${p} must be a whole number from 1 to ${OUTBOUND_PAGE_MAX}`,
     }),
   ),
+  // issue 16: the SOAP namespaces in use, the account's server address books
+  'soap.namespace': none,
+  'addressbooks.list': none,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -22,6 +22,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   pushReceiver: { enabled: false, port: null },
   notifications: true,
   theme: 'system',
+  childAccounts: false,
+  soapTypesNamespace: '',
 });
 
 export const POLL_INTERVAL_RANGE = [5, 3600] as const;
@@ -49,6 +51,14 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
   },
   notifications: { type: 'boolean', default: DEFAULT_SETTINGS.notifications },
   theme: { enum: ['system', 'light', 'dark'], default: DEFAULT_SETTINGS.theme },
+  childAccounts: { type: 'boolean', default: DEFAULT_SETTINGS.childAccounts },
+  // an absolute URI (scheme:rest), or '' to read it from the gateway's WSDL
+  soapTypesNamespace: {
+    type: 'string',
+    maxLength: 500,
+    pattern: '^$|^[A-Za-z][A-Za-z0-9+.-]*:\\S+$',
+    default: DEFAULT_SETTINGS.soapTypesNamespace,
+  },
 };
 
 /** Where and how big the main window was when it last closed (the Electron shell). */

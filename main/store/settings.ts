@@ -61,6 +61,8 @@ const RULES: Record<Key, string> = {
   pushReceiver: 'pushReceiver must be { enabled: boolean, port: 0-65535 or null }',
   notifications: 'notifications must be true or false',
   theme: 'theme must be system, light or dark',
+  childAccounts: 'childAccounts must be true or false',
+  soapTypesNamespace: 'soapTypesNamespace must be an absolute URI (or empty: learnt from the gateway)',
 };
 
 /** The schema violation's message as one sentence per setting it names. */

@@ -4,6 +4,7 @@ export * from './operations.ts';
 export * from './errors.ts';
 export * from './envelope.ts';
 export * from './wsdl.ts';
+export * from './wsdl-read.ts';
 export { SOAP_COMPLEX_TYPES, SOAP_ENUMS, SOAP_OPERATION_SCHEMAS } from './schema.ts';
 export type {
   FieldDef,

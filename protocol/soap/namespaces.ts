@@ -1,15 +1,32 @@
 // XML namespaces of the SOAP interface (spec 4.5, 9.1). The spec leaves the URIs as placeholders
-// ({soap_namespace}, {soap_types_namespace}); these are the project's choices. A deployment that
-// needs other URIs passes its own SoapProfile to the builders and to buildWsdl/buildXsd.
+// ({soap_namespace}, {soap_types_namespace}); the provider publishes them in its WSDL (version 5.7,
+// /dtd/sendsms5.wsdl, service {base_url}/sendsms5), and those are the defaults here. A gateway may
+// use others: the client learns them from the gateway's own WSDL (main/client/soap-namespace.ts),
+// the reference gateway takes --soap-namespace / --soap-types-namespace.
 
-/** {soap_types_namespace}: namespace of the request/response body elements of /sendsms5. */
-export const SOAP_TYPES_NAMESPACE = 'http://messaging-gateway.example/sendsms5/types';
+/** {soap_types_namespace} as the provider publishes it: the body elements of /sendsms5. */
+export const PROVIDER_SOAP_TYPES_NAMESPACE = 'http://www.csoft.co.uk/dtd/sendsms5.xsd';
 
-/** {soap_namespace}: namespace of the older SOAP description served at /sendsms2. */
+/** {soap_namespace} as the provider publishes it: the targetNamespace of its sendsms5 WSDL definitions. */
+export const PROVIDER_SOAP_NAMESPACE = 'http://www.csoft.co.uk/dtd/sendsms5.wsdl';
+
+/** Where the provider serves its WSDL below its web site (the client's second place to look). */
+export const PROVIDER_WSDL_PATH = '/dtd/sendsms5.wsdl';
+
+/** The types namespace of /sendsms5 (the provider's). */
+export const SOAP_TYPES_NAMESPACE = PROVIDER_SOAP_TYPES_NAMESPACE;
+
+/** The namespace of the older SOAP description served at /sendsms2 (types and definitions alike). */
 export const SOAP_NAMESPACE = 'http://messaging-gateway.example/sendsms2';
 
 /** targetNamespace of the sendsms5 WSDL definitions (messages, portType, binding, service). */
-export const SOAP_SERVICE_NAMESPACE = 'http://messaging-gateway.example/sendsms5';
+export const SOAP_SERVICE_NAMESPACE = PROVIDER_SOAP_NAMESPACE;
+
+/** The pair this project used before it had the provider's values; a gateway may still serve it. */
+export const EXAMPLE_SENDSMS5_PROFILE: SoapProfile = {
+  typesNamespace: 'http://messaging-gateway.example/sendsms5/types',
+  namespace: 'http://messaging-gateway.example/sendsms5',
+};
 
 /** Where the two SOAP descriptions are served below {base_url} (spec 4.5, 9.1). */
 export const SOAP_PATHS = { sendsms5: '/sendsms5', sendsms2: '/sendsms2' } as const;

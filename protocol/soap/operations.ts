@@ -17,6 +17,8 @@ export const SOAP_OPERATIONS = [
   'MobileMessengerVersion',
   'CollectMessages',
   'PermittedReplyTo',
+  // Not in the spec's list (4.5); the provider's published WSDL has it: the account's server address books.
+  'QueryAddressBook',
 ] as const;
 export type SoapOperation = (typeof SOAP_OPERATIONS)[number];
 
@@ -263,6 +265,24 @@ export interface PermittedReplyToResponse {
   Reserved?: Reserved;
 }
 
+export interface QueryAddressBookRequest extends Credentials {
+  /** A book of the account; absent = every book. */
+  AddressBookName?: string;
+  /** A group of that book; absent = every member. */
+  AddressBookGroupName?: string;
+}
+/** One member of a server address book (XML type AddressBookEntry, element item). */
+export interface AddressBookEntry {
+  GivenName?: string;
+  FamilyName?: string;
+  MobileNumber: string;
+  /** The member's group, when the query named one or the member is in one. */
+  Group?: string;
+}
+export interface QueryAddressBookResponse {
+  AddressBookEntryList: { item: AddressBookEntry[] };
+}
+
 export interface SoapRequests {
   SubmitMessage: SubmitMessageRequest;
   SubmitDeliveryReceipt: SubmitDeliveryReceiptRequest;
@@ -272,6 +292,7 @@ export interface SoapRequests {
   MobileMessengerVersion: MobileMessengerVersionRequest;
   CollectMessages: CollectMessagesRequest;
   PermittedReplyTo: PermittedReplyToRequest;
+  QueryAddressBook: QueryAddressBookRequest;
 }
 
 export interface SoapResponses {
@@ -283,6 +304,7 @@ export interface SoapResponses {
   MobileMessengerVersion: MobileMessengerVersionResponse;
   CollectMessages: CollectMessagesResponse;
   PermittedReplyTo: PermittedReplyToResponse;
+  QueryAddressBook: QueryAddressBookResponse;
 }
 
 /** A parsed request of any operation, discriminated by `operation`. */

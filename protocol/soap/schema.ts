@@ -77,6 +77,8 @@ export const COMPLEX_TYPE_NAMES = [
   'Recipient',
   'MOMessage',
   'CollectedMessagesList',
+  'AddressBookEntry',
+  'AddressBookEntryList',
 ] as const;
 export type ComplexTypeName = (typeof COMPLEX_TYPE_NAMES)[number];
 
@@ -168,6 +170,13 @@ export const SOAP_COMPLEX_TYPES: Readonly<Record<ComplexTypeName, ReadonlyArray<
     field('Message', 'Message'),
   ],
   CollectedMessagesList: [field('item', 'MOMessage', '*~')],
+  AddressBookEntry: [
+    field('GivenName', 'string', '?~'),
+    field('FamilyName', 'string', '?~'),
+    field('MobileNumber', 'string'),
+    field('Group', 'string', '?~'),
+  ],
+  AddressBookEntryList: [field('item', 'AddressBookEntry', '*')],
 };
 
 /** Username and PIN: optional and nillable in every request (spec 5.6). */
@@ -180,7 +189,7 @@ export interface OperationSchema {
   readonly response: ReadonlyArray<FieldDef>;
 }
 
-/** The eight operations of spec 4.5. */
+/** The eight operations of spec 4.5, and QueryAddressBook of the provider's WSDL. */
 export const SOAP_OPERATION_SCHEMAS: Readonly<Record<SoapOperation, OperationSchema>> = {
   SubmitMessage: {
     request: [
@@ -243,5 +252,13 @@ export const SOAP_OPERATION_SCHEMAS: Readonly<Record<SoapOperation, OperationSch
   PermittedReplyTo: {
     request: CREDENTIALS,
     response: [field('PermittedReplyTo', 'string'), field('Reserved', 'Reserved', '?')],
+  },
+  QueryAddressBook: {
+    request: [
+      ...CREDENTIALS,
+      field('AddressBookName', 'string', '?~'),
+      field('AddressBookGroupName', 'string', '?~'),
+    ],
+    response: [field('AddressBookEntryList', 'AddressBookEntryList')],
   },
 };

@@ -21,10 +21,11 @@ import {
 } from './schema.ts';
 import { escapeXmlAttr } from './xml.ts';
 
-export const SOAP_SERVICE_NAME = 'SendSmsService';
-export const SOAP_PORT_NAME = 'SendSmsPort';
-export const SOAP_PORT_TYPE_NAME = 'SendSmsPortType';
-export const SOAP_BINDING_NAME = 'SendSmsBinding';
+// The provider's names (its published WSDL): service, port and binding "Service", portType "ServicePortType".
+export const SOAP_SERVICE_NAME = 'Service';
+export const SOAP_PORT_NAME = 'Service';
+export const SOAP_PORT_TYPE_NAME = 'ServicePortType';
+export const SOAP_BINDING_NAME = 'Service';
 export const SOAP_HTTP_TRANSPORT = 'http://schemas.xmlsoap.org/soap/http';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
@@ -125,7 +126,7 @@ export function buildWsdl({ endpointUrl, profile = DEFAULT_SOAP_PROFILE }: WsdlO
     'wsdl:input': attrs({ message: `tns:${op}Request` }),
     'wsdl:output': attrs({ message: `tns:${op}Response` }),
   }));
-  const literal = { 'soap:body': attrs({ use: 'literal' }) };
+  const literal = { 'soap:body': attrs({ use: 'literal', parts: 'parameters' }) };
   const bindingOperations = SOAP_OPERATIONS.map((op) => ({
     ...attrs({ name: op }),
     'soap:operation': attrs({ soapAction: '', style: 'document' }),

@@ -1,7 +1,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { AccountSummary, EffectivePolicy, Settings, UpdateInfo } from '../../preload/api.ts';
+import type {
+  AccountSummary,
+  EffectivePolicy,
+  Settings,
+  SoapNamespaceInfo,
+  UpdateInfo,
+} from '../../preload/api.ts';
 import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
+
+const SOAP_SOURCE: Record<SoapNamespaceInfo['source'], string> = {
+  wsdl: "from the gateway's WSDL",
+  provider: "the provider's published value: the gateway's WSDL could not be read",
+  pinned: 'set in the settings or by the deploy policy',
+};
 
 export function Account({ account, onSignedOut }: { account: AccountSummary; onSignedOut: () => void }) {
   const [settings, setSettings] = useState<Settings | null>(null);
@@ -11,12 +23,23 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
   const [update, setUpdate] = useState<UpdateInfo | null>(null);
   // The deploy policy's bounds of the poll interval (docs/ADMIN.md); 5–3600 s without a policy.
   const [poll, setPoll] = useState<EffectivePolicy['pollIntervalSeconds']>({ min: 5, max: 3600 });
+  // issue 16: the SOAP types namespace in use and where it came from; a policy pin locks the field
+  const [soap, setSoap] = useState<SoapNamespaceInfo | null>(null);
+  const [soapPinnedByPolicy, setSoapPinnedByPolicy] = useState<string | null>(null);
+  useEffect(() => {
+    api()
+      .soap.namespace()
+      .then(setSoap, () => undefined);
+  }, [account]);
 
   useEffect(() => {
     api()
       .policy.get()
       .then(
-        (p) => setPoll(p.pollIntervalSeconds),
+        (p) => {
+          setPoll(p.pollIntervalSeconds);
+          setSoapPinnedByPolicy(p.soapTypesNamespace);
+        },
         () => undefined,
       );
     api()
@@ -56,6 +79,16 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
           <dd>{account.sandbox ? 'Local sandbox (demo account)' : account.label || account.username}</dd>
           <dt>Username</dt>
           <dd>{account.username}</dd>
+          <dt>SOAP namespace</dt>
+          <dd data-testid="soap-namespace">
+            {soap ? (
+              <>
+                <code>{soap.typesNamespace}</code> ({SOAP_SOURCE[soap.source]})
+              </>
+            ) : (
+              'not known yet'
+            )}
+          </dd>
           <dt>Gateway</dt>
           <dd>
             {account.primaryUrl}
@@ -164,6 +197,24 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               onChange={(e) => set('notifications', e.target.checked)}
             />{' '}
             Desktop notifications
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={draft.childAccounts}
+              onChange={(e) => set('childAccounts', e.target.checked)}
+            />{' '}
+            Child accounts (show Accounts; the account needs the gateway's permission)
+          </label>
+          <label>
+            SOAP types namespace (empty: read from the gateway's WSDL)
+            <input
+              type="url"
+              value={soapPinnedByPolicy ?? draft.soapTypesNamespace}
+              disabled={soapPinnedByPolicy !== null}
+              placeholder="http://www.csoft.co.uk/dtd/sendsms5.xsd"
+              onChange={(e) => set('soapTypesNamespace', e.target.value.trim())}
+            />
           </label>
           <label>
             Theme

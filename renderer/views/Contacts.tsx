@@ -5,6 +5,7 @@ import { api } from '../api.ts';
 import { displayNumber, download } from '../format.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ImportButtons } from './ContactImport.tsx';
+import { ServerAddressBooks } from './ServerAddressBooks.tsx';
 import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 
@@ -305,6 +306,7 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
           ) : null}
         </div>
       </div>
+      <ServerAddressBooks />
     </section>
   );
 }

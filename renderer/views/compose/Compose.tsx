@@ -178,7 +178,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           credit={credit}
         />
       )}
-      <Options options={options} onChange={setOptions} replyTos={replyTos} rich={rich} />
+      <Options options={options} onChange={setOptions} replyTos={replyTos} rich={rich} kind={kind} />
 
       {contentBlocked ? (
         <div

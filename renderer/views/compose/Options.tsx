@@ -1,6 +1,8 @@
 // Compose's send options: Reply-To (from the account's permitted list), the delivery service option
-// (text only) and the schedule (now, after a delay, at a time shown in UTC as the gateway takes it).
+// (text only) and the schedule (now, after a delay, at a time shown in UTC as the gateway takes it);
+// for rich content, under Advanced, PhoneModel and (WAP push) DisableRepurposing (issue 16).
 import type { DeliveryOption } from '../../../preload/api.ts';
+import type { ContentKind } from '../../../protocol/content.ts';
 import { DELIVERY_OPTIONS, LIMITS } from '../../../protocol/limits.ts';
 import { toUtcSendTime } from '../../format.ts';
 
@@ -12,6 +14,10 @@ export interface SendOptions {
   delay: string;
   /** datetime-local, as typed. */
   at: string;
+  /** PhoneModel of a rich send ('' = none), spec 2.4. */
+  phoneModel: string;
+  /** DisableRepurposing=1 on a WAP push: the file is sent unchanged, not adapted to the handset. */
+  disableRepurposing: boolean;
 }
 
 export const DEFAULT_OPTIONS: SendOptions = {
@@ -20,6 +26,8 @@ export const DEFAULT_OPTIONS: SendOptions = {
   schedule: 'now',
   delay: '60',
   at: '',
+  phoneModel: '',
+  disableRepurposing: false,
 };
 
 export function Options({
@@ -27,12 +35,15 @@ export function Options({
   onChange,
   replyTos,
   rich,
+  kind,
 }: {
   options: SendOptions;
   onChange: (update: (o: SendOptions) => SendOptions) => void;
   replyTos: string[];
   /** Rich content has no delivery service option. */
   rich: boolean;
+  /** The content kind (the Advanced options depend on it). */
+  kind?: ContentKind;
 }) {
   const { replyTo, delivery, schedule, delay, at } = options;
   const set =
@@ -90,6 +101,29 @@ export function Options({
           <input type="datetime-local" step={1} value={at} onChange={(e) => set('at')(e.target.value)} />
           {toUtcSendTime(at) ? <span className="muted small">UTC {toUtcSendTime(at)}</span> : null}
         </label>
+      ) : null}
+      {rich ? (
+        <details className="advanced">
+          <summary>Advanced</summary>
+          <label>
+            Phone model
+            <input
+              value={options.phoneModel}
+              placeholder="e.g. 6230i"
+              onChange={(e) => set('phoneModel')(e.target.value)}
+            />
+          </label>
+          {kind === 'wapPush' ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={options.disableRepurposing}
+                onChange={(e) => set('disableRepurposing')(e.target.checked)}
+              />{' '}
+              Send the file unchanged (no adaptation to the handset)
+            </label>
+          ) : null}
+        </details>
       ) : null}
     </div>
   );

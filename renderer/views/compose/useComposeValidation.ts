@@ -47,7 +47,16 @@ export function composeContent(
   if (rich) {
     if (!richDraft || richDraft.kind !== kind) return null;
     const c = draftContent(richDraft);
-    base = { ...c, fields: { ...c.fields, ...(effectiveMake ? { PhoneMake: effectiveMake } : {}) } };
+    const { phoneModel, disableRepurposing } = form.options;
+    base = {
+      ...c,
+      fields: {
+        ...c.fields,
+        ...(effectiveMake ? { PhoneMake: effectiveMake } : {}),
+        ...(phoneModel.trim() ? { PhoneModel: phoneModel.trim() } : {}),
+        ...(disableRepurposing && kind === 'wapPush' ? { DisableRepurposing: '1' } : {}),
+      },
+    };
   } else base = { kind: kind === 'flash' ? 'flash' : 'text', text };
   const common = {
     ...(replyTo ? { replyTo } : {}),

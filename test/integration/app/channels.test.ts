@@ -176,6 +176,9 @@ describe('every API channel', () => {
       rememberPin: false,
     });
     expect(await call('policy.get')).toMatchObject({ offerSandbox: true, error: null });
+    // Accounts is off until the user turns it on (issue 16)
+    expect(await call('children.permitted')).toMatchObject({ permitted: false, definite: true });
+    await call('settings.update', { childAccounts: true });
     expect(await call('children.permitted')).toEqual({ permitted: true, reason: null, definite: true });
     const made = await call<{ child: { username: string }; pin: string }>('children.create', {
       type: 'TRANSFER',
@@ -199,6 +202,14 @@ describe('every API channel', () => {
     });
     await call('children.delete', made.child.username);
     expect(await call('children.list')).toEqual([]);
+    // issue 16: the SOAP namespace in use and the account's server address books
+    expect(await call('soap.namespace')).toMatchObject({
+      typesNamespace: 'http://www.csoft.co.uk/dtd/sendsms5.xsd',
+      source: 'wsdl',
+    });
+    expect(await call<Array<{ name: string }>>('addressbooks.list')).toContainEqual(
+      expect.objectContaining({ name: 'Friends', groups: [{ name: 'Team', members: 2 }] }),
+    );
     await call('accounts.signOut');
   });
 

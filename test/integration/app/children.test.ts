@@ -1,4 +1,5 @@
-// Child accounts through the app facade against the real reference gateway: the permission probe,
+// Child accounts through the app facade against the real reference gateway: the permission (a
+// setting or the policy, Report 7 of a real operation; never a probe),
 // TRANSFER and SHARED children created (PIN returned once, never listed), transfers both ways by
 // amount and by messages with the credits moving as the gateway's store says, delete, and an
 // account without the restricted-service permission refused with a clear reason.
@@ -8,9 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
-import { REPORT } from '../../../protocol/reports.ts';
 import { startTestGateway, storedCredit } from '../../support/gateway.ts';
-import { startFrontGateway, type FrontControl } from '../../support/front-gateway.ts';
+import { NO_POLICY } from '../../../main/services/deploy-policy.ts';
 import type { TestGateway } from '../../support/gateway.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -21,6 +21,7 @@ afterEach(async () => {
 async function setup(
   credentials?: (gw: TestGateway) => { username: string; pin: string },
   front?: (gw: TestGateway) => Promise<string>,
+  opts: { childAccounts?: boolean; policy?: Record<string, unknown> } = {},
 ): Promise<{ gw: TestGateway; app: MessengerApp; requests: () => Promise<number> }> {
   const gw = await startTestGateway({ credit: '10.00' });
   cleanups.push(() => gw.close());
@@ -30,12 +31,16 @@ async function setup(
     dataDir: dir,
     env: {},
     log: () => {},
-    policy: { systemPath: join(dir, 'no-policy.json') },
+    policy: opts.policy
+      ? { ...NO_POLICY, source: 'test', ...opts.policy }
+      : { systemPath: join(dir, 'no-policy.json') },
   });
   cleanups.push(async () => {
     await app.close();
     await rm(dir, { recursive: true, force: true });
   });
+  // Accounts is on when the user turns it on (issue 16): these tests mostly need it on.
+  await app.api.settings.update({ childAccounts: opts.childAccounts ?? true });
   const who = credentials?.(gw) ?? { username: gw.username, pin: gw.pin };
   await app.api.accounts.signIn({
     username: who.username,
@@ -53,13 +58,6 @@ async function setup(
     ).n;
   };
   return { gw, app, requests: manageRequests };
-}
-
-/** A front gateway (../../support/front-gateway.ts) closed after the test. */
-async function frontGateway(gw: TestGateway, control: FrontControl): Promise<string> {
-  const front = await startFrontGateway(gw.url, control);
-  cleanups.push(() => front.close());
-  return front.url;
 }
 
 /** Credit in GBP as the gateway stores it (ten-thousandths). */
@@ -195,16 +193,30 @@ describe('child accounts through the app', () => {
     expect(await app.api.children.list()).toEqual([]);
   });
 
-  it('asks the permission once per sign-in; without it the account is refused with a clear reason', async () => {
+  it('off until the user turns it on; no manageaccount request is made to learn it', async () => {
+    const { app, requests } = await setup(undefined, undefined, { childAccounts: false });
+    const before = await requests();
+    const off = await app.api.children.permitted();
+    expect(off).toMatchObject({ permitted: false, definite: true });
+    expect(off.reason).toMatch(/turn them on in the Account settings/);
+    await expect(app.api.children.delete('someone.abc123')).rejects.toMatchObject({ code: 'not-permitted' });
+    await app.api.settings.update({ childAccounts: true });
+    expect(await app.api.children.permitted()).toEqual({ permitted: true, reason: null, definite: true });
+    expect((await requests()) - before).toBe(0);
+  });
+
+  it('the deploy policy turns it on', async () => {
+    const { app } = await setup(undefined, undefined, {
+      childAccounts: false,
+      policy: { childAccounts: true },
+    });
+    expect(await app.api.children.permitted()).toEqual({ permitted: true, reason: null, definite: true });
+  });
+
+  it('Report 7 of a real create means not permitted for the session; nothing is repeated', async () => {
     const { app, requests } = await setup((gw) => gw.addAccount({ credit: '5.00', restricted: false }));
     const before = await requests();
-    const p = await app.api.children.permitted();
-    expect(p.permitted).toBe(false);
-    expect(p.definite).toBe(true);
-    expect(p.reason).toMatch(
-      /may not manage child accounts: Gateway error 7: Account management needs the restricted-service permission/,
-    );
-    expect(await app.api.children.permitted()).toEqual(p);
+    expect(await app.api.children.permitted()).toMatchObject({ permitted: true });
     await expect(
       app.api.children.create({
         type: 'SHARED',
@@ -212,61 +224,20 @@ describe('child accounts through the app', () => {
         telephoneCountryCode: '44',
         mobileNumber: '447700900557',
       }),
-    ).rejects.toMatchObject({ code: 'not-permitted', message: p.reason });
-    await expect(app.api.children.delete('someone.abc123')).rejects.toMatchObject({ code: 'not-permitted' });
-    // One probe request for three calls: the refusal is not asked again, nor retried.
-    expect((await requests()) - before).toBe(1);
-  });
-
-  it('only the "no operation" syntax error means permitted; another answer is not known and asked again', async () => {
-    const control: FrontControl = { answer: REPORT.serverError, probes: 0 };
-    const { app } = await setup(undefined, (gw) => frontGateway(gw, control));
-    const first = await app.api.children.permitted();
-    expect(first).toEqual({
-      permitted: false,
-      definite: false,
-      reason: expect.stringMatching(
-        /^account management could not be checked: the gateway answered Gateway error 98: Temporarily unavailable/,
+    ).rejects.toMatchObject({
+      code: 'not-permitted',
+      message: expect.stringMatching(
+        /may not manage child accounts: Gateway error 7: Account management needs the restricted-service permission/,
       ),
     });
-    await expect(app.api.children.list()).resolves.toEqual([]);
+    const p = await app.api.children.permitted();
+    expect(p).toMatchObject({ permitted: false, definite: true });
+    expect(p.reason).toMatch(/may not manage child accounts: Gateway error 7/);
     await expect(app.api.children.delete('someone.abc123')).rejects.toMatchObject({
-      code: 'permission-unknown',
-      message: first.reason,
+      code: 'not-permitted',
+      message: p.reason,
     });
-    // Not kept: each call asks again (the answer was not "not permitted").
-    expect(control.probes).toBe(2);
-    await app.api.children.permitted();
-    expect(control.probes).toBe(3);
-    // A success code is not the probe's "permitted" answer either.
-    control.answer = REPORT.success;
-    expect(await app.api.children.permitted()).toMatchObject({ permitted: false, definite: false });
-    // The reference gateway's own answer (its syntax error: no operation named) is, and is kept.
-    control.answer = null;
-    expect(await app.api.children.permitted()).toEqual({ permitted: true, reason: null, definite: true });
-    const probes = control.probes;
-    expect(await app.api.children.permitted()).toMatchObject({ permitted: true });
-    expect(control.probes).toBe(probes);
-  });
-
-  it('"not permitted" and "invalid login" (7, 2, -1) are definite refusals, kept for the session', async () => {
-    for (const code of [REPORT.notPermitted, REPORT.invalidLogin, REPORT.invalidLoginQuery]) {
-      const control: FrontControl = { answer: code, probes: 0 };
-      const { app } = await setup(undefined, (gw) => frontGateway(gw, control));
-      const p = await app.api.children.permitted();
-      expect(p, code).toMatchObject({ permitted: false, definite: true });
-      expect(p.reason).toMatch(/may not manage child accounts/);
-      const both = await Promise.all([app.api.children.permitted(), app.api.children.permitted()]);
-      expect(both).toEqual([p, p]);
-      expect(control.probes, code).toBe(1);
-    }
-  });
-
-  it('calls at the same time share one probe', async () => {
-    const control: FrontControl = { answer: null, probes: 0 };
-    const { app } = await setup(undefined, (gw) => frontGateway(gw, control));
-    const answers = await Promise.all([1, 2, 3].map(() => app.api.children.permitted()));
-    expect(answers.every((a) => a.permitted && a.definite)).toBe(true);
-    expect(control.probes).toBe(1);
+    // the one create request only: the refusal is kept, never asked or repeated
+    expect((await requests()) - before).toBe(1);
   });
 });

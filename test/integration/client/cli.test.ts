@@ -270,3 +270,33 @@ describe('messenger CLI against the reference gateway', () => {
     expect(again.err).toMatch(/rejected by the gateway/);
   });
 });
+
+describe('messenger address-book list (issue 16)', () => {
+  it('lists a book, a group and every book from the reference gateway; an unknown book exits 1', async () => {
+    const { startTestGateway } = await import('../../support/gateway.ts');
+    const { importAddressBook } = await import('../../../gateway/address-books.ts');
+    const gw = await startTestGateway({ credit: '5.00', sandbox: false });
+    cleanups.push(() => gw.close());
+    importAddressBook(gw.ctx.db, gw.account, 'Staff', [
+      { number: '447700900301', name: 'Ann Lee', groups: ['Sales'] },
+      { number: '447700900302', groups: [] },
+    ]);
+    const env = { MESSENGER_URL: gw.url, MESSENGER_USERNAME: gw.username, MESSENGER_PIN: gw.pin };
+    const group = await cli(['address-book', 'list', 'Staff::Sales'], env);
+    expect(group).toMatchObject({ code: 0, out: '447700900301\tAnn Lee\tSales\n' });
+    const book = await cli(['address-book', 'list', 'Staff'], env);
+    expect(book.out.trim().split('\n')).toEqual(['447700900301\tAnn Lee\tSales', '447700900302']);
+    const all = await cli(['address-book', 'list', '--json'], env);
+    const parsed = JSON.parse(all.out) as { outcome: string; value: Array<{ Group?: string }> };
+    expect(parsed.outcome).toBe('ok');
+    // every book of the account (the demo account has its own): Staff's entries with their reference
+    expect(parsed.value.filter((e) => e.Group?.startsWith('Staff'))).toEqual([
+      { MobileNumber: '447700900301', GivenName: 'Ann', FamilyName: 'Lee', Group: 'Staff::Sales' },
+      { MobileNumber: '447700900302', Group: 'Staff' },
+    ]);
+    const unknown = await cli(['address-book', 'list', 'Nope'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/Unknown address book Nope/);
+    expect((await cli(['address-book', 'show'], env)).code).toBe(2);
+  });
+});

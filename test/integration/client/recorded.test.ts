@@ -1,9 +1,10 @@
 // GatewayClient against recorded gateway answers over real HTTP (127.0.0.1, ephemeral port): request
 // fields, batching, merging, whole-request errors, stop rules, cancellation, and every response format.
 import { afterEach, describe, expect, it } from 'vitest';
+import { SENDSMS5_PROFILE } from '../../../protocol/soap/namespaces.ts';
 import { decodeForm } from '../../../protocol/form.ts';
 import { buildResponseEnvelope } from '../../../protocol/soap/envelope.ts';
-import { GatewayClient } from '../../../main/client/gateway-client.ts';
+import { PATHS, GatewayClient } from '../../../main/client/gateway-client.ts';
 import type { GatewayClientOptions } from '../../../main/client/gateway-client.ts';
 import { ValidationError } from '../../../main/client/results.ts';
 import { closedPortUrl, rawServer, recordedServer } from './sockets.ts';
@@ -92,11 +93,18 @@ describe('sendSms', () => {
       sendTimeAbsolute: new Date(Date.UTC(2026, 11, 24, 18, 30, 0)),
       toAddressBook: 'Friends::Team',
     });
-    const fields = decodeForm(server.requests[0]!.body);
-    expect(fields.get('FlashMessage')).toBe('Now!');
-    expect(fields.has('Message')).toBe(false);
-    expect(fields.get('SendTimeAbsolute')).toBe('2026-12-24T18:30:00');
-    expect(fields.get('SendToAddressBook')).toBe('Friends::Team');
+    // This recorded server cannot size the book (QueryAddressBook, issue 16): the book goes alone.
+    const posts = server.requests.filter((r) => r.path === PATHS.sendsms).map((r) => decodeForm(r.body));
+    expect(posts).toHaveLength(2);
+    for (const fields of posts) {
+      expect(fields.get('FlashMessage')).toBe('Now!');
+      expect(fields.has('Message')).toBe(false);
+      expect(fields.get('SendTimeAbsolute')).toBe('2026-12-24T18:30:00');
+    }
+    expect(posts[0]!.get('SendToAddressBook')).toBe('Friends::Team');
+    expect(posts[0]!.has('SendTo')).toBe(false);
+    expect(posts[1]!.get('SendTo')).toBe('447700900123');
+    expect(posts[1]!.has('SendToAddressBook')).toBe(false);
     expect(result.outcome).toBe('ok');
   });
 
@@ -395,9 +403,17 @@ describe('SOAP', () => {
       outcome: 'ok',
       value: { Currency: 'GBP', Credit: '9.5000' },
     });
-    expect(server.requests[0]!.path).toBe('/sendsms5');
-    expect(server.requests[0]!.headers['content-type']).toBe('text/xml; charset=utf-8');
-    expect(server.requests[0]!.headers.soapaction).toBe('""');
+    // the client first asks for the gateway's WSDL (issue 16); this server has none: the provider's values
+    const posts = server.requests.filter((r) => r.method === 'POST');
+    expect(server.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual([
+      '/sendsms5?wsdl',
+      '/dtd/sendsms5.wsdl',
+    ]);
+    expect(await c.soapNamespace()).toMatchObject({ source: 'provider', profile: SENDSMS5_PROFILE });
+    expect(posts[0]!.path).toBe('/sendsms5');
+    expect(posts[0]!.headers['content-type']).toBe('text/xml; charset=utf-8');
+    expect(posts[0]!.headers.soapaction).toBe('""');
+    expect(posts[0]!.body).toContain(SENDSMS5_PROFILE.typesNamespace);
     expect(await c.mobileMessengerVersion()).toMatchObject({ outcome: 'ok', value: { Version: '1.2.0' } });
     expect(
       await c.soapSubmitMessage({ Recipient: { SendTo: '447700900123' }, Message: { TextMessage: 'x' } }),

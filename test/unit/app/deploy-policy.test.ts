@@ -35,6 +35,8 @@ const GOOD = {
   updates: { enabled: true, channel: 'beta', allowedDownloadHosts: ['downloads.example.com'] },
   pollIntervalSeconds: { min: 15, max: 600 },
   offerSandbox: false,
+  childAccounts: true,
+  soapTypesNamespace: 'http://www.csoft.co.uk/dtd/sendsms5.xsd',
 };
 
 describe('deploy policy locations', () => {
@@ -98,6 +100,8 @@ describe('deploy policy parsing', () => {
       updates: { enabled: true, channel: 'beta', allowedDownloadHosts: ['downloads.example.com'] },
       pollIntervalSeconds: { min: 15, max: 600 },
       offerSandbox: false,
+      childAccounts: true,
+      soapTypesNamespace: 'http://www.csoft.co.uk/dtd/sendsms5.xsd',
     });
   });
 
@@ -120,13 +124,17 @@ describe('deploy policy parsing', () => {
       updates: { enabled: 1, channel: 'Stable!', allowedDownloadHosts: ['https://x.example.com/'] },
       pollIntervalSeconds: { min: 4000, max: 2 },
       offerSandbox: 'no',
+      childAccounts: 'yes',
+      soapTypesNamespace: 'not a namespace',
       extra: true,
     });
     const p = readPolicyFile(path);
     expect(p?.error?.path).toBe(path);
     expect(p?.error?.problems.sort()).toEqual(
       [
-        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox)',
+        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox, childAccounts, soapTypesNamespace)',
+        'childAccounts: must be true or false ("yes")',
+        'soapTypesNamespace: must be an absolute URI such as http://www.csoft.co.uk/dtd/sendsms5.xsd ("not a namespace")',
         'gateway.port: not a known field (expected one of primaryUrl, secondaryUrl, locked)',
         'gateway.primaryUrl: must be an http or https URL ("ftp://gw.example.com")',
         'gateway.locked: must be true or false ("yes")',

@@ -1,7 +1,7 @@
 // sendmms form fields of every content type (spec 2.4): names, hex encoding of files and bitmaps,
 // library numbers as decimal, RTTTL kept as text (protocol/form.ts percent-encodes it on the wire).
 import { describe, expect, it } from 'vitest';
-import { contentFields, optionFields } from '../../../main/client/mms.ts';
+import { contentFields, optionFields, addressBookFields } from '../../../main/client/mms.ts';
 
 describe('contentFields', () => {
   it('library number or hex OTA bitmap for picture message, group graphic and operator logo', () => {
@@ -125,8 +125,12 @@ describe('optionFields', () => {
       DisableRepurposing: '1',
       DisableWalledGardenRule: '0',
       AddSMIL: '2',
-      SendCcAddressBook: 'Friends::Team',
     });
     expect(optionFields({})).toEqual({});
+    // the Cc/Bcc books are not general options: they go with one request of a send only
+    expect(addressBookFields({ sendCcAddressBook: 'Friends::Team', sendBccAddressBook: 'Board' })).toEqual({
+      SendCcAddressBook: 'Friends::Team',
+      SendBccAddressBook: 'Board',
+    });
   });
 });

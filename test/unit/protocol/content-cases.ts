@@ -19,6 +19,7 @@ export const CASES: Record<
     problems: [
       ['SendTimeDelay', 'range'],
       ['SendTimeAbsolute', 'date'],
+      ['SendTimeAbsolute', 'conflict'], // both given: refused, never one silently preferred
     ],
   },
   flash: {

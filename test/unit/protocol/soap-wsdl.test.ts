@@ -126,8 +126,15 @@ describe.skipIf(!hasXmllint)('XSD validation with xmllint', () => {
       '<soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>',
     );
     expect(wsdl).toContain('<soap:address location="http://127.0.0.1:8080/sendsms5?a=1&amp;b=2"/>');
-    expect(wsdl.match(/<soap:operation soapAction="" style="document"\/>/g)?.length).toBe(8);
-    expect(wsdl.match(/<soap:body use="literal"\/>/g)?.length).toBe(16);
+    expect(wsdl.match(/<soap:operation soapAction="" style="document"\/>/g)?.length).toBe(
+      SOAP_OPERATIONS.length,
+    );
+    expect(SOAP_OPERATIONS).toHaveLength(9); // the spec's eight and the provider's QueryAddressBook
+    expect(wsdl.match(/<soap:body use="literal" parts="parameters"\/>/g)?.length).toBe(18);
+    // the provider's names (its published WSDL)
+    expect(wsdl).toContain('<wsdl:service name="Service">');
+    expect(wsdl).toContain('<wsdl:port name="Service" binding="tns:Service">');
+    expect(wsdl).toContain('<wsdl:portType name="ServicePortType">');
     for (const op of SOAP_OPERATIONS) {
       expect(wsdl).toContain(`<wsdl:message name="${op}Request">`);
       expect(wsdl).toContain(`<wsdl:message name="${op}Response">`);

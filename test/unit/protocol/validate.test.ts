@@ -73,9 +73,10 @@ describe('sendsms', () => {
         ['ResponseFormat', 'enum', '2'],
         ['DeliveryServiceOption', 'enum', 'Fast'],
         ['Message', 'either', undefined],
+        ['SendTimeAbsolute', 'conflict', '2025-02-30T10:00:00'],
       ]),
     );
-    expect(problems).toHaveLength(9);
+    expect(problems).toHaveLength(10);
     for (const p of problems) expect(p.message).toContain(p.field);
   });
 

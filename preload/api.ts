@@ -81,14 +81,25 @@ export interface ConversationSummary {
   markedUnread: boolean;
   hasUnread: boolean;
   lastActivityAt: Millis;
+  /** Hidden from the inbox until the next inbound message (or unarchived). */
+  archived: boolean;
   lastMessage: Pick<MessageRecord, 'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt'> | null;
 }
 
-/** Keyset cursor of the conversation list (unread first, then most recent activity). */
+/** Keyset cursor of the conversation list (most recent activity first). */
 export interface ConversationCursor {
-  hasUnread: boolean;
   lastActivityAt: Millis;
   id: number;
+}
+
+/** Which conversations the list shows: the inbox (default), its unread ones, or the archived ones. */
+export type ConversationFilter = 'all' | 'unread' | 'archived';
+
+/** What inbox.exportMessages exports: a date range (`from` inclusive, `to` exclusive) and/or a search. */
+export interface InboxExportArgs {
+  from?: Millis;
+  to?: Millis;
+  query?: string;
 }
 
 /** Keyset cursor of a thread (newest first). */
@@ -360,6 +371,9 @@ export interface Settings {
   pushReceiver: { enabled: boolean; port: number | null };
   notifications: boolean;
   theme: 'system' | 'light' | 'dark';
+  // issue 13: the reply box's keys
+  /** Enter sends a reply and Shift+Enter makes a new line (true), or Ctrl/Cmd+Enter sends and Enter makes a new line. */
+  enterSends: boolean;
 }
 
 /**
@@ -516,6 +530,7 @@ export interface MessengerApi {
     conversations(args?: {
       cursor?: ConversationCursor;
       limit?: number;
+      filter?: ConversationFilter;
     }): Promise<Page<ConversationSummary, ConversationCursor>>;
     thread(args: {
       conversationId: number;
@@ -530,6 +545,12 @@ export interface MessengerApi {
     /** Poll CollectMessages now. */
     pollNow(): Promise<{ received: number }>;
     search(args: { query: string; limit?: number }): Promise<SearchResults>;
+    // issue 13: archive, mark all read, a number's conversation, export beyond one conversation
+    setArchived(args: { conversationId: number; archived: boolean }): Promise<void>;
+    markAllRead(): Promise<number>;
+    /** The conversation with a number (a contact's), created empty if there is none. */
+    open(number: string): Promise<ConversationSummary>;
+    exportMessages(args?: InboxExportArgs): Promise<string>;
   };
   history: {
     messages(args?: {

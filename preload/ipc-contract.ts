@@ -74,6 +74,11 @@ export const API_CHANNELS = [
   'policy.get',
   'library.list',
   'sandbox.outbound',
+  // issue 13: archive, mark all read, a number's conversation, export beyond one conversation
+  'inbox.setArchived',
+  'inbox.markAllRead',
+  'inbox.open',
+  'inbox.exportMessages',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

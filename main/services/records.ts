@@ -26,6 +26,11 @@ export function createRecords(deps: { store: AppStore; country(): string | undef
         exportCsv: async (id) => store.conversations.exportCsv(id),
         unreadTotal: async () => store.conversations.unreadTotal(),
         search: async ({ query, limit }) => store.search.search(query, limit !== undefined ? { limit } : {}),
+        setArchived: async ({ conversationId, archived }) =>
+          store.conversations.setArchived(conversationId, archived),
+        markAllRead: async () => store.conversations.markAllRead(),
+        open: async (number) => store.conversations.open(number),
+        exportMessages: async (args) => store.conversations.exportMessages(args ?? {}),
       },
       history: {
         messages: async (args) => store.conversations.history(args ?? {}),

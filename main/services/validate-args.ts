@@ -149,7 +149,11 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'outbox.cancel': posInt,
   'outbox.resend': obj({ jobId: posInt, numbers: arr(str) }),
   'inbox.conversations': optional(
-    obj({ 'cursor?': obj({ hasUnread: bool, lastActivityAt: num, id: int }), 'limit?': posInt }),
+    obj({
+      'cursor?': obj({ lastActivityAt: num, id: int }),
+      'limit?': posInt,
+      'filter?': oneOf('all', 'unread', 'archived'),
+    }),
   ),
   'inbox.thread': obj({ conversationId: posInt, 'cursor?': threadCursor, 'limit?': posInt }),
   'inbox.markRead': posInt,
@@ -208,6 +212,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'pushReceiver?': obj({ enabled: bool, port: nullable(int) }),
     'notifications?': bool,
     'theme?': str,
+    'enterSends?': bool,
   }),
   'settings.get': none,
   'children.permitted': none,
@@ -243,6 +248,11 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
           : `${p} must be a whole number from 1 to ${OUTBOUND_PAGE_MAX}`,
     }),
   ),
+  // issue 13: archive, mark all read, a number's conversation, export beyond one conversation
+  'inbox.setArchived': obj({ conversationId: posInt, archived: bool }),
+  'inbox.markAllRead': none,
+  'inbox.open': str,
+  'inbox.exportMessages': optional(obj({ 'from?': num, 'to?': num, 'query?': str })),
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

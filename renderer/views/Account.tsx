@@ -2,6 +2,31 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { AccountSummary, EffectivePolicy, Settings, UpdateInfo } from '../../preload/api.ts';
 import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { CountryPicker, countryLabel } from './AccountCountry.tsx';
+
+/** What the saved settings now hold, for each one that the save changed (read back from the store). */
+function describeChanges(before: Settings | null, after: Settings): string[] {
+  const out: string[] = [];
+  const onOff = (b: boolean) => (b ? 'on' : 'off');
+  if (before?.defaultCountry !== after.defaultCountry)
+    out.push(`default country ${countryLabel(after.defaultCountry)}`);
+  if (before?.pollIntervalSeconds !== after.pollIntervalSeconds)
+    out.push(`check every ${after.pollIntervalSeconds} s`);
+  if (before?.lowCreditThreshold !== after.lowCreditThreshold)
+    out.push(`low-credit warning below ${after.lowCreditThreshold}`);
+  if (
+    before?.pushReceiver.enabled !== after.pushReceiver.enabled ||
+    before.pushReceiver.port !== after.pushReceiver.port
+  )
+    out.push(
+      `push receiver ${onOff(after.pushReceiver.enabled)}${after.pushReceiver.enabled ? ` (port ${after.pushReceiver.port ?? 'any'})` : ''}`,
+    );
+  if (before?.notifications !== after.notifications) out.push(`notifications ${onOff(after.notifications)}`);
+  if (before?.enterSends !== after.enterSends)
+    out.push(after.enterSends ? 'Enter sends a reply' : 'Ctrl+Enter sends a reply');
+  if (before?.theme !== after.theme) out.push(`theme ${after.theme}`);
+  return out;
+}
 
 export function Account({ account, onSignedOut }: { account: AccountSummary; onSignedOut: () => void }) {
   const [settings, setSettings] = useState<Settings | null>(null);
@@ -38,9 +63,12 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
       .settings.update(draft)
       .then(
         (s) => {
+          const changed = describeChanges(settings, s);
           setSettings(s);
           setDraft(s);
-          setNotice('Settings saved.');
+          setNotice(
+            changed.length ? `Settings saved: ${changed.join('; ')}.` : 'Settings saved (nothing changed).',
+          );
         },
         (err: unknown) => setError(err),
       );
@@ -123,15 +151,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               onChange={(e) => set('lowCreditThreshold', Number(e.target.value))}
             />
           </label>
-          <label>
-            Default country for national numbers
-            <input
-              value={draft.defaultCountry}
-              maxLength={2}
-              placeholder="GB"
-              onChange={(e) => set('defaultCountry', e.target.value.toUpperCase())}
-            />
-          </label>
+          <CountryPicker value={draft.defaultCountry} onChange={(c) => set('defaultCountry', c)} />
           <label className="check">
             <input
               type="checkbox"
@@ -164,6 +184,14 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               onChange={(e) => set('notifications', e.target.checked)}
             />{' '}
             Desktop notifications
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={draft.enterSends}
+              onChange={(e) => set('enterSends', e.target.checked)}
+            />{' '}
+            Enter sends a reply (Shift+Enter for a new line); off: Ctrl+Enter sends
           </label>
           <label>
             Theme

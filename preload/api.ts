@@ -234,6 +234,8 @@ export interface CsvColumnMapping {
   number: string;
   email?: string;
   notes?: string;
+  /** issue 13: a column of group names (separated by ; or |); missing groups are created. */
+  groups?: string;
 }
 
 export type DuplicatePolicy = 'skip' | 'update';
@@ -251,6 +253,14 @@ export interface ImportResult {
   /** Rows (1-based, data rows / vCard entries) whose number is already a contact or came earlier in the file. */
   duplicates: Array<{ row: number; number: string; existing: Contact }>;
   invalid: Array<{ row: number; input: string; reason: string }>;
+  /** issue 13: the groups a Group column named, whether each was created, and how many contacts joined it. */
+  groups?: Array<{ id: number; name: string; created: boolean; added: number }>;
+}
+
+/** issue 13: a contact deleted by contacts.deleteMany, with its groups, for contacts.restore (undo). */
+export interface DeletedContact {
+  contact: Contact;
+  groupIds: number[];
 }
 
 export interface Group {
@@ -573,6 +583,10 @@ export interface MessengerApi {
     }): Promise<ImportResult>;
     importVcard(args: { text: string; options?: ImportOptions }): Promise<ImportResult>;
     exportCsv(): Promise<string>;
+    // issue 13: bulk delete with undo
+    deleteMany(ids: number[]): Promise<DeletedContact[]>;
+    /** Undo of deleteMany: the number of contacts restored. */
+    restore(deleted: DeletedContact[]): Promise<number>;
   };
   groups: {
     list(): Promise<Group[]>;

@@ -79,6 +79,9 @@ export const API_CHANNELS = [
   'inbox.markAllRead',
   'inbox.open',
   'inbox.exportMessages',
+  // issue 13: bulk delete of contacts with undo
+  'contacts.deleteMany',
+  'contacts.restore',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

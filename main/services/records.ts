@@ -47,6 +47,8 @@ export function createRecords(deps: { store: AppStore; country(): string | undef
         importVcard: async ({ text, options }) =>
           store.contacts.importVcard(text, { ...withCountry(), ...options }),
         exportCsv: async () => store.contacts.exportCsv(),
+        deleteMany: async (ids) => store.contacts.deleteMany(ids),
+        restore: async (deleted) => store.contacts.restore(deleted),
       },
       groups: {
         list: async () => store.groups.list(),

@@ -181,7 +181,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'contacts.findDuplicates': str,
   'contacts.importCsv': obj({
     csv: str,
-    mapping: obj({ 'name?': strOrList, number: str, 'email?': str, 'notes?': str }),
+    mapping: obj({ 'name?': strOrList, number: str, 'email?': str, 'notes?': str, 'groups?': str }),
     'options?': importOptions,
   }),
   'contacts.importVcard': obj({ text: str, 'options?': importOptions }),
@@ -253,6 +253,23 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'inbox.markAllRead': none,
   'inbox.open': str,
   'inbox.exportMessages': optional(obj({ 'from?': num, 'to?': num, 'query?': str })),
+  // issue 13: bulk delete of contacts with undo
+  'contacts.deleteMany': arr(posInt),
+  'contacts.restore': arr(
+    obj({
+      contact: obj({
+        id: posInt,
+        name: str,
+        number: str,
+        numberTyped: str,
+        email: str,
+        notes: str,
+        createdAt: num,
+        updatedAt: num,
+      }),
+      groupIds: arr(posInt),
+    }),
+  ),
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

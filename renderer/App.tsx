@@ -54,6 +54,15 @@ export function App() {
   // The sidebar starts collapsed where the window is narrow; it can be collapsed at any width.
   const [navCollapsed, setNavCollapsed] = useState(() => window.innerWidth < NARROW_WIDTH);
   const [notifyAsked, setNotifyAsked] = useState(false);
+  // A window made narrow collapses the sidebar (opened, it would lie over the content).
+  useEffect(() => {
+    const narrow = window.matchMedia(`(max-width: ${NARROW_WIDTH - 1}px)`);
+    const onChange = (e: MediaQueryListEvent) => {
+      if (e.matches) setNavCollapsed(true);
+    };
+    narrow.addEventListener('change', onChange);
+    return () => narrow.removeEventListener('change', onChange);
+  }, []);
   // The Accounts view (child accounts) only when the gateway grants the account the permission.
   // Asked when the account is known and on every 'accounts:changed'; an answer that is not definite
   // (no connection, an unexpected answer, a failed call) is asked again when the bridge reconnects.

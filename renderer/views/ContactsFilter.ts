@@ -1,5 +1,5 @@
-// The Contacts filter: names (and e-mail, notes) without regard to case or accents ("zoe" finds
-// "Zoë"), and numbers in any format only when the query looks like a number: "07911 100042" is read
+// The Contacts filter: names by the start of their words (and e-mail, notes by the whole query)
+// without regard to case or accents ("zoe" finds "Zoë"), and numbers in any format only when the query looks like a number: "07911 100042" is read
 // with the default country (+44 7911 100042), "+44 7911", "7911" and "100042" match as digits. A
 // query with letters ("user42@", "comma 42") is never a number search.
 import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
@@ -43,9 +43,13 @@ export function contactMatcher(query: string, country: string | undefined): (c: 
     const needles = numberNeedles(q, country);
     return (c) => needles.some((n) => c.number.includes(n));
   }
-  const words = fold(q).split(/\s+/).filter(Boolean);
+  // Words: each begins a word of the name ("ann" finds "Ann Lee", "member 42" finds "Member 421",
+  // not "Member 142"). The whole query may also be part of the e-mail or the notes ("user42@").
+  const whole = fold(q);
+  const words = whole.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   return (c) => {
-    const hay = fold(`${c.name} ${c.email} ${c.notes}`);
-    return words.every((w) => hay.includes(w));
+    const nameWords = fold(c.name).split(/[^\p{L}\p{N}]+/u);
+    if (words.length > 0 && words.every((w) => nameWords.some((n) => n.startsWith(w)))) return true;
+    return fold(c.email).includes(whole) || fold(c.notes).includes(whole);
   };
 }

@@ -27,6 +27,9 @@ const NAV: ReadonlyArray<{ view: View; label: string; sandboxOnly?: boolean }> =
   { view: 'phone', label: 'Virtual phone', sandboxOnly: true },
 ];
 
+/** How long the web shell's connection is down before the banner explains what to do. */
+const LOST_EXPLAIN_AFTER_MS = 4000;
+
 /** Below this window width the sidebar starts collapsed and opens over the content. */
 const NARROW_WIDTH = 900;
 
@@ -45,6 +48,16 @@ export function App() {
   const [unread, setUnread] = useState(0);
   const [credit, setCredit] = useState<Credit | null>(null);
   const [connected, setConnected] = useState(true);
+  // Disconnected for longer than a restart of the shell takes: most likely it stopped or restarted.
+  const [lostLong, setLostLong] = useState(false);
+  useEffect(() => {
+    if (connected) return undefined;
+    const t = setTimeout(() => setLostLong(true), LOST_EXPLAIN_AFTER_MS);
+    return () => {
+      clearTimeout(t);
+      setLostLong(false);
+    };
+  }, [connected]);
   const [pollError, setPollError] = useState<string | null>(null);
   const [searchFocus, setSearchFocus] = useState(0);
   const [policy, setPolicy] = useState<EffectivePolicy | null>(null);
@@ -54,12 +67,11 @@ export function App() {
   // The sidebar starts collapsed where the window is narrow; it can be collapsed at any width.
   const [navCollapsed, setNavCollapsed] = useState(() => window.innerWidth < NARROW_WIDTH);
   const [notifyAsked, setNotifyAsked] = useState(false);
-  // A window made narrow collapses the sidebar (opened, it would lie over the content).
+  // A window made narrow collapses the sidebar (opened, it would lie over the content); made wide
+  // again, it shows the sidebar again.
   useEffect(() => {
     const narrow = window.matchMedia(`(max-width: ${NARROW_WIDTH - 1}px)`);
-    const onChange = (e: MediaQueryListEvent) => {
-      if (e.matches) setNavCollapsed(true);
-    };
+    const onChange = (e: MediaQueryListEvent) => setNavCollapsed(e.matches);
     narrow.addEventListener('change', onChange);
     return () => narrow.removeEventListener('change', onChange);
   }, []);
@@ -274,8 +286,17 @@ export function App() {
       <main className="content">
         <PolicyBanner policy={policy} />
         {!connected ? (
-          <div role="alert" className="banner error">
-            Connection to the app lost — reconnecting…
+          <div role="alert" className="banner error" data-testid="connection-lost">
+            {lostLong ? (
+              <>
+                <strong>The Messenger web shell has stopped or restarted.</strong> This tab cannot reach it
+                any more. If it is running again, open the new <code>URL: …</code> line it printed in its
+                terminal (each run has its own link; this tab's link no longer works). If it is not running,
+                start it with <code>npm run web</code> and open the URL it prints. Still trying to reconnect…
+              </>
+            ) : (
+              'Connection to the app lost — reconnecting…'
+            )}
           </div>
         ) : null}
         <UpdateBanner />

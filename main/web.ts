@@ -280,7 +280,8 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const auth = authorise(req, url);
     if (!auth.ok) {
-      const page = req.method === 'GET' && auth.reason.startsWith('token');
+      // A page load (not an asset) gets a page that says what to do.
+      const page = req.method === 'GET' && url.pathname === '/' && auth.reason.startsWith('token');
       res.writeHead(auth.status, {
         'content-type': page ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
         ...securityHeaders(),

@@ -73,7 +73,11 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
         (err: unknown) => setError(err),
       );
   };
-  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => setDraft((d) => (d ? { ...d, [k]: v } : d));
+  // A change after a save: the "saved" sentence no longer describes the form.
+  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => {
+    setNotice(null);
+    setDraft((d) => (d ? { ...d, [k]: v } : d));
+  };
 
   return (
     <section className="view account" aria-labelledby="account-title">

@@ -670,6 +670,9 @@ export interface MessengerEvents {
   'updates:status': UpdateStatus;
   'settings:changed': Settings;
   'accounts:changed': { current: AccountSummary | null };
+  // issue 13
+  /** Open the conversation with `peer` (Electron: a desktop notification was clicked). */
+  'inbox:open': { peer: string };
 }
 
 /** "area.call" for every call of MessengerApi. */

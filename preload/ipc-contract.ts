@@ -98,6 +98,8 @@ export const EVENT_CHANNELS = [
   'updates:status',
   'settings:changed',
   'accounts:changed',
+  // issue 13: a desktop notification's click opens its conversation (Electron's main → the window)
+  'inbox:open',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.

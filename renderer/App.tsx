@@ -164,6 +164,10 @@ export function App() {
         setOpenConversation({ peer });
       });
   });
+  useEvent('inbox:open', ({ peer }) => {
+    setView('inbox');
+    setOpenConversation({ peer });
+  });
   // The unread count in the window title: the tab's in a browser, the window's in Electron.
   useEffect(() => {
     document.title = windowTitle('Messenger', account ? unread : 0);

@@ -106,7 +106,7 @@ export async function run(): Promise<void> {
     const listTimes = Array.from({ length: RUNS }, () => time(() => conversations.list({ limit: 50 })));
     const baselineList = app.db.prepare(
       `SELECT conversation_id, sum(direction = 'in' AND read = 0) AS unread, max(created_at) AS last
-         FROM messages GROUP BY conversation_id ORDER BY unread > 0 DESC, last DESC LIMIT 50`,
+         FROM messages GROUP BY conversation_id ORDER BY last DESC LIMIT 50`,
     );
     const baselineListTimes = Array.from({ length: 5 }, () => time(() => baselineList.all()));
 

@@ -181,6 +181,23 @@ function unavailablePage(reason: string): string {
 <p>The services are running; this page works once the renderer is built (restart <code>npm run web</code>).</p></body></html>\n`;
 }
 
+/**
+ * issue 13: what a browser shows when its link or cookie does not open this run (a bookmark, or a
+ * reload after the shell restarted): what happened and how to get in, instead of a bare Forbidden.
+ */
+function forbiddenPage(reason: string): string {
+  const what =
+    reason === 'token of an earlier run'
+      ? 'This tab was opened by an earlier run of the Messenger web shell. The shell has restarted since, and each run has its own link.'
+      : reason === 'token not of this run'
+        ? 'This link belongs to another run of the Messenger web shell (each run has its own link).'
+        : 'The Messenger web shell opens only through the link it printed when it started.';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Messenger — open the new link</title></head>
+<body><h1>Open the link of the running web shell</h1><p>${what}</p>
+<p>Open the line <code>URL: http://127.0.0.1:…/?token=…</code> that <code>npm run web</code> printed in its terminal
+when it last started. If it is not running, start it again (<code>npm run web</code>) and open the URL it prints.</p></body></html>\n`;
+}
+
 export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const staticDir = resolve(opts.staticDir ?? RENDERER_OUT);
@@ -242,7 +259,11 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       return { ok: false, status: 403, reason: 'wrong Origin' };
     const query = url.searchParams.get('token') ?? undefined;
     if (sameSecret(query, token)) return { ok: true, fromQuery: true };
-    if (sameSecret(cookieValue(req.headers.cookie, COOKIE), token)) return { ok: true, fromQuery: false };
+    const cookie = cookieValue(req.headers.cookie, COOKIE);
+    if (sameSecret(cookie, token)) return { ok: true, fromQuery: false };
+    // issue 13: say why, so that the page can tell the user what to do.
+    if (query !== undefined) return { ok: false, status: 403, reason: 'token not of this run' };
+    if (cookie !== undefined) return { ok: false, status: 403, reason: 'token of an earlier run' };
     return { ok: false, status: 403, reason: 'token required' };
   }
 
@@ -259,8 +280,17 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const auth = authorise(req, url);
     if (!auth.ok) {
-      res.writeHead(auth.status, { 'content-type': 'text/plain; charset=utf-8', ...securityHeaders() });
-      res.end(`Forbidden: ${auth.reason}. Open the URL that npm run web printed.\n`);
+      // A page load (not an asset) gets a page that says what to do.
+      const page = req.method === 'GET' && url.pathname === '/' && auth.reason.startsWith('token');
+      res.writeHead(auth.status, {
+        'content-type': page ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
+        ...securityHeaders(),
+      });
+      res.end(
+        page
+          ? forbiddenPage(auth.reason)
+          : `Forbidden: ${auth.reason}. Open the URL that npm run web printed.\n`,
+      );
       return;
     }
     const headers: Record<string, string> = { ...securityHeaders(), 'cache-control': 'no-store' };
@@ -435,6 +465,15 @@ async function main(): Promise<void> {
     ...(values.downloads !== undefined ? { downloadsDir: resolve(values.downloads) } : {}),
   });
   process.stdout.write(`URL: ${shell.url}\n`);
+  // issue 13: the local sandbox gateway's address (replies are played to it: POST /sandbox/inbound).
+  const printSandbox = (account: { sandbox: boolean; primaryUrl: string } | null): void => {
+    if (account?.sandbox)
+      process.stdout.write(
+        `Sandbox gateway: ${account.primaryUrl} (play a reply: POST ${account.primaryUrl}/sandbox/inbound)\n`,
+      );
+  };
+  printSandbox(await shell.app.api.accounts.current().catch(() => null));
+  shell.app.events.on('accounts:changed', ({ current }) => printSandbox(current));
   const stop = (): void => {
     shell.close().then(
       () => process.exit(0),

@@ -81,14 +81,25 @@ export interface ConversationSummary {
   markedUnread: boolean;
   hasUnread: boolean;
   lastActivityAt: Millis;
+  /** Hidden from the inbox until the next inbound message (or unarchived). */
+  archived: boolean;
   lastMessage: Pick<MessageRecord, 'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt'> | null;
 }
 
-/** Keyset cursor of the conversation list (unread first, then most recent activity). */
+/** Keyset cursor of the conversation list (most recent activity first). */
 export interface ConversationCursor {
-  hasUnread: boolean;
   lastActivityAt: Millis;
   id: number;
+}
+
+/** Which conversations the list shows: the inbox (default), its unread ones, or the archived ones. */
+export type ConversationFilter = 'all' | 'unread' | 'archived';
+
+/** What inbox.exportMessages exports: a date range (`from` inclusive, `to` exclusive) and/or a search. */
+export interface InboxExportArgs {
+  from?: Millis;
+  to?: Millis;
+  query?: string;
 }
 
 /** Keyset cursor of a thread (newest first). */
@@ -223,6 +234,8 @@ export interface CsvColumnMapping {
   number: string;
   email?: string;
   notes?: string;
+  /** issue 13: a column of group names (separated by ; or |); missing groups are created. */
+  groups?: string;
 }
 
 export type DuplicatePolicy = 'skip' | 'update';
@@ -240,6 +253,14 @@ export interface ImportResult {
   /** Rows (1-based, data rows / vCard entries) whose number is already a contact or came earlier in the file. */
   duplicates: Array<{ row: number; number: string; existing: Contact }>;
   invalid: Array<{ row: number; input: string; reason: string }>;
+  /** issue 13: the groups a Group column named, whether each was created, and how many contacts joined it. */
+  groups?: Array<{ id: number; name: string; created: boolean; added: number }>;
+}
+
+/** issue 13: a contact deleted by contacts.deleteMany, with its groups, for contacts.restore (undo). */
+export interface DeletedContact {
+  contact: Contact;
+  groupIds: number[];
 }
 
 export interface Group {
@@ -364,6 +385,9 @@ export interface Settings {
   childAccounts: boolean;
   /** Pins the SOAP types namespace; '' = read it from the gateway's WSDL (issue 16). */
   soapTypesNamespace: string;
+  // issue 13: the reply box's keys
+  /** Enter sends a reply and Shift+Enter makes a new line (true), or Ctrl/Cmd+Enter sends and Enter makes a new line. */
+  enterSends: boolean;
 }
 
 /**
@@ -524,6 +548,7 @@ export interface MessengerApi {
     conversations(args?: {
       cursor?: ConversationCursor;
       limit?: number;
+      filter?: ConversationFilter;
     }): Promise<Page<ConversationSummary, ConversationCursor>>;
     thread(args: {
       conversationId: number;
@@ -538,6 +563,12 @@ export interface MessengerApi {
     /** Poll CollectMessages now. */
     pollNow(): Promise<{ received: number }>;
     search(args: { query: string; limit?: number }): Promise<SearchResults>;
+    // issue 13: archive, mark all read, a number's conversation, export beyond one conversation
+    setArchived(args: { conversationId: number; archived: boolean }): Promise<void>;
+    markAllRead(): Promise<number>;
+    /** The conversation with a number (a contact's), created empty if there is none. */
+    open(number: string): Promise<ConversationSummary>;
+    exportMessages(args?: InboxExportArgs): Promise<string>;
   };
   history: {
     messages(args?: {
@@ -560,6 +591,10 @@ export interface MessengerApi {
     }): Promise<ImportResult>;
     importVcard(args: { text: string; options?: ImportOptions }): Promise<ImportResult>;
     exportCsv(): Promise<string>;
+    // issue 13: bulk delete with undo
+    deleteMany(ids: number[]): Promise<DeletedContact[]>;
+    /** Undo of deleteMany: the number of contacts restored. */
+    restore(deleted: DeletedContact[]): Promise<number>;
   };
   groups: {
     list(): Promise<Group[]>;
@@ -677,6 +712,9 @@ export interface MessengerEvents {
   'updates:status': UpdateStatus;
   'settings:changed': Settings;
   'accounts:changed': { current: AccountSummary | null };
+  // issue 13
+  /** Open the conversation with `peer` (Electron: a desktop notification was clicked). */
+  'inbox:open': { peer: string };
 }
 
 /** "area.call" for every call of MessengerApi. */

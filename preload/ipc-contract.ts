@@ -77,6 +77,14 @@ export const API_CHANNELS = [
   // issue 16: the SOAP namespaces in use, the account's server address books
   'soap.namespace',
   'addressbooks.list',
+  // issue 13: archive, mark all read, a number's conversation, export beyond one conversation
+  'inbox.setArchived',
+  'inbox.markAllRead',
+  'inbox.open',
+  'inbox.exportMessages',
+  // issue 13: bulk delete of contacts with undo
+  'contacts.deleteMany',
+  'contacts.restore',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */
@@ -93,6 +101,8 @@ export const EVENT_CHANNELS = [
   'updates:status',
   'settings:changed',
   'accounts:changed',
+  // issue 13: a desktop notification's click opens its conversation (Electron's main → the window)
+  'inbox:open',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.

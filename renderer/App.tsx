@@ -13,6 +13,7 @@ import { ChildAccounts } from './views/ChildAccounts.tsx';
 import { PolicyBanner } from './components/PolicyBanner.tsx';
 import { UpdateBanner } from './components/UpdateBanner.tsx';
 import { Phone } from './views/Phone.tsx';
+import { askNotificationPermission, notificationPermission, notifyReceived, windowTitle } from './notify.ts';
 
 export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children' | 'phone';
 
@@ -25,6 +26,12 @@ const NAV: ReadonlyArray<{ view: View; label: string; sandboxOnly?: boolean }> =
   { view: 'account', label: 'Account' },
   { view: 'phone', label: 'Virtual phone', sandboxOnly: true },
 ];
+
+/** How long the web shell's connection is down before the banner explains what to do. */
+const LOST_EXPLAIN_AFTER_MS = 4000;
+
+/** Below this window width the sidebar starts collapsed and opens over the content. */
+const NARROW_WIDTH = 900;
 
 function applyTheme(theme: Settings['theme'] | undefined): void {
   const root = document.documentElement;
@@ -41,14 +48,38 @@ export function App() {
   const [unread, setUnread] = useState(0);
   const [credit, setCredit] = useState<Credit | null>(null);
   const [connected, setConnected] = useState(true);
+  // Disconnected for longer than a restart of the shell takes: most likely it stopped or restarted.
+  const [lostLong, setLostLong] = useState(false);
+  useEffect(() => {
+    if (connected) return undefined;
+    const t = setTimeout(() => setLostLong(true), LOST_EXPLAIN_AFTER_MS);
+    return () => {
+      clearTimeout(t);
+      setLostLong(false);
+    };
+  }, [connected]);
   const [pollError, setPollError] = useState<string | null>(null);
   const [searchFocus, setSearchFocus] = useState(0);
   const [policy, setPolicy] = useState<EffectivePolicy | null>(null);
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [openConversation, setOpenConversation] = useState<{ peer: string } | null>(null);
+  const [permission, setNotifyPermission] = useState(notificationPermission);
+  // The sidebar starts collapsed where the window is narrow; it can be collapsed at any width.
+  const [navCollapsed, setNavCollapsed] = useState(() => window.innerWidth < NARROW_WIDTH);
+  const [notifyAsked, setNotifyAsked] = useState(false);
+  // A window made narrow collapses the sidebar (opened, it would lie over the content); made wide
+  // again, it shows the sidebar again.
+  useEffect(() => {
+    const narrow = window.matchMedia(`(max-width: ${NARROW_WIDTH - 1}px)`);
+    const onChange = (e: MediaQueryListEvent) => setNavCollapsed(e.matches);
+    narrow.addEventListener('change', onChange);
+    return () => narrow.removeEventListener('change', onChange);
+  }, []);
   // The Accounts view (child accounts) only when the user or the deploy policy turned it on and no
   // real operation was refused with Report 7 (main/services/children.ts; the gateway is never
   // probed). Asked when the account is known, on 'accounts:changed' and 'settings:changed'; a failed
   // call is asked again when the bridge reconnects.
-  const [permission, setPermission] = useState<{
+  const [childPermission, setPermission] = useState<{
     accountId: string;
     permitted: boolean;
     definite: boolean;
@@ -70,14 +101,18 @@ export function App() {
     if (account) askPermission(account);
   }, [account, askPermission]);
   const childrenPermitted =
-    account !== null && account !== undefined && permission?.accountId === account.id && permission.permitted;
+    account !== null &&
+    account !== undefined &&
+    childPermission?.accountId === account.id &&
+    childPermission.permitted;
   // What a reconnect of the bridge does (onConnection below): set after each render.
   const permissionRetry = useRef<() => void>(() => undefined);
   useEffect(() => {
     permissionRetry.current = () => {
-      if (account && !(permission?.accountId === account.id && permission.definite)) askPermission(account);
+      if (account && !(childPermission?.accountId === account.id && childPermission.definite))
+        askPermission(account);
     };
-  }, [account, permission, askPermission]);
+  }, [account, childPermission, askPermission]);
 
   useEffect(() => {
     api()
@@ -85,7 +120,10 @@ export function App() {
       .then(setAccount, (e: unknown) => setLoadError(errorText(e)));
     api()
       .settings.get()
-      .then((s) => applyTheme(s.theme))
+      .then((s) => {
+        applyTheme(s.theme);
+        setSettings(s);
+      })
       .catch(() => undefined);
     const b = bridge();
     let was = true;
@@ -113,13 +151,28 @@ export function App() {
   useEvent('accounts:changed', (p) => setAccount(p.current));
   useEvent('settings:changed', (s) => {
     applyTheme(s.theme);
+    setSettings(s);
     if (account) askPermission(account); // the user may have turned Accounts on or off
   });
   useEvent('credit:changed', setCredit);
   useEvent('inbox:received', (p) => {
     setUnread(p.unreadTotal);
     setPollError(null);
+    // The web shell's notifications (Electron's come from the main process).
+    if (bridge() && settings?.notifications !== false)
+      notifyReceived(p.messages, (peer) => {
+        setView('inbox');
+        setOpenConversation({ peer });
+      });
   });
+  useEvent('inbox:open', ({ peer }) => {
+    setView('inbox');
+    setOpenConversation({ peer });
+  });
+  // The unread count in the window title: the tab's in a browser, the window's in Electron.
+  useEffect(() => {
+    document.title = windowTitle('Messenger', account ? unread : 0);
+  }, [unread, account]);
   useEvent('inbox:pollFailed', (p) => setPollError(`${p.error} (retrying in ${p.retryInSeconds} s)`));
 
   const compose = useCallback((d: ComposeDraft | null) => {
@@ -185,9 +238,26 @@ export function App() {
   }
 
   return (
-    <div className="app">
+    <div className={navCollapsed ? 'app nav-collapsed' : 'app'}>
       <nav className="sidebar" aria-label="Main">
-        <div className="brand">Messenger</div>
+        <div className="sidebar-top">
+          <button
+            type="button"
+            className="nav-toggle"
+            aria-expanded={!navCollapsed}
+            aria-label={navCollapsed ? 'Show the menu' : 'Hide the menu'}
+            title={navCollapsed ? 'Show the menu' : 'Hide the menu'}
+            onClick={() => setNavCollapsed((c) => !c)}
+          >
+            ☰
+            {navCollapsed && unread > 0 ? (
+              <span className="badge" aria-label={`${unread} unread`}>
+                {unread}
+              </span>
+            ) : null}
+          </button>
+          <div className="brand">Messenger</div>
+        </div>
         <ul>
           {NAV.filter(
             (n) => (n.view !== 'children' || childrenPermitted) && (!n.sandboxOnly || account.sandbox),
@@ -197,7 +267,11 @@ export function App() {
                 type="button"
                 className={view === n.view ? 'nav-item active' : 'nav-item'}
                 aria-current={view === n.view ? 'page' : undefined}
-                onClick={() => (n.view === 'compose' ? compose(null) : setView(n.view))}
+                onClick={() => {
+                  if (n.view === 'compose') compose(null);
+                  else setView(n.view);
+                  if (window.innerWidth < NARROW_WIDTH) setNavCollapsed(true);
+                }}
               >
                 <span>{n.label}</span>
                 {n.view === 'inbox' && unread > 0 ? (
@@ -217,8 +291,17 @@ export function App() {
       <main className="content">
         <PolicyBanner policy={policy} />
         {!connected ? (
-          <div role="alert" className="banner error">
-            Connection to the app lost — reconnecting…
+          <div role="alert" className="banner error" data-testid="connection-lost">
+            {lostLong ? (
+              <>
+                <strong>The Messenger web shell has stopped or restarted.</strong> This tab cannot reach it
+                any more. If it is running again, open the new <code>URL: …</code> line it printed in its
+                terminal (each run has its own link; this tab's link no longer works). If it is not running,
+                start it with <code>npm run web</code> and open the URL it prints. Still trying to reconnect…
+              </>
+            ) : (
+              'Connection to the app lost — reconnecting…'
+            )}
           </div>
         ) : null}
         <UpdateBanner />
@@ -227,9 +310,41 @@ export function App() {
             Checking for messages failed: {pollError}
           </div>
         ) : null}
+        {view === 'inbox' &&
+        bridge() &&
+        settings?.notifications &&
+        permission === 'default' &&
+        !notifyAsked ? (
+          <div role="status" className="banner notify-ask">
+            <span>Get a notification when a reply arrives while this tab is in the background.</span>
+            <span className="row">
+              <button
+                type="button"
+                className="primary"
+                onClick={() =>
+                  void askNotificationPermission().then((p) => {
+                    setNotifyPermission(p);
+                    setNotifyAsked(true);
+                  })
+                }
+              >
+                Turn on notifications
+              </button>
+              <button type="button" onClick={() => setNotifyAsked(true)}>
+                Not now
+              </button>
+            </span>
+          </div>
+        ) : null}
         {view === 'compose' ? <Compose key={draftKey} draft={draft} credit={credit} /> : null}
         {view === 'inbox' ? (
-          <Inbox onUnreadChanged={refreshUnread} onCompose={compose} searchFocus={searchFocus} />
+          <Inbox
+            onUnreadChanged={refreshUnread}
+            onCompose={compose}
+            searchFocus={searchFocus}
+            enterSends={settings?.enterSends ?? true}
+            openConversation={openConversation}
+          />
         ) : null}
         {view === 'contacts' ? <Contacts onCompose={compose} /> : null}
         {view === 'history' ? <History onCompose={compose} /> : null}

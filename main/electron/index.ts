@@ -30,7 +30,7 @@ import { createMessengerApp } from '../services/app.ts';
 import type { MessengerApi, MessengerEvents, Settings } from '../../preload/api.ts';
 import { APP_SCHEME, serveAppFile } from './app-protocol.ts';
 import { bindApi, forwardEvents } from './ipc.ts';
-import { IPC_MENU_CHANNEL } from '../../preload/ipc-contract.ts';
+import { IPC_EVENT_CHANNEL, IPC_MENU_CHANNEL } from '../../preload/ipc-contract.ts';
 import type { MenuEvent } from '../../preload/ipc-contract.ts';
 import {
   buildMenuTemplate,
@@ -271,7 +271,15 @@ async function notifyReceived(api: MessengerApi, payload: MessengerEvents['inbox
   const content = notificationContent(payload.messages, (peer) => names.get(peer) ?? null);
   if (!content) return;
   const n = new Notification({ title: content.title, body: content.body });
-  n.on('click', () => showWindow());
+  const peer = payload.messages.find((m) => m.direction === 'in')?.peer;
+  // The click opens the (first) sender's conversation, once the window's page is there to hear it.
+  n.on('click', () => {
+    const win = showWindow();
+    if (peer === undefined) return;
+    const open = () => win.webContents.send(IPC_EVENT_CHANNEL, 'inbox:open', { peer });
+    if (win.webContents.isLoading()) win.webContents.once('did-finish-load', open);
+    else open();
+  });
   n.show();
 }
 

@@ -102,6 +102,7 @@ export function changesUnreadCount(channel: string): boolean {
     channel === 'inbox.markRead' ||
     channel === 'inbox.markUnread' ||
     channel === 'inbox.delete' ||
+    channel === 'inbox.markAllRead' ||
     channel === 'accounts.signIn' ||
     channel === 'accounts.signOut'
   );

@@ -26,6 +26,11 @@ export function createRecords(deps: { store: AppStore; country(): string | undef
         exportCsv: async (id) => store.conversations.exportCsv(id),
         unreadTotal: async () => store.conversations.unreadTotal(),
         search: async ({ query, limit }) => store.search.search(query, limit !== undefined ? { limit } : {}),
+        setArchived: async ({ conversationId, archived }) =>
+          store.conversations.setArchived(conversationId, archived),
+        markAllRead: async () => store.conversations.markAllRead(),
+        open: async (number) => store.conversations.open(number),
+        exportMessages: async (args) => store.conversations.exportMessages(args ?? {}),
       },
       history: {
         messages: async (args) => store.conversations.history(args ?? {}),
@@ -42,6 +47,8 @@ export function createRecords(deps: { store: AppStore; country(): string | undef
         importVcard: async ({ text, options }) =>
           store.contacts.importVcard(text, { ...withCountry(), ...options }),
         exportCsv: async () => store.contacts.exportCsv(),
+        deleteMany: async (ids) => store.contacts.deleteMany(ids),
+        restore: async (deleted) => store.contacts.restore(deleted),
       },
       groups: {
         list: async () => store.groups.list(),

@@ -149,7 +149,11 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'outbox.cancel': posInt,
   'outbox.resend': obj({ jobId: posInt, numbers: arr(str) }),
   'inbox.conversations': optional(
-    obj({ 'cursor?': obj({ hasUnread: bool, lastActivityAt: num, id: int }), 'limit?': posInt }),
+    obj({
+      'cursor?': obj({ lastActivityAt: num, id: int }),
+      'limit?': posInt,
+      'filter?': oneOf('all', 'unread', 'archived'),
+    }),
   ),
   'inbox.thread': obj({ conversationId: posInt, 'cursor?': threadCursor, 'limit?': posInt }),
   'inbox.markRead': posInt,
@@ -177,7 +181,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'contacts.findDuplicates': str,
   'contacts.importCsv': obj({
     csv: str,
-    mapping: obj({ 'name?': strOrList, number: str, 'email?': str, 'notes?': str }),
+    mapping: obj({ 'name?': strOrList, number: str, 'email?': str, 'notes?': str, 'groups?': str }),
     'options?': importOptions,
   }),
   'contacts.importVcard': obj({ text: str, 'options?': importOptions }),
@@ -210,6 +214,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'theme?': str,
     'childAccounts?': bool,
     'soapTypesNamespace?': str,
+    'enterSends?': bool,
   }),
   'settings.get': none,
   'children.permitted': none,
@@ -248,6 +253,28 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   // issue 16: the SOAP namespaces in use, the account's server address books
   'soap.namespace': none,
   'addressbooks.list': none,
+  // issue 13: archive, mark all read, a number's conversation, export beyond one conversation
+  'inbox.setArchived': obj({ conversationId: posInt, archived: bool }),
+  'inbox.markAllRead': none,
+  'inbox.open': str,
+  'inbox.exportMessages': optional(obj({ 'from?': num, 'to?': num, 'query?': str })),
+  // issue 13: bulk delete of contacts with undo
+  'contacts.deleteMany': arr(posInt),
+  'contacts.restore': arr(
+    obj({
+      contact: obj({
+        id: posInt,
+        name: str,
+        number: str,
+        numberTyped: str,
+        email: str,
+        notes: str,
+        createdAt: num,
+        updatedAt: num,
+      }),
+      groupIds: arr(posInt),
+    }),
+  ),
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -13,6 +13,7 @@ import type {
   Contact,
   ContactInput,
   CsvColumnMapping,
+  DeletedContact,
   ImportOptions,
   ImportResult,
 } from '../../preload/api.ts';
@@ -130,9 +131,13 @@ export class ContactsRepo {
       transformHeader: (h) => h.trim(),
     });
     const headers = parsed.meta.fields ?? [];
-    const wanted = [mapping.number, ...[mapping.name ?? []].flat(), mapping.email, mapping.notes].filter(
-      (c): c is string => c !== undefined,
-    );
+    const wanted = [
+      mapping.number,
+      ...[mapping.name ?? []].flat(),
+      mapping.email,
+      mapping.notes,
+      mapping.groups,
+    ].filter((c): c is string => c !== undefined);
     const missing = wanted.filter((c) => !headers.includes(c));
     if (missing.length > 0) {
       throw new StoreError(
@@ -152,7 +157,14 @@ export class ContactsRepo {
       email: cell(row, mapping.email),
       notes: cell(row, mapping.notes),
     }));
-    return this.#importEntries(entries, options);
+    // A Group column: names separated by ; or |, each group created when it does not exist yet.
+    const groups = parsed.data.map((row) =>
+      cell(row, mapping.groups)
+        .split(/[;|]/)
+        .map((g) => g.trim())
+        .filter((g) => g !== ''),
+    );
+    return this.#importEntries(entries, options, groups);
   }
 
   /** Import every vCard (2.1, 3.0 or 4.0) of `text`; a card without a telephone number is reported invalid. */
@@ -178,8 +190,18 @@ export class ContactsRepo {
     return `${Papa.unparse({ fields: [...CONTACT_CSV_FIELDS], data }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
   }
 
-  #importEntries(entries: ContactInput[], options: ImportOptions): ImportResult {
+  #importEntries(entries: ContactInput[], options: ImportOptions, groupsOf: string[][] = []): ImportResult {
     const result: ImportResult = { added: [], updated: [], duplicates: [], invalid: [] };
+    // Group name (as first written) → the contacts of the file that name it.
+    const members = new Map<string, { name: string; ids: Set<number> }>();
+    const join = (row: number, contactId: number) => {
+      for (const g of groupsOf[row - 1] ?? []) {
+        const key = g.toLowerCase();
+        const entry = members.get(key) ?? { name: g, ids: new Set<number>() };
+        entry.ids.add(contactId);
+        members.set(key, entry);
+      }
+    };
     const policy = options.onDuplicate ?? 'skip';
     this.#app.transaction(() => {
       const seenInFile = new Map<string, number>();
@@ -198,28 +220,97 @@ export class ContactsRepo {
         const existing = this.#byNormalised(clean.number);
         if (existing && (policy === 'skip' || seenInFile.has(clean.number))) {
           result.duplicates.push({ row, number: clean.number, existing });
+          join(row, existing.id);
           return;
         }
         seenInFile.set(clean.number, row);
         if (existing) {
-          result.updated.push(
-            this.edit(
-              existing.id,
-              {
-                name: clean.name,
-                number: clean.numberTyped,
-                email: clean.email || existing.email,
-                notes: clean.notes || existing.notes,
-              },
-              options,
-            ),
+          const updated = this.edit(
+            existing.id,
+            {
+              name: clean.name,
+              number: clean.numberTyped,
+              email: clean.email || existing.email,
+              notes: clean.notes || existing.notes,
+            },
+            options,
           );
+          result.updated.push(updated);
+          join(row, updated.id);
         } else {
-          result.added.push(this.add(entry.name === '' ? { ...entry, name: entry.number } : entry, options));
+          const added = this.add(entry.name === '' ? { ...entry, name: entry.number } : entry, options);
+          result.added.push(added);
+          join(row, added.id);
         }
       });
+      if (members.size > 0) result.groups = this.#joinGroups([...members.values()]);
     });
     return result;
+  }
+
+  /** Put contacts into groups by name (case ignored), creating the groups that do not exist. */
+  #joinGroups(wanted: Array<{ name: string; ids: Set<number> }>): NonNullable<ImportResult['groups']> {
+    const db = this.#app.db;
+    const find = db.prepare('SELECT id FROM groups WHERE name = ?');
+    const create = db.prepare('INSERT INTO groups (name, created_at) VALUES (?, ?) RETURNING id');
+    const insert = db.prepare('INSERT OR IGNORE INTO group_members (group_id, contact_id) VALUES (?, ?)');
+    return wanted.map(({ name, ids }) => {
+      const found = rowAs<{ id: number }>(find.get(name));
+      const id = found?.id ?? rowAs<{ id: number }>(create.get(name.slice(0, NAME_MAX), Date.now()))?.id;
+      if (id === undefined) throw new StoreError('invalid-state', `the group ${name} was not stored`);
+      let added = 0;
+      for (const c of ids) added += Number(insert.run(id, c).changes);
+      return { id, name, created: !found, added };
+    });
+  }
+
+  /**
+   * Delete several contacts at once; returns what `restore` needs to undo it (each contact with
+   * the groups it was in). Unknown ids are ignored.
+   */
+  deleteMany(ids: readonly number[]): DeletedContact[] {
+    return this.#app.transaction(() => {
+      const groupsOf = this.#app.db.prepare('SELECT group_id FROM group_members WHERE contact_id = ?');
+      const del = this.#app.db.prepare('DELETE FROM contacts WHERE id = ?');
+      const out: DeletedContact[] = [];
+      for (const id of new Set(ids)) {
+        const contact = this.get(id);
+        if (!contact) continue;
+        const groupIds = rowsAs<{ group_id: number }>(groupsOf.all(id)).map((r) => r.group_id);
+        del.run(id);
+        out.push({ contact, groupIds });
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Undo of deleteMany: the contacts come back with their fields and groups (and their ids where still free) (a group deleted
+   * since is left out). A number that another contact took since is skipped; the count restored.
+   */
+  restore(deleted: readonly DeletedContact[]): number {
+    return this.#app.transaction(() => {
+      const db = this.#app.db;
+      // The old id when it is still free (SQLite may have given it to a newer contact), else a new one.
+      const insert = db.prepare(
+        `INSERT OR IGNORE INTO contacts (id, name, number, number_typed, email, notes, created_at, updated_at)
+         VALUES ((SELECT CASE WHEN EXISTS (SELECT 1 FROM contacts WHERE id = ?1) THEN NULL ELSE ?1 END),
+                 ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id`,
+      );
+      const member = db.prepare(
+        'INSERT OR IGNORE INTO group_members (group_id, contact_id) SELECT id, ? FROM groups WHERE id = ?',
+      );
+      let restored = 0;
+      for (const { contact: c, groupIds } of deleted) {
+        const row = rowAs<{ id: number }>(
+          insert.get(c.id, c.name, c.number, c.numberTyped, c.email, c.notes, c.createdAt, Date.now()),
+        );
+        if (!row) continue;
+        restored++;
+        for (const g of groupIds) member.run(row.id, g);
+      }
+      return restored;
+    });
   }
 
   /** Validate and normalise an input (throws StoreError with a readable reason). */

@@ -7,13 +7,16 @@ import Papa from 'papaparse';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
+import { buildFtsQuery } from './search.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import type {
   ConversationCursor,
+  ConversationFilter,
   ConversationSummary,
   HistoryFilter,
   InboundMessageInput,
+  InboxExportArgs,
   InboundStoreResult,
   MessageRecord,
   Page,
@@ -30,6 +33,7 @@ interface ConversationRow {
   marked_unread: number;
   has_unread: number;
   last_activity_at: number;
+  archived: number;
   contact_id: number | null;
   contact_name: string | null;
   m_id: number | null;
@@ -41,7 +45,7 @@ interface ConversationRow {
 }
 
 const CONVERSATION_SELECT = `
-  SELECT cv.id, cv.peer, cv.unread_count, cv.marked_unread, cv.has_unread, cv.last_activity_at,
+  SELECT cv.id, cv.peer, cv.unread_count, cv.marked_unread, cv.has_unread, cv.last_activity_at, cv.archived,
          ct.id AS contact_id, ct.name AS contact_name,
          m.id AS m_id, m.direction AS m_direction, m.kind AS m_kind, m.text AS m_text,
          m.status AS m_status, m.created_at AS m_created_at
@@ -59,6 +63,7 @@ function toSummary(row: ConversationRow): ConversationSummary {
     markedUnread: row.marked_unread === 1,
     hasUnread: row.has_unread === 1,
     lastActivityAt: row.last_activity_at,
+    archived: row.archived === 1,
     lastMessage:
       row.m_id === null
         ? null
@@ -88,8 +93,6 @@ export class ConversationsRepo {
   readonly #app: AppDb;
   readonly #defaultCountry: string | undefined;
   readonly #upsert: StatementSync;
-  readonly #firstPage: StatementSync;
-  readonly #nextPage: StatementSync;
   readonly #threadFirst: StatementSync;
   readonly #threadNext: StatementSync;
   /** storeInbound's two statements, prepared once (a burst of replies stores thousands in a row) */
@@ -111,13 +114,6 @@ export class ConversationsRepo {
       `INSERT INTO conversations (peer, last_activity_at) VALUES (?, ?)
        ON CONFLICT (peer) DO UPDATE SET peer = excluded.peer RETURNING id`,
     );
-    const order = 'ORDER BY cv.has_unread DESC, cv.last_activity_at DESC, cv.id DESC LIMIT ?';
-    this.#firstPage = db.prepare(`${CONVERSATION_SELECT} ${order}`);
-    // Keyset pagination: every column of the ORDER BY is descending, so "after the cursor" is
-    // one row-value comparison, served by the conversations_inbox index.
-    this.#nextPage = db.prepare(
-      `${CONVERSATION_SELECT} WHERE (cv.has_unread, cv.last_activity_at, cv.id) < (?, ?, ?) ${order}`,
-    );
     this.#threadFirst = db.prepare(
       `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ?
         ORDER BY m.created_at DESC, m.id DESC LIMIT ?`,
@@ -135,26 +131,67 @@ export class ConversationsRepo {
     return row.id;
   }
 
-  /** Conversations, unread first, then by most recent activity (keyset pagination). */
+  /**
+   * Conversations by most recent activity, newest first (keyset pagination, served by the
+   * conversations_recent index). Unread is shown, not used to order: a conversation stays where it
+   * is when it is read. `filter`: the archived ones only, or the unread ones of the inbox.
+   */
   list(
-    args: { cursor?: ConversationCursor | null; limit?: number } = {},
+    args: { cursor?: ConversationCursor | null; limit?: number; filter?: ConversationFilter } = {},
   ): Page<ConversationSummary, ConversationCursor> {
     const limit = clampLimit(args.limit);
     const c = args.cursor;
+    const where = [args.filter === 'archived' ? 'cv.archived = 1' : 'cv.archived = 0'];
+    const params: number[] = [];
+    if (args.filter === 'unread') where.push('cv.has_unread = 1');
+    if (c) {
+      where.push('(cv.last_activity_at, cv.id) < (?, ?)');
+      params.push(c.lastActivityAt, c.id);
+    }
     const rows = rowsAs<ConversationRow>(
-      c
-        ? this.#nextPage.all(c.hasUnread ? 1 : 0, c.lastActivityAt, c.id, limit + 1)
-        : this.#firstPage.all(limit + 1),
+      this.#app.db
+        .prepare(
+          `${CONVERSATION_SELECT} WHERE ${where.join(' AND ')}
+            ORDER BY cv.last_activity_at DESC, cv.id DESC LIMIT ?`,
+        )
+        .all(...params, limit + 1),
     );
     const items = rows.slice(0, limit).map(toSummary);
     const last = items[items.length - 1];
     return {
       items,
-      next:
-        rows.length > limit && last
-          ? { hasUnread: last.hasUnread, lastActivityAt: last.lastActivityAt, id: last.id }
-          : null,
+      next: rows.length > limit && last ? { lastActivityAt: last.lastActivityAt, id: last.id } : null,
     };
+  }
+
+  /** Archive (hide from the inbox until the next inbound message) or bring back. */
+  setArchived(conversationId: number, archived: boolean): void {
+    this.#app.transaction(() => {
+      this.#mustExist(conversationId);
+      this.#app.db
+        .prepare('UPDATE conversations SET archived = ? WHERE id = ?')
+        .run(archived ? 1 : 0, conversationId);
+    });
+  }
+
+  /** Every inbound message read and every manual "unread" mark cleared; the number of conversations touched. */
+  markAllRead(): number {
+    return this.#app.transaction(() => {
+      const touched = rowAs<{ n: number }>(
+        this.#app.db.prepare('SELECT count(*) AS n FROM conversations WHERE has_unread = 1').get(),
+      );
+      this.#app.db.prepare("UPDATE messages SET read = 1 WHERE direction = 'in' AND read = 0").run();
+      this.#app.db.prepare('UPDATE conversations SET marked_unread = 0 WHERE marked_unread = 1').run();
+      return touched?.n ?? 0;
+    });
+  }
+
+  /** The conversation with `number` (normalised with the default country), created if there is none. */
+  open(number: string): ConversationSummary {
+    const id = this.ensure(peerKey(number, this.#defaultCountry));
+    const found = this.get(id);
+    if (!found) throw new StoreError('invalid-state', `could not open the conversation of ${number}`);
+    return found;
   }
 
   get(id: number): ConversationSummary | null {
@@ -320,35 +357,49 @@ export class ConversationsRepo {
   /** The whole conversation as CSV (oldest first), one message a line. */
   exportCsv(conversationId: number): string {
     this.#mustExist(conversationId);
-    const rows = rowsAs<MessageRow>(
-      this.#app.db
-        .prepare(
-          `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? ORDER BY m.created_at, m.id`,
-        )
-        .all(conversationId),
+    return messagesCsv(
+      rowsAs<MessageRow>(
+        this.#app.db
+          .prepare(
+            `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? ORDER BY m.created_at, m.id`,
+          )
+          .all(conversationId),
+      ),
     );
-    const data = rows.map((r) => {
-      const inbound = r.direction === 'in';
-      return [
-        new Date(r.created_at).toISOString(),
-        inbound ? 'received' : 'sent',
-        inbound ? r.peer : (r.local ?? ''),
-        inbound ? (r.local ?? '') : r.peer,
-        r.text,
-        r.status,
-        r.report ?? '',
-        r.message_identifier ?? '',
-      ];
-    });
-    // escapeFormulae: a text starting with = + - @ must not run as a formula in a spreadsheet.
-    const csv = Papa.unparse(
-      {
-        fields: ['Time (UTC)', 'Direction', 'From', 'To', 'Text', 'Status', 'Report', 'MessageIdentifier'],
-        data,
-      },
-      { escapeFormulae: true, newline: '\r\n' },
+  }
+
+  /**
+   * Messages of every conversation as CSV (oldest first): all of them, those of a date range
+   * (`from` inclusive, `to` exclusive, epoch ms) and/or those a search matches (the search's own
+   * word rules, main/store/search.ts). A search with nothing searchable exports nothing.
+   */
+  exportMessages(args: InboxExportArgs = {}): string {
+    const where: string[] = [];
+    const params: Array<string | number> = [];
+    if (args.from !== undefined) {
+      where.push('m.created_at >= ?');
+      params.push(args.from);
+    }
+    if (args.to !== undefined) {
+      where.push('m.created_at < ?');
+      params.push(args.to);
+    }
+    if (args.query !== undefined) {
+      const match = buildFtsQuery(args.query);
+      if (match === null) return messagesCsv([]);
+      where.push('m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)');
+      params.push(match);
+    }
+    return messagesCsv(
+      rowsAs<MessageRow>(
+        this.#app.db
+          .prepare(
+            `SELECT ${MESSAGE_COLUMNS} FROM messages m ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+              ORDER BY m.created_at, m.id`,
+          )
+          .all(...params),
+      ),
     );
-    return `${csv}\r\n`;
   }
 
   #mustExist(conversationId: number): { id: number } {
@@ -358,4 +409,29 @@ export class ConversationsRepo {
     if (!row) throw new StoreError('not-found', `no conversation ${conversationId}`);
     return row;
   }
+}
+
+/** Messages as CSV, one a line, spreadsheet-safe (a cell starting with = + - @ is escaped). */
+function messagesCsv(rows: MessageRow[]): string {
+  const data = rows.map((r) => {
+    const inbound = r.direction === 'in';
+    return [
+      new Date(r.created_at).toISOString(),
+      inbound ? 'received' : 'sent',
+      inbound ? r.peer : (r.local ?? ''),
+      inbound ? (r.local ?? '') : r.peer,
+      r.text,
+      r.status,
+      r.report ?? '',
+      r.message_identifier ?? '',
+    ];
+  });
+  const csv = Papa.unparse(
+    {
+      fields: ['Time (UTC)', 'Direction', 'From', 'To', 'Text', 'Status', 'Report', 'MessageIdentifier'],
+      data,
+    },
+    { escapeFormulae: true, newline: '\r\n' },
+  );
+  return `${csv}\r\n`;
 }

@@ -24,6 +24,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   theme: 'system',
   childAccounts: false,
   soapTypesNamespace: '',
+  enterSends: true,
 });
 
 export const POLL_INTERVAL_RANGE = [5, 3600] as const;
@@ -59,6 +60,7 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
     pattern: '^$|^[A-Za-z][A-Za-z0-9+.-]*:\\S+$',
     default: DEFAULT_SETTINGS.soapTypesNamespace,
   },
+  enterSends: { type: 'boolean', default: DEFAULT_SETTINGS.enterSends },
 };
 
 /** Where and how big the main window was when it last closed (the Electron shell). */

@@ -62,6 +62,7 @@ const RULES: Record<Key, string> = {
   notifications: 'notifications must be true or false',
   theme: 'theme must be system, light or dark',
   childAccounts: 'childAccounts must be true or false',
+  enterSends: 'enterSends must be true or false',
   soapTypesNamespace: 'soapTypesNamespace must be an absolute URI (or empty: learnt from the gateway)',
 };
 

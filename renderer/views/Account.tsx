@@ -8,6 +8,31 @@ import type {
 } from '../../preload/api.ts';
 import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { CountryPicker, countryLabel } from './AccountCountry.tsx';
+
+/** What the saved settings now hold, for each one that the save changed (read back from the store). */
+function describeChanges(before: Settings | null, after: Settings): string[] {
+  const out: string[] = [];
+  const onOff = (b: boolean) => (b ? 'on' : 'off');
+  if (before?.defaultCountry !== after.defaultCountry)
+    out.push(`default country ${countryLabel(after.defaultCountry)}`);
+  if (before?.pollIntervalSeconds !== after.pollIntervalSeconds)
+    out.push(`check every ${after.pollIntervalSeconds} s`);
+  if (before?.lowCreditThreshold !== after.lowCreditThreshold)
+    out.push(`low-credit warning below ${after.lowCreditThreshold}`);
+  if (
+    before?.pushReceiver.enabled !== after.pushReceiver.enabled ||
+    before.pushReceiver.port !== after.pushReceiver.port
+  )
+    out.push(
+      `push receiver ${onOff(after.pushReceiver.enabled)}${after.pushReceiver.enabled ? ` (port ${after.pushReceiver.port ?? 'any'})` : ''}`,
+    );
+  if (before?.notifications !== after.notifications) out.push(`notifications ${onOff(after.notifications)}`);
+  if (before?.enterSends !== after.enterSends)
+    out.push(after.enterSends ? 'Enter sends a reply' : 'Ctrl+Enter sends a reply');
+  if (before?.theme !== after.theme) out.push(`theme ${after.theme}`);
+  return out;
+}
 
 const SOAP_SOURCE: Record<SoapNamespaceInfo['source'], string> = {
   wsdl: "from the gateway's WSDL",
@@ -61,14 +86,21 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
       .settings.update(draft)
       .then(
         (s) => {
+          const changed = describeChanges(settings, s);
           setSettings(s);
           setDraft(s);
-          setNotice('Settings saved.');
+          setNotice(
+            changed.length ? `Settings saved: ${changed.join('; ')}.` : 'Settings saved (nothing changed).',
+          );
         },
         (err: unknown) => setError(err),
       );
   };
-  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => setDraft((d) => (d ? { ...d, [k]: v } : d));
+  // A change after a save: the "saved" sentence no longer describes the form.
+  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => {
+    setNotice(null);
+    setDraft((d) => (d ? { ...d, [k]: v } : d));
+  };
 
   return (
     <section className="view account" aria-labelledby="account-title">
@@ -156,15 +188,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               onChange={(e) => set('lowCreditThreshold', Number(e.target.value))}
             />
           </label>
-          <label>
-            Default country for national numbers
-            <input
-              value={draft.defaultCountry}
-              maxLength={2}
-              placeholder="GB"
-              onChange={(e) => set('defaultCountry', e.target.value.toUpperCase())}
-            />
-          </label>
+          <CountryPicker value={draft.defaultCountry} onChange={(c) => set('defaultCountry', c)} />
           <label className="check">
             <input
               type="checkbox"
@@ -197,6 +221,14 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               onChange={(e) => set('notifications', e.target.checked)}
             />{' '}
             Desktop notifications
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={draft.enterSends}
+              onChange={(e) => set('enterSends', e.target.checked)}
+            />{' '}
+            Enter sends a reply (Shift+Enter for a new line); off: Ctrl+Enter sends
           </label>
           <label className="check">
             <input

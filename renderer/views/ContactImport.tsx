@@ -1,5 +1,7 @@
-// Contacts' import buttons: a CSV file (its columns mapped to name, number, email and notes, with a
-// guess from the header names) or a vCard file; the service normalises and de-duplicates the rows.
+// Contacts' import buttons: a CSV file (its columns mapped to name, number, email, notes and groups,
+// with a guess from the header names) or a vCard file; the service normalises and de-duplicates the
+// rows. Rows whose number is already a contact are skipped and offered for merging: `onDone` gets a
+// `merge` that imports the same file again, updating those contacts.
 import { useState } from 'react';
 import Papa from 'papaparse';
 import type { CsvColumnMapping, ImportResult } from '../../preload/api.ts';
@@ -14,7 +16,7 @@ export function ImportButtons({
   onError,
 }: {
   country: string | undefined;
-  onDone: (r: ImportResult) => void;
+  onDone: (r: ImportResult, merge: () => Promise<ImportResult>) => void;
   onError: (e: unknown) => void;
 }) {
   const [csv, setCsv] = useState<{ text: string; headers: string[] } | null>(null);
@@ -24,12 +26,14 @@ export function ImportButtons({
     number: string;
     email: string;
     notes: string;
+    groups: string;
   }>({
     name: '',
     last: '',
     number: '',
     email: '',
     notes: '',
+    groups: '',
   });
   const options = country ? { defaultCountry: country } : {};
 
@@ -45,6 +49,7 @@ export function ImportButtons({
       number: guess(/phone|mobile|number|msisdn|tel/i),
       email: guess(/mail/i),
       notes: guess(/note/i),
+      groups: guess(/^groups?$|^lists?$|^tags?$/i),
     });
     setCsv({ text, headers });
   };
@@ -55,12 +60,16 @@ export function ImportButtons({
       ...(mapping.name ? { name: mapping.last ? [mapping.name, mapping.last] : mapping.name } : {}),
       ...(mapping.email ? { email: mapping.email } : {}),
       ...(mapping.notes ? { notes: mapping.notes } : {}),
+      ...(mapping.groups ? { groups: mapping.groups } : {}),
     };
+    const text = csv.text;
     api()
-      .contacts.importCsv({ csv: csv.text, mapping: m, options })
+      .contacts.importCsv({ csv: text, mapping: m, options })
       .then((r) => {
         setCsv(null);
-        onDone(r);
+        onDone(r, () =>
+          api().contacts.importCsv({ csv: text, mapping: m, options: { ...options, onDuplicate: 'update' } }),
+        );
       }, onError);
   };
 
@@ -85,14 +94,19 @@ export function ImportButtons({
             const f = e.target.files?.[0];
             if (f)
               void readFile(f)
-                .then((text) => api().contacts.importVcard({ text, options }))
-                .then(onDone, onError);
+                .then(async (text) => {
+                  const r = await api().contacts.importVcard({ text, options });
+                  onDone(r, () =>
+                    api().contacts.importVcard({ text, options: { ...options, onDuplicate: 'update' } }),
+                  );
+                })
+                .catch(onError);
           }}
         />
       </label>
       {csv ? (
         <Dialog title="Map CSV columns" label="CSV column mapping" onCancel={() => setCsv(null)}>
-          {(['name', 'last', 'number', 'email', 'notes'] as const).map((k) => (
+          {(['name', 'last', 'number', 'email', 'notes', 'groups'] as const).map((k) => (
             <label key={k}>
               {k === 'name'
                 ? 'Name (or first name)'
@@ -100,7 +114,9 @@ export function ImportButtons({
                   ? 'Last name (joined to the name)'
                   : k === 'number'
                     ? 'Number (required)'
-                    : k[0]?.toUpperCase() + k.slice(1)}
+                    : k === 'groups'
+                      ? 'Groups (names separated by ; or |)'
+                      : k[0]?.toUpperCase() + k.slice(1)}
               <select value={mapping[k]} onChange={(e) => setMapping((m) => ({ ...m, [k]: e.target.value }))}>
                 <option value="">—</option>
                 {csv.headers.map((h) => (

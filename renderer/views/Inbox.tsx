@@ -1,47 +1,68 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+// The Inbox: conversations by most recent activity (unread is shown, it never moves a row), a
+// filter (all, unread, archived), search as you type in its own panel, and the selected
+// conversation's thread (./InboxThread.tsx). Where the window is narrow the list and the thread
+// take turns (a Back button returns to the list).
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type {
+  Contact,
   ConversationCursor,
+  ConversationFilter,
   ConversationSummary,
-  MessageRecord,
+  MessageHit,
   SearchResults,
-  ThreadCursor,
 } from '../../preload/api.ts';
-import { LIMITS } from '../../protocol/limits.ts';
-import { analyzeText } from '../../protocol/sms.ts';
 import { api, useEvent } from '../api.ts';
-import { useDialog } from '../components/Dialog.tsx';
-import { useAction } from '../hooks/useAction.ts';
-import { StatusPill } from '../components/StatusPill.tsx';
-import { VirtualList } from '../components/VirtualList.tsx';
-import { displayNumber, download, formatTime, snippetParts } from '../format.ts';
-import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { VirtualList } from '../components/VirtualList.tsx';
+import { displayNumber, download, formatTime } from '../format.ts';
+import type { ComposeDraft } from './compose/Compose.tsx';
+import { ExportDialog } from './InboxExport.tsx';
+import { moveInResults, SearchPanel } from './InboxSearch.tsx';
+import { Thread, type ConvRef } from './InboxThread.tsx';
 
 const PAGE = 200;
+/** How long typing pauses before the search runs. */
+const SEARCH_DEBOUNCE_MS = 200;
+
+const FILTERS: ReadonlyArray<{ filter: ConversationFilter; label: string }> = [
+  { filter: 'all', label: 'All' },
+  { filter: 'unread', label: 'Unread' },
+  { filter: 'archived', label: 'Archived' },
+];
 
 export function Inbox({
   onUnreadChanged,
-  onCompose,
   searchFocus,
+  enterSends,
+  openConversation,
 }: {
   onUnreadChanged: () => void;
-  onCompose: (d: ComposeDraft) => void;
+  onCompose?: (d: ComposeDraft) => void;
   searchFocus: number;
+  enterSends: boolean;
+  /** A conversation to open (a notification's click); a new object opens it again. */
+  openConversation?: { peer: string } | null;
 }) {
   const [convs, setConvs] = useState<ConversationSummary[]>([]);
   const [cursor, setCursor] = useState<ConversationCursor | null>(null);
+  const [filter, setFilter] = useState<ConversationFilter>('all');
   const [selected, setSelected] = useState<number | null>(null);
   // What the thread needs when the conversation is not in the loaded pages (a search hit).
   const [selectedRef, setSelectedRef] = useState<ConvRef | null>(null);
   const [query, setQuery] = useState('');
-  const [results, setResults] = useState<SearchResults | null>(null);
+  const [searchAnswer, setResults] = useState<SearchResults | null>(null);
+  // An emptied box shows the list again at once (an answer still on its way is dropped).
+  const results = query.trim() ? searchAnswer : null;
+  const [exporting, setExporting] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const loading = useRef(false);
   const searchRef = useRef<HTMLInputElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const menuRef = useRef<HTMLDetailsElement>(null);
 
   const reload = useCallback(() => {
     api()
-      .inbox.conversations({ limit: PAGE })
+      .inbox.conversations({ limit: PAGE, filter })
       .then(
         (p) => {
           setConvs(p.items);
@@ -49,7 +70,7 @@ export function Inbox({
         },
         (e: unknown) => setError(e),
       );
-  }, []);
+  }, [filter]);
   useEffect(reload, [reload]);
   useEffect(() => {
     if (searchFocus > 0) searchRef.current?.focus();
@@ -59,14 +80,14 @@ export function Inbox({
     if (!cursor || loading.current) return;
     loading.current = true;
     api()
-      .inbox.conversations({ cursor, limit: PAGE })
+      .inbox.conversations({ cursor, limit: PAGE, filter })
       .then((p) => {
         setConvs((c) => [...c, ...p.items]);
         setCursor(p.next);
       })
       .catch((e: unknown) => setError(e))
       .finally(() => (loading.current = false));
-  }, [cursor]);
+  }, [cursor, filter]);
 
   // A large send reports progress per batch: refresh the list at most every 500 ms.
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -85,105 +106,168 @@ export function Inbox({
   useEvent('inbox:received', reload);
   useEvent('outbox:progress', reloadSoon);
 
-  const search = (e: FormEvent) => {
-    e.preventDefault();
-    if (!query.trim()) {
-      setResults(null);
-      return;
-    }
-    api()
-      .inbox.search({ query: query.trim(), limit: 50 })
-      .then(setResults, (err: unknown) => setError(err));
-  };
+  // Search as you type: the newest query wins (an older answer arriving late is dropped).
+  const searchSeq = useRef(0);
+  useEffect(() => {
+    const q = query.trim();
+    const seq = ++searchSeq.current;
+    if (!q) return undefined;
+    const t = setTimeout(() => {
+      api()
+        .inbox.search({ query: q, limit: 50 })
+        .then(
+          (r) => {
+            if (seq === searchSeq.current) setResults(r);
+          },
+          (err: unknown) => setError(err),
+        );
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [query]);
 
   const open = (ref: ConvRef) => {
     setSelected(ref.id);
     setSelectedRef(ref);
-    setResults(null);
   };
+  useEffect(() => {
+    if (!openConversation) return;
+    void api()
+      .inbox.open(openConversation.peer)
+      .then((c) => {
+        setSelected(c.id);
+        setSelectedRef(c);
+      }, setError);
+  }, [openConversation]);
+  const openContact = (c: Contact) =>
+    void api()
+      .inbox.open(c.number)
+      .then((s) => {
+        open({ ...s, contactName: s.contactName ?? c.name });
+        reload();
+      }, setError);
+  const openHit = (h: MessageHit) =>
+    open({
+      id: h.message.conversationId,
+      peer: h.message.peer,
+      contactName: h.contactName,
+      hasUnread: h.message.direction === 'in' && !h.message.read,
+      archived: false,
+    });
 
   const found = convs.find((c) => c.id === selected);
   const current: ConvRef | null = found
-    ? { id: found.id, peer: found.peer, contactName: found.contactName, hasUnread: found.hasUnread }
+    ? found
     : selectedRef && selectedRef.id === selected
       ? selectedRef
       : null;
 
+  const changed = () => {
+    reload();
+    onUnreadChanged();
+  };
+  const closeMenu = () => menuRef.current?.removeAttribute('open');
+
   return (
-    <section className="view inbox" aria-labelledby="inbox-title">
+    <section className={`view inbox ${current ? 'has-thread' : ''}`} aria-labelledby="inbox-title">
       <div className="inbox-list">
-        <div className="row spread">
+        <div className="row spread inbox-head">
           <h1 id="inbox-title">Inbox</h1>
-          <button
-            type="button"
-            onClick={() =>
-              void api()
-                .inbox.pollNow()
-                .then(reload, (e: unknown) => setError(e))
-            }
-          >
-            Check now
-          </button>
+          <div className="row">
+            <button
+              type="button"
+              onClick={() =>
+                void api()
+                  .inbox.pollNow()
+                  .then(reload, (e: unknown) => setError(e))
+              }
+            >
+              Check now
+            </button>
+            <details className="menu" ref={menuRef}>
+              <summary aria-label="More inbox actions">⋯</summary>
+              <div className="menu-items" role="menu">
+                <button
+                  type="button"
+                  role="menuitem"
+                  onClick={() => {
+                    closeMenu();
+                    void api().inbox.markAllRead().then(changed, setError);
+                  }}
+                >
+                  Mark all read
+                </button>
+                <button
+                  type="button"
+                  role="menuitem"
+                  onClick={() => {
+                    closeMenu();
+                    setExporting(true);
+                  }}
+                >
+                  Export messages…
+                </button>
+              </div>
+            </details>
+          </div>
         </div>
-        <form role="search" onSubmit={search}>
-          <input
-            ref={searchRef}
-            type="search"
-            aria-label="Search messages and contacts"
-            placeholder="Search (Ctrl+F)"
-            value={query}
-            onChange={(e) => {
-              setQuery(e.target.value);
-              if (!e.target.value) setResults(null);
-            }}
-          />
-        </form>
+        <input
+          ref={searchRef}
+          type="search"
+          role="searchbox"
+          aria-label="Search messages and contacts"
+          aria-controls="inbox-search-results"
+          placeholder="Search (Ctrl+F)"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown' && results) {
+              e.preventDefault();
+              moveInResults(panelRef.current, null, 1);
+            } else if (e.key === 'Enter' && results) {
+              e.preventDefault();
+              panelRef.current?.querySelector<HTMLButtonElement>('button.hit')?.click();
+            } else if (e.key === 'Escape' && query) {
+              e.preventDefault();
+              setQuery('');
+            }
+          }}
+        />
+        <div className="segmented" role="group" aria-label="Show">
+          {FILTERS.map((f) => (
+            <button
+              key={f.filter}
+              type="button"
+              aria-pressed={filter === f.filter}
+              onClick={() => setFilter(f.filter)}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
         <ErrorText error={error} />
         {results ? (
-          <div
-            className="search-results"
-            role="region"
-            aria-label="Search results"
-            data-testid="search-results"
-          >
-            <p className="muted small">
-              {results.messages.length} message(s), {results.contacts.length} contact(s) for “{results.query}”
-            </p>
-            <ul className="plain">
-              {results.contacts.map((c) => (
-                <li key={`c${c.id}`}>
-                  <button type="button" className="link" onClick={() => onCompose({ contactIds: [c.id] })}>
-                    {c.name} · {displayNumber(c.number)}
-                  </button>
-                </li>
-              ))}
-              {results.messages.map((h) => (
-                <li key={`m${h.message.id}`}>
-                  <button
-                    type="button"
-                    className="hit"
-                    onClick={() =>
-                      open({
-                        id: h.message.conversationId,
-                        peer: h.message.peer,
-                        contactName: h.contactName,
-                        hasUnread: h.message.direction === 'in' && !h.message.read,
-                      })
-                    }
-                  >
-                    <strong>{h.contactName ?? displayNumber(h.message.peer)}</strong>{' '}
-                    <span>
-                      {snippetParts(h.snippet).map((p, i) =>
-                        p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>,
-                      )}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
+          <div id="inbox-search-results" className="search-wrap">
+            <SearchPanel
+              results={results}
+              panelRef={panelRef}
+              onOpenContact={openContact}
+              onOpenHit={openHit}
+              onExport={() =>
+                void api()
+                  .inbox.exportMessages({ query: results.query })
+                  .then((csv) => download(`search-${results.query.replace(/\W+/g, '-')}.csv`, csv), setError)
+              }
+              onLeave={() => searchRef.current?.focus()}
+            />
           </div>
         ) : convs.length === 0 ? (
-          <p className="muted">No conversations yet.</p>
+          <p className="muted">
+            {filter === 'unread'
+              ? 'No unread conversations.'
+              : filter === 'archived'
+                ? 'No archived conversations.'
+                : 'No conversations yet.'}
+          </p>
         ) : (
           <VirtualList
             label="Conversations"
@@ -224,196 +308,19 @@ export function Inbox({
           <Thread
             key={current.id}
             conv={current}
-            onChanged={() => {
-              reload();
-              onUnreadChanged();
-            }}
-            onDeleted={() => {
+            enterSends={enterSends}
+            onChanged={changed}
+            onGone={() => {
               setSelected(null);
-              reload();
-              onUnreadChanged();
+              changed();
             }}
+            onBack={() => setSelected(null)}
           />
         ) : (
           <p className="muted center">Select a conversation.</p>
         )}
       </div>
+      {exporting ? <ExportDialog onClose={() => setExporting(false)} /> : null}
     </section>
-  );
-}
-
-interface ConvRef {
-  id: number;
-  peer: string;
-  contactName: string | null;
-  hasUnread: boolean;
-}
-
-function Thread({
-  conv,
-  onChanged,
-  onDeleted,
-}: {
-  conv: ConvRef;
-  onChanged: () => void;
-  onDeleted: () => void;
-}) {
-  const [messages, setMessages] = useState<MessageRecord[]>([]);
-  const [next, setNext] = useState<ThreadCursor | null>(null);
-  const [reply, setReply] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const dialog = useDialog();
-  const endRef = useRef<HTMLDivElement>(null);
-
-  const load = useCallback(() => {
-    api()
-      .inbox.thread({ conversationId: conv.id, limit: 100 })
-      .then(
-        (p) => {
-          setMessages(p.items.slice().reverse());
-          setNext(p.next);
-        },
-        (e: unknown) => setError(e),
-      );
-  }, [conv.id]);
-
-  useEffect(() => {
-    load();
-    if (conv.hasUnread) void api().inbox.markRead(conv.id).then(onChanged);
-    // Opening marks read once; onChanged is stable enough for this purpose.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [conv.id]);
-  useEffect(() => {
-    // A block body: newer Chromium returns a Promise from scrollIntoView, which an effect must not return.
-    endRef.current?.scrollIntoView({ block: 'end' });
-  }, [messages.length]);
-
-  useEvent('inbox:received', (p) => {
-    if (p.messages.some((m) => m.conversationId === conv.id)) {
-      load();
-      void api().inbox.markRead(conv.id).then(onChanged);
-    }
-  });
-  useEvent('inbox:receipt', (p) => {
-    setMessages((ms) => ms.map((m) => (m.id === p.message.id ? p.message : m)));
-  });
-  useEvent('outbox:progress', (p) => {
-    if (p.outcomes.some((o) => o.to === conv.peer)) load();
-  });
-
-  const older = () => {
-    if (!next) return;
-    api()
-      .inbox.thread({ conversationId: conv.id, cursor: next, limit: 100 })
-      .then(
-        (p) => {
-          setMessages((ms) => [...p.items.slice().reverse(), ...ms]);
-          setNext(p.next);
-        },
-        (e: unknown) => setError(e),
-      );
-  };
-
-  const tooLong = analyzeText(reply).segments > LIMITS.maxMessageParts;
-  const replying = useAction(async (text: string) => {
-    await api().send.submit({ recipients: [conv.peer], content: { kind: 'text', text } });
-    setReply('');
-    load();
-    onChanged();
-  });
-  const sending = replying.busy;
-  const sendReply = () => {
-    if (!reply.trim() || tooLong || sending) return;
-    setError(null);
-    void replying.run(reply);
-  };
-
-  return (
-    <div className="thread" aria-label={`Conversation with ${conv.contactName ?? conv.peer}`} role="region">
-      <header className="row spread thread-head">
-        <h2>
-          {conv.contactName ?? displayNumber(conv.peer)}
-          {conv.contactName ? <span className="muted small"> {displayNumber(conv.peer)}</span> : null}
-        </h2>
-        <div className="row">
-          <button type="button" onClick={() => void api().inbox.markUnread(conv.id).then(onChanged)}>
-            Mark unread
-          </button>
-          <button
-            type="button"
-            onClick={() =>
-              void api()
-                .inbox.exportCsv(conv.id)
-                .then(
-                  (csv) => download(`conversation-${conv.peer}.csv`, csv),
-                  (e: unknown) => setError(e),
-                )
-            }
-          >
-            Export CSV
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() =>
-              void dialog
-                .confirm({
-                  title: 'Delete this conversation?',
-                  confirmLabel: 'Delete',
-                  danger: true,
-                })
-                .then((yes) => (yes ? api().inbox.delete(conv.id).then(onDeleted) : undefined))
-            }
-          >
-            Delete
-          </button>
-        </div>
-      </header>
-      <div className="bubbles" role="log" aria-label="Messages">
-        {next ? (
-          <button type="button" className="link" onClick={older}>
-            Load older messages
-          </button>
-        ) : null}
-        {messages.map((m) => (
-          <div key={m.id} className={`bubble ${m.direction}`} data-testid="bubble">
-            <div className="bubble-text">{m.text}</div>
-            <div className="bubble-meta">
-              {formatTime(m.createdAt)} {m.direction === 'out' ? <StatusPill status={m.status} /> : null}
-            </div>
-          </div>
-        ))}
-        <div ref={endRef} />
-      </div>
-      <ErrorText error={replying.error !== null ? replying.error : error} />
-      <div className="reply">
-        <textarea
-          aria-label="Reply"
-          rows={2}
-          value={reply}
-          aria-invalid={tooLong}
-          onChange={(e) => setReply(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-              e.preventDefault();
-              sendReply();
-            }
-          }}
-        />
-        <button
-          type="button"
-          className="primary"
-          onClick={sendReply}
-          disabled={sending || !reply.trim() || tooLong}
-        >
-          Reply
-        </button>
-      </div>
-      {tooLong ? (
-        <p className="error">
-          Too long: at most {LIMITS.maxMessageParts} parts can be joined into one message.
-        </p>
-      ) : null}
-    </div>
   );
 }

@@ -118,7 +118,7 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     await page.getByRole('button', { name: /^Inbox/ }).click();
     const list = page.getByRole('list', { name: 'Conversations' });
     await list.getByText('Alice Archer').waitFor();
-    // Unread first: Alice's conversation is the first row.
+    // Newest activity first: Alice's conversation is the first row.
     expect(await list.getByRole('listitem').first().textContent()).toContain('pelican');
 
     await page.getByRole('searchbox', { name: 'Search messages and contacts' }).fill('pelican');
@@ -193,7 +193,7 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     await page.getByRole('button', { name: 'Account', exact: true }).click();
     await page.getByLabel('Theme').selectOption('dark');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('Settings saved.').waitFor();
+    await page.getByText('Settings saved: theme dark.').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.screenshot({ path: join(SHOTS, 'account-theme-dark.png') });
     await page.getByLabel('Theme').selectOption('system');

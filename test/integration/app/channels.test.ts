@@ -104,6 +104,13 @@ describe('every API channel', () => {
     await call('groups.delete', group.id);
     await call('contacts.delete', alice.id);
     expect(await call('contacts.get', alice.id)).toBeNull();
+    // issue 13: a bulk delete and its undo.
+    const gone = await call<unknown[]>(
+      'contacts.deleteMany',
+      csv.added.map((c) => c.id),
+    );
+    expect(gone).toHaveLength(csv.added.length);
+    expect(await call('contacts.restore', gone)).toBe(csv.added.length);
 
     const t = await call<Template>('templates.create', { name: 'Hi', text: 'Hello {name}' });
     expect(await call('templates.update', { id: t.id, text: 'Hello!' })).toMatchObject({
@@ -157,6 +164,13 @@ describe('every API channel', () => {
     await call('inbox.markUnread', id);
     expect(await call<string>('inbox.exportCsv', id)).toMatch(/Got it/);
     expect(await call('inbox.search', { query: 'Got' })).toMatchObject({ messages: [expect.anything()] });
+    // issue 13: archive, mark all read, a number's conversation, export beyond one conversation.
+    await call('inbox.setArchived', { conversationId: id, archived: true });
+    expect(await call('inbox.conversations', { filter: 'archived' })).toMatchObject({ items: [{ id }] });
+    await call('inbox.setArchived', { conversationId: id, archived: false });
+    expect(await call('inbox.markAllRead')).toBe(1);
+    expect(await call('inbox.open', page.items[0]!.peer)).toMatchObject({ id });
+    expect(await call<string>('inbox.exportMessages', { query: 'Got' })).toMatch(/Got it/);
     // wait for the resend to finish before deleting its conversation
     for (let i = 0; i < 200; i++) {
       const j = await call<OutboxJob>('outbox.job', again.id);

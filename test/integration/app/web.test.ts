@@ -104,6 +104,23 @@ describe('web shell', () => {
     expect(escape.body).not.toMatch(/root:/);
   });
 
+  it('issue 13: a refused page load says why and how to get in (a token of an earlier run, a foreign link)', async () => {
+    const s = await shell();
+    const host = { host: `127.0.0.1:${s.port}` };
+    const stale = await get(s.port, '/', { ...host, cookie: 'messenger_token=of-an-earlier-run' });
+    expect(stale.status).toBe(403);
+    expect(stale.headers['content-type']).toMatch(/text\/html/);
+    expect(stale.body).toContain('opened by an earlier run');
+    expect(stale.body).toContain('npm run web');
+    expect(stale.body).not.toContain(s.token);
+    const foreign = await get(s.port, '/?token=wrong', host);
+    expect(foreign.body).toContain('belongs to another run');
+    const none = await get(s.port, '/', host);
+    expect(none.body).toContain('only through the link it printed');
+    // An asset or the API is not a page: a short text answer.
+    expect((await get(s.port, '/assets/app.js', host)).body).toMatch(/^Forbidden: token required/);
+  });
+
   it('refuses a foreign Host or Origin (DNS rebinding) even with the token', async () => {
     const s = await shell();
     expect((await get(s.port, `/?token=${s.token}`, { host: `evil.example:${s.port}` })).status).toBe(403);
@@ -209,7 +226,13 @@ describe('npm run web -- --sandbox', () => {
     ws.close();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(stdout.trim().split('\n')).toEqual([line]);
+    // One URL line, then (issue 13) the sandbox gateway where replies are played.
+    const lines = stdout.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('URL: '))).toEqual([line]);
+    const gateway = (current.result as { primaryUrl: string }).primaryUrl;
+    expect(lines.slice(1)).toEqual([
+      `Sandbox gateway: ${gateway} (play a reply: POST ${gateway}/sandbox/inbound)`,
+    ]);
   });
 });
 

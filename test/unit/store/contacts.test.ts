@@ -221,3 +221,47 @@ describe('templates', () => {
     expect(templates.get(t.id)).toBeNull();
   });
 });
+
+describe('issue 13: a Group column on import, bulk delete with undo', () => {
+  it('maps a Group column (; or | separated) to groups, creating them, case ignored', () => {
+    const groups = new GroupsRepo(app);
+    const existing = groups.create('Choir');
+    const csv =
+      'Name,Phone,Group\nAnn,+447700900401,choir; Parents\nBen,+447700900402,Parents|Board\nCy,+447700900403,\n';
+    const r = contacts.importCsv(csv, { name: 'Name', number: 'Phone', groups: 'Group' });
+    expect(r.added).toHaveLength(3);
+    expect(r.groups).toEqual([
+      { id: existing.id, name: 'choir', created: false, added: 1 },
+      expect.objectContaining({ name: 'Parents', created: true, added: 2 }),
+      expect.objectContaining({ name: 'Board', created: true, added: 1 }),
+    ]);
+    const byName = new Map(groups.list().map((g) => [g.name, g]));
+    expect(groups.members(byName.get('Parents')!.id).map((c) => c.name)).toEqual(['Ann', 'Ben']);
+    expect(groups.members(existing.id).map((c) => c.name)).toEqual(['Ann']);
+    // A duplicate row still joins its groups.
+    const again = contacts.importCsv('Name,Phone,Group\nAnn,+447700900401,Board\n', {
+      name: 'Name',
+      number: 'Phone',
+      groups: 'Group',
+    });
+    expect(again.duplicates).toHaveLength(1);
+    expect(groups.members(byName.get('Board')!.id).map((c) => c.name)).toEqual(['Ann', 'Ben']);
+  });
+
+  it('deletes many and restores them with their ids and groups', () => {
+    const groups = new GroupsRepo(app);
+    const g = groups.create('Team');
+    const a = contacts.add({ name: 'Ann', number: '+447700900411' });
+    const b = contacts.add({ name: 'Ben', number: '+447700900412' });
+    groups.addMembers(g.id, [a.id, b.id]);
+    const gone = contacts.deleteMany([a.id, b.id, 99999]);
+    expect(gone.map((d) => d.contact.name)).toEqual(['Ann', 'Ben']);
+    expect(contacts.list()).toEqual([]);
+    expect(groups.members(g.id)).toEqual([]);
+    // Someone took Ben's number meanwhile: Ann comes back, Ben is skipped.
+    contacts.add({ name: 'Bea', number: '+447700900412' });
+    expect(contacts.restore(gone)).toBe(1);
+    expect(contacts.list().find((c) => c.name === 'Ann')).toMatchObject({ number: '447700900411' });
+    expect(groups.members(g.id).map((c) => c.name)).toEqual(['Ann']);
+  });
+});

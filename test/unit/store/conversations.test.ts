@@ -97,7 +97,7 @@ describe('conversation list', () => {
     throw new Error('pagination did not end');
   }
 
-  it('lists unread first, then by recency, with stable keyset pages', () => {
+  it('lists by recency (unread does not reorder), with stable keyset pages', () => {
     // 12 conversations; every third has an unread message, the others were read.
     for (let i = 0; i < 12; i++) {
       const number = `4477009000${String(10 + i)}`;
@@ -111,21 +111,54 @@ describe('conversation list', () => {
     conversations.markRead(conversations.byPeer('447700900051')?.id ?? 0);
 
     const expected = conversations.list({ limit: 500 }).items;
-    const unread = expected.filter((c) => c.hasUnread);
+    expect(expected[0]?.peer).toBe('447700900051');
+    expect(expected[1]?.peer).toBe('447700900050');
+    expect(expected[2]).toMatchObject({ peer: '447700900021', hasUnread: false });
+    for (let i = 1; i < expected.length; i++) {
+      expect(expected[i - 1]!.lastActivityAt).toBeGreaterThanOrEqual(expected[i]!.lastActivityAt);
+    }
+    // The unread filter: the same order, the unread ones only.
+    const unread = conversations.list({ limit: 500, filter: 'unread' }).items;
     expect(unread.map((c) => c.peer)).toEqual([
       '447700900019',
       '447700900016',
       '447700900013',
       '447700900010',
     ]);
-    expect(expected.slice(0, 4)).toEqual(unread);
-    const read = expected.slice(4);
-    expect(read[0]?.peer).toBe('447700900051');
-    expect(read[1]?.peer).toBe('447700900050');
-    for (let i = 1; i < read.length; i++) {
-      expect(read[i - 1]!.lastActivityAt).toBeGreaterThanOrEqual(read[i]!.lastActivityAt);
-    }
+    expect(unread).toEqual(expected.filter((c) => c.hasUnread));
     for (const size of [1, 3, 5, 14]) expect(all(size).map((c) => c.id)).toEqual(expected.map((c) => c.id));
+  });
+
+  it('archives until the next inbound message, marks all read, opens a number', () => {
+    inbound('447700900080', 'one', 1000);
+    inbound('447700900081', 'two', 2000);
+    const first = conversations.byPeer('447700900080')!;
+    conversations.setArchived(first.id, true);
+    expect(conversations.list().items.map((c) => c.peer)).toEqual(['447700900081']);
+    expect(conversations.list({ filter: 'archived' }).items.map((c) => c.peer)).toEqual(['447700900080']);
+    inbound('447700900080', 'back', 3000);
+    expect(conversations.list().items.map((c) => c.peer)).toEqual(['447700900080', '447700900081']);
+    conversations.markUnread(first.id);
+    expect(conversations.markAllRead()).toBe(2);
+    expect(conversations.unreadTotal()).toBe(0);
+    expect(conversations.list({ filter: 'unread' }).items).toEqual([]);
+    expect(() => conversations.setArchived(12345, true)).toThrow(/no conversation/);
+    const opened = conversations.open('+44 7700 900082');
+    expect(opened).toMatchObject({ peer: '447700900082', lastMessage: null, archived: false });
+    expect(conversations.open('447700900082').id).toBe(opened.id);
+  });
+
+  it('exports every message, a date range or a search as spreadsheet-safe CSV', () => {
+    inbound('447700900090', 'invoice paid', 1000);
+    inbound('447700900091', '=HYPERLINK("x") invoice', 2000);
+    inbound('447700900091', 'hello', 3000);
+    const lines = (csv: string) => csv.trimEnd().split('\r\n');
+    expect(lines(conversations.exportMessages())).toHaveLength(4);
+    expect(lines(conversations.exportMessages({ from: 2000, to: 3000 }))).toHaveLength(2);
+    const found = lines(conversations.exportMessages({ query: 'invoice' }));
+    expect(found).toHaveLength(3);
+    expect(found[2]).toContain(`"'=HYPERLINK(""x"") invoice"`);
+    expect(lines(conversations.exportMessages({ query: '***' }))).toHaveLength(1);
   });
 
   it('marks read and unread, counts unread, and names the contact', () => {

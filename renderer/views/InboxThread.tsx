@@ -1,0 +1,258 @@
+// One conversation of the Inbox: its messages (older pages on demand), the reply box (Enter sends,
+// Shift+Enter makes a new line, or the other way round by the `enterSends` setting), and the
+// conversation's actions (mark unread, archive, export, delete, add an unknown sender to contacts).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { MessageRecord, ThreadCursor } from '../../preload/api.ts';
+import { LIMITS } from '../../protocol/limits.ts';
+import { analyzeText } from '../../protocol/sms.ts';
+import { api, useEvent } from '../api.ts';
+import { useDialog } from '../components/Dialog.tsx';
+import { ErrorText } from '../components/ErrorText.tsx';
+import { StatusPill } from '../components/StatusPill.tsx';
+import { useAction } from '../hooks/useAction.ts';
+import { displayNumber, download, formatTime } from '../format.ts';
+
+export interface ConvRef {
+  id: number;
+  peer: string;
+  contactName: string | null;
+  hasUnread: boolean;
+  archived: boolean;
+}
+
+/** What is sent for what was typed: trailing whitespace (a final Enter) never goes out. */
+export function replyText(typed: string): string {
+  return typed.trimEnd();
+}
+
+export function Thread({
+  conv,
+  enterSends,
+  onChanged,
+  onGone,
+  onBack,
+}: {
+  conv: ConvRef;
+  enterSends: boolean;
+  onChanged: () => void;
+  /** Deleted, archived or unarchived: it leaves the list shown. */
+  onGone: () => void;
+  /** Back to the list (shown where the window is too narrow for both). */
+  onBack: () => void;
+}) {
+  const [messages, setMessages] = useState<MessageRecord[]>([]);
+  const [next, setNext] = useState<ThreadCursor | null>(null);
+  const [reply, setReply] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [contactName, setContactName] = useState(conv.contactName);
+  const dialog = useDialog();
+  const endRef = useRef<HTMLDivElement>(null);
+  const boxRef = useRef<HTMLTextAreaElement>(null);
+
+  const load = useCallback(() => {
+    api()
+      .inbox.thread({ conversationId: conv.id, limit: 100 })
+      .then(
+        (p) => {
+          setMessages(p.items.slice().reverse());
+          setNext(p.next);
+        },
+        (e: unknown) => setError(e),
+      );
+  }, [conv.id]);
+
+  useEffect(() => {
+    load();
+    if (conv.hasUnread) void api().inbox.markRead(conv.id).then(onChanged);
+    // Opening marks read once; onChanged is stable enough for this purpose.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [conv.id]);
+  useEffect(() => {
+    // A block body: newer Chromium returns a Promise from scrollIntoView, which an effect must not return.
+    endRef.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length]);
+
+  useEvent('inbox:received', (p) => {
+    if (p.messages.some((m) => m.conversationId === conv.id)) {
+      load();
+      void api().inbox.markRead(conv.id).then(onChanged);
+    }
+  });
+  useEvent('inbox:receipt', (p) => {
+    setMessages((ms) => ms.map((m) => (m.id === p.message.id ? p.message : m)));
+  });
+  useEvent('outbox:progress', (p) => {
+    if (p.outcomes.some((o) => o.to === conv.peer)) load();
+  });
+
+  const older = () => {
+    if (!next) return;
+    api()
+      .inbox.thread({ conversationId: conv.id, cursor: next, limit: 100 })
+      .then(
+        (p) => {
+          setMessages((ms) => [...p.items.slice().reverse(), ...ms]);
+          setNext(p.next);
+        },
+        (e: unknown) => setError(e),
+      );
+  };
+
+  const text = replyText(reply);
+  const tooLong = analyzeText(text).segments > LIMITS.maxMessageParts;
+  const replying = useAction(async (t: string) => {
+    await api().send.submit({ recipients: [conv.peer], content: { kind: 'text', text: t } });
+    setReply('');
+    load();
+    onChanged();
+  });
+  const sending = replying.busy;
+  const sendReply = () => {
+    if (!text.trim() || tooLong || sending) return;
+    setError(null);
+    // Focus stays in the box: the next reply can be typed at once.
+    void replying.run(text).finally(() => boxRef.current?.focus());
+  };
+
+  const act = (p: Promise<unknown>) => p.then(onChanged, (e: unknown) => setError(e));
+  const addContact = () =>
+    void dialog
+      .askText({
+        title: `Add ${displayNumber(conv.peer)} to contacts`,
+        label: 'Name',
+        confirmLabel: 'Add contact',
+        required: 'Type a name.',
+      })
+      .then((name) =>
+        name
+          ? api()
+              .contacts.add({ name: name.trim(), number: conv.peer })
+              .then((c) => {
+                setContactName(c.name);
+                onChanged();
+              })
+          : undefined,
+      )
+      .catch((e: unknown) => setError(e));
+  const unknownSender = contactName === null && /^\d+$/.test(conv.peer);
+
+  return (
+    <div className="thread" aria-label={`Conversation with ${contactName ?? conv.peer}`} role="region">
+      <header className="thread-head">
+        <button type="button" className="back" onClick={onBack} aria-label="Back to the conversations">
+          ‹ Back
+        </button>
+        <h2>
+          {contactName ?? displayNumber(conv.peer)}
+          {contactName ? <span className="muted small"> {displayNumber(conv.peer)}</span> : null}
+        </h2>
+        <div className="row actions">
+          {unknownSender ? (
+            <button type="button" onClick={addContact}>
+              Add to contacts
+            </button>
+          ) : null}
+          <button type="button" onClick={() => void act(api().inbox.markUnread(conv.id))}>
+            Mark unread
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              void api()
+                .inbox.setArchived({ conversationId: conv.id, archived: !conv.archived })
+                .then(onGone, (e: unknown) => setError(e))
+            }
+          >
+            {conv.archived ? 'Unarchive' : 'Archive'}
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              void api()
+                .inbox.exportCsv(conv.id)
+                .then(
+                  (csv) => download(`conversation-${conv.peer}.csv`, csv),
+                  (e: unknown) => setError(e),
+                )
+            }
+          >
+            Export CSV
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() =>
+              void dialog
+                .confirm({
+                  title: 'Delete this conversation?',
+                  confirmLabel: 'Delete',
+                  danger: true,
+                })
+                .then((yes) => (yes ? api().inbox.delete(conv.id).then(onGone) : undefined))
+                .catch((e: unknown) => setError(e))
+            }
+          >
+            Delete
+          </button>
+        </div>
+      </header>
+      <div className="bubbles" role="log" aria-label="Messages">
+        {next ? (
+          <button type="button" className="link" onClick={older}>
+            Load older messages
+          </button>
+        ) : null}
+        {messages.length === 0 ? <p className="muted center">No messages yet.</p> : null}
+        {messages.map((m) => (
+          <div key={m.id} className={`bubble ${m.direction}`} data-testid="bubble">
+            <div className="bubble-text">{m.text}</div>
+            <div className="bubble-meta">
+              {formatTime(m.createdAt)} {m.direction === 'out' ? <StatusPill status={m.status} /> : null}
+            </div>
+          </div>
+        ))}
+        <div ref={endRef} />
+      </div>
+      <ErrorText error={replying.error !== null ? replying.error : error} />
+      <div className="reply">
+        <textarea
+          ref={boxRef}
+          aria-label="Reply"
+          aria-describedby="reply-keys"
+          rows={2}
+          value={reply}
+          aria-invalid={tooLong}
+          onChange={(e) => setReply(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+            const mod = e.ctrlKey || e.metaKey;
+            const sends = enterSends ? !e.shiftKey || mod : mod;
+            if (sends) {
+              e.preventDefault();
+              sendReply();
+            }
+          }}
+        />
+        <button
+          type="button"
+          className="primary"
+          onClick={sendReply}
+          disabled={sending || !text.trim() || tooLong}
+        >
+          Reply
+        </button>
+      </div>
+      <p id="reply-keys" className="muted small reply-keys">
+        {enterSends
+          ? 'Enter to send · Shift+Enter for a new line'
+          : 'Ctrl+Enter to send · Enter for a new line'}{' '}
+        (Account → Settings)
+      </p>
+      {tooLong ? (
+        <p className="error">
+          Too long: at most {LIMITS.maxMessageParts} parts can be joined into one message.
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,8 +1,12 @@
 // Compose's "To" field: numbers, contacts and groups as chips. A number is checked with protocol/'s
-// normalizeMsisdn as it is added, so an invalid one shows its reason before anything is sent.
-import type { ClipboardEvent, KeyboardEvent } from 'react';
+// normalizeMsisdn as it is added, so an invalid one shows its reason before anything is sent; a
+// pasted list of more than INLINE_MAX numbers is checked in a Web Worker (normalize-numbers.ts) while
+// "Checking N numbers…" is shown, and its chips are added in the pasted order when it answers.
+import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Contact, Group } from '../../../preload/api.ts';
 import { normalizeMsisdn, parseRecipientText } from '../../../protocol/msisdn.ts';
+import type { MsisdnResult } from '../../../protocol/msisdn.ts';
+import { INLINE_MAX, normalizeMany } from './normalize-numbers.ts';
 
 export type Chip =
   | { kind: 'number'; key: string; input: string; msisdn: string }
@@ -13,7 +17,10 @@ export type Chip =
 let chipSeq = 0;
 
 export function makeNumberChip(input: string, country: string | undefined): Chip {
-  const r = normalizeMsisdn(input, country);
+  return numberChip(input, normalizeMsisdn(input, country));
+}
+
+function numberChip(input: string, r: MsisdnResult): Chip {
   return r.ok
     ? { kind: 'number', key: chipKey(), input, msisdn: r.msisdn }
     : { kind: 'invalid', key: chipKey(), input, reason: r.reason };
@@ -43,21 +50,44 @@ export function Recipients({
   country: string | undefined;
 }) {
   const invalid = invalidChips(chips);
+  /** How many pasted numbers the worker is still checking. */
+  const [checking, setChecking] = useState(0);
 
   function addTokens(raw: string) {
     const tokens =
       raw.includes('\n') || raw.includes(',') || raw.includes(';') ? parseRecipientText(raw) : [raw.trim()];
-    const next: Chip[] = [];
+    // First match wins, as a search of the lists would.
+    const groupByName = new Map<string, Group>();
+    for (const g of groups)
+      if (!groupByName.has(g.name.toLowerCase())) groupByName.set(g.name.toLowerCase(), g);
+    const contactByName = new Map<string, Contact>();
+    for (const c of contacts)
+      if (!contactByName.has(c.name.toLowerCase())) contactByName.set(c.name.toLowerCase(), c);
+    // Contacts and groups as chips now; numbers as their index in `numbers` until checked.
+    const planned: Array<Chip | number> = [];
+    const numbers: string[] = [];
     for (const t of tokens) {
       if (!t) continue;
       const lower = t.toLowerCase().replace(/^@/, '');
-      const group = groups.find((g) => g.name.toLowerCase() === lower);
-      const contact = contacts.find((c) => c.name.toLowerCase() === lower);
-      if (group) next.push({ kind: 'group', key: chipKey(), group });
-      else if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
-      else next.push(makeNumberChip(t, country));
+      const group = groupByName.get(lower);
+      const contact = contactByName.get(lower);
+      if (group) planned.push({ kind: 'group', key: chipKey(), group });
+      else if (contact) planned.push({ kind: 'contact', key: chipKey(), contact });
+      else planned.push(numbers.push(t) - 1);
     }
-    if (next.length) setChips((c) => [...c, ...next]);
+    const add = (results: MsisdnResult[]) => {
+      const next = planned.map((p) => (typeof p === 'number' ? numberChip(numbers[p]!, results[p]!) : p));
+      if (next.length) setChips((c) => [...c, ...next]);
+    };
+    if (numbers.length <= INLINE_MAX) {
+      add(numbers.map((n) => normalizeMsisdn(n, country)));
+      return;
+    }
+    setChecking((n) => n + numbers.length);
+    void normalizeMany(numbers, country).then((results) => {
+      add(results);
+      setChecking((n) => n - numbers.length);
+    });
   }
 
   const onEntryKey = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -132,6 +162,11 @@ export function Recipients({
           ))}
         </datalist>
       </div>
+      {checking ? (
+        <p className="muted" role="status">
+          Checking {checking.toLocaleString()} numbers…
+        </p>
+      ) : null}
       {invalid.length ? (
         <p className="error" role="alert">
           {invalid.length} invalid number{invalid.length > 1 ? 's' : ''}: fix or remove before sending.

@@ -1,12 +1,11 @@
 // Compose's "To" field: numbers, contacts and groups as chips. A number is checked with protocol/'s
 // normalizeMsisdn as it is added, so an invalid one shows its reason before anything is sent; a
-// pasted list of more than INLINE_MAX numbers is checked in a Web Worker (normalize-numbers.ts) while
-// "Checking N numbers…" is shown, and its chips are added in the pasted order when it answers.
+// long pasted list is split and checked in a Web Worker (normalize-numbers.ts) while "Checking N
+// numbers…" is shown, and its chips are added in the pasted order when it answers.
 import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Contact, Group } from '../../../preload/api.ts';
-import { normalizeMsisdn, parseRecipientText } from '../../../protocol/msisdn.ts';
-import type { MsisdnResult } from '../../../protocol/msisdn.ts';
-import { INLINE_MAX, normalizeMany } from './normalize-numbers.ts';
+import { normalizeMsisdn } from '../../../protocol/msisdn.ts';
+import { checkLater, checkNow, countEntries, type Checked } from './normalize-numbers.ts';
 
 export type Chip =
   | { kind: 'number'; key: string; input: string; msisdn: string }
@@ -17,10 +16,7 @@ export type Chip =
 let chipSeq = 0;
 
 export function makeNumberChip(input: string, country: string | undefined): Chip {
-  return numberChip(input, normalizeMsisdn(input, country));
-}
-
-function numberChip(input: string, r: MsisdnResult): Chip {
+  const r = normalizeMsisdn(input, country);
   return r.ok
     ? { kind: 'number', key: chipKey(), input, msisdn: r.msisdn }
     : { kind: 'invalid', key: chipKey(), input, reason: r.reason };
@@ -54,8 +50,21 @@ export function Recipients({
   const [checking, setChecking] = useState(0);
 
   function addTokens(raw: string) {
-    const tokens =
-      raw.includes('\n') || raw.includes(',') || raw.includes(';') ? parseRecipientText(raw) : [raw.trim()];
+    const now = checkNow(raw, country);
+    if (now) {
+      addChecked(now);
+      return;
+    }
+    const count = countEntries(raw);
+    setChecking((n) => n + count);
+    void checkLater(raw, country).then((checked) => {
+      addChecked(checked);
+      setChecking((n) => n - count);
+    });
+  }
+
+  /** Chips for checked entries, in order: a group's or contact's name, else the number. */
+  function addChecked({ tokens, msisdns, reasons }: Checked) {
     // First match wins, as a search of the lists would.
     const groupByName = new Map<string, Group>();
     for (const g of groups)
@@ -63,31 +72,18 @@ export function Recipients({
     const contactByName = new Map<string, Contact>();
     for (const c of contacts)
       if (!contactByName.has(c.name.toLowerCase())) contactByName.set(c.name.toLowerCase(), c);
-    // Contacts and groups as chips now; numbers as their index in `numbers` until checked.
-    const planned: Array<Chip | number> = [];
-    const numbers: string[] = [];
-    for (const t of tokens) {
-      if (!t) continue;
+    const next: Chip[] = [];
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!;
       const lower = t.toLowerCase().replace(/^@/, '');
       const group = groupByName.get(lower);
-      const contact = contactByName.get(lower);
-      if (group) planned.push({ kind: 'group', key: chipKey(), group });
-      else if (contact) planned.push({ kind: 'contact', key: chipKey(), contact });
-      else planned.push(numbers.push(t) - 1);
+      const contact = group ? undefined : contactByName.get(lower);
+      if (group) next.push({ kind: 'group', key: chipKey(), group });
+      else if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
+      else if (msisdns[i]) next.push({ kind: 'number', key: chipKey(), input: t, msisdn: msisdns[i]! });
+      else next.push({ kind: 'invalid', key: chipKey(), input: t, reason: reasons[i]! });
     }
-    const add = (results: MsisdnResult[]) => {
-      const next = planned.map((p) => (typeof p === 'number' ? numberChip(numbers[p]!, results[p]!) : p));
-      if (next.length) setChips((c) => [...c, ...next]);
-    };
-    if (numbers.length <= INLINE_MAX) {
-      add(numbers.map((n) => normalizeMsisdn(n, country)));
-      return;
-    }
-    setChecking((n) => n + numbers.length);
-    void normalizeMany(numbers, country).then((results) => {
-      add(results);
-      setChecking((n) => n - numbers.length);
-    });
+    if (next.length) setChips((c) => [...c, ...next]);
   }
 
   const onEntryKey = (e: KeyboardEvent<HTMLInputElement>) => {

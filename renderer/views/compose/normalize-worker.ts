@@ -1,14 +1,15 @@
-// A Web Worker (created by normalize-numbers.ts) that normalises pasted numbers with protocol/'s
-// normalizeMsisdn off the page's main thread: a paste of 100,000 numbers keeps the page responsive.
-import { normalizeMsisdn } from '../../../protocol/msisdn.ts';
-import type { NormalizeReply, NormalizeRequest } from './normalize-numbers.ts';
+// A Web Worker (started by normalize-numbers.ts) that splits a pasted list and reads every entry with
+// protocol/'s normalizeMsisdn off the page's main thread: a paste of 100,000 numbers keeps the page
+// responsive.
+import { checkAll } from './normalize-numbers.ts';
+import type { CheckReply, CheckRequest } from './normalize-numbers.ts';
 
 const scope = self as unknown as {
-  onmessage: ((e: MessageEvent<NormalizeRequest>) => void) | null;
-  postMessage(message: NormalizeReply): void;
+  onmessage: ((e: MessageEvent<CheckRequest>) => void) | null;
+  postMessage(message: CheckReply): void;
 };
 
 scope.onmessage = (e) => {
-  const { id, inputs, country } = e.data;
-  scope.postMessage({ id, results: inputs.map((input) => normalizeMsisdn(input, country)) });
+  const { id, raw, country } = e.data;
+  scope.postMessage({ id, ...checkAll(raw, country) });
 };

@@ -11,7 +11,6 @@
 import {
   Metadata,
   ParseError,
-  getCountryCallingCode,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
 } from 'libphonenumber-js/min';
@@ -154,7 +153,7 @@ function notValid(callingCode: string, country: string | undefined): Attempt {
 function fromLibraryCode(code: string, text: string, country: CountryCode | undefined): Attempt {
   const place =
     !text.startsWith('+') && country
-      ? regionLabel(getCountryCallingCode(country), country)
+      ? regionLabel(metadata.countries[country]![0], country)
       : 'an international number';
   switch (code) {
     case 'INVALID_COUNTRY': {

@@ -17,7 +17,8 @@ import { prepareRecipients } from '../main/client/recipients.ts';
 
 const CAMPAIGN = Number(process.env.BENCH_CLIENT_RECIPIENTS ?? 100_000);
 const NAIVE_SAMPLE = Number(process.env.BENCH_CLIENT_NAIVE ?? 300);
-const TARGET_PER_SECOND = 20_000;
+/** Issue 15: the bare-client campaign through the reference gateway (was 20,000/s). */
+const TARGET_PER_SECOND = 40_000;
 
 /** Distinct valid UK mobile numbers, international form. */
 function recipients(n: number, offset = 0): string[] {
@@ -55,7 +56,7 @@ async function nullPeer(): Promise<{ url: string; close(): Promise<void> }> {
 export async function run(): Promise<void> {
   const numbers = recipients(CAMPAIGN);
 
-  // 1. The client alone: normalisation (libphonenumber, protocol/msisdn.ts) of every typed number.
+  // 1. The client alone: normalisation (protocol/msisdn.ts, its fast path) of every typed number.
   let t = performance.now();
   const prepared = prepareRecipients(numbers, 'GB');
   const prepareMs = performance.now() - t;
@@ -134,7 +135,7 @@ export async function run(): Promise<void> {
       '  where the time goes:',
       `    client alone (no-work HTTP peer), stored numbers: ${peerMs.toFixed(0)} ms = ${rate(CAMPAIGN, peerMs)}`,
       `    client alone (no-work HTTP peer), typed numbers: ${peerTypedMs.toFixed(0)} ms = ${rate(CAMPAIGN, peerTypedMs)}`,
-      `    libphonenumber normalisation alone (protocol/msisdn.ts, first run, cold): ${prepareMs.toFixed(0)} ms = ${rate(CAMPAIGN, prepareMs)}`,
+      `    normalisation alone (protocol/msisdn.ts with its fast path, first run, cold; bench/msisdn.ts has it warm): ${prepareMs.toFixed(0)} ms = ${rate(CAMPAIGN, prepareMs)}`,
       `    gateway share of the campaign: ~${gatewayMs.toFixed(0)} ms (${Math.round((gatewayMs / campaignMs) * 100)}%)`,
     ];
     for (const line of lines) console.log(line);

@@ -1,15 +1,22 @@
 // `npm run bench`: runs every benchmark module in bench/ (each exports `run(): Promise<void>` or a
 // default function that prints its own figures), one after another so they don't compete for the two
-// cores. `npm run bench -- client` runs only the modules whose file name contains "client".
+// cores. `npm run bench -- --only client` (or `npm run bench -- client`) runs only the modules whose
+// file name contains "client"; `--only a,b` runs several. `--quick` asks modules for a shorter run
+// (BENCH_QUICK=1: the idle window of bench/idle.ts, for one).
 import { readdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { pathToFileURL } from 'node:url';
 
-const filter = process.argv[2];
+const args = process.argv.slice(2);
+const only = args.indexOf('--only');
+const filters = (only >= 0 ? (args[only + 1] ?? '') : (args.find((a) => !a.startsWith('--')) ?? ''))
+  .split(',')
+  .filter(Boolean);
+if (args.includes('--quick')) process.env.BENCH_QUICK = '1';
 const dir = new URL('.', import.meta.url);
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_'))
-  .filter((f) => !filter || f.includes(filter))
+  .filter((f) => filters.length === 0 || filters.some((name) => f.includes(name)))
   .sort();
 
 const cpu = cpus();

@@ -6,7 +6,7 @@
 // accepted rows for the network (a durable queue entry in the same transaction, drained in the
 // background by the network simulator) or hands them to the scheduler.
 import { randomInt } from 'node:crypto';
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { ResponseRecord } from '../protocol/responses.ts';
 import { REPORT, describeReport } from '../protocol/reports.ts';
 import { splitNumberList } from '../protocol/validate.ts';
@@ -71,6 +71,32 @@ function isIdentifierCollision(err: unknown): boolean {
   return err instanceof Error && /UNIQUE constraint failed: messages\.message_identifier/.test(err.message);
 }
 
+/** Rows per INSERT statement of a submit (15 values each, far below SQLite's variable limit). */
+const INSERT_CHUNK = 50;
+const INSERT_COLUMNS = `message_identifier, account_id, charged_account_id, request_id, recipient, reply_to,
+  delivery_option, content, parts, cost, report, status, library_number, scheduled_at, dispatched_at`;
+const insertSqls = new Map<number, string>();
+/** `INSERT INTO messages … VALUES (…), (…)` for `rows` rows (one statement, cached by stmt). */
+function insertSql(rows: number): string {
+  let sql = insertSqls.get(rows);
+  if (sql === undefined) {
+    const one = `(${Array.from({ length: 15 }, () => '?').join(', ')})`;
+    sql = `INSERT INTO messages (${INSERT_COLUMNS}) VALUES ${Array.from({ length: rows }, () => one).join(', ')}`;
+    insertSqls.set(rows, sql);
+  }
+  return sql;
+}
+
+interface PendingRow {
+  /** Its place in the request's records. */
+  index: number;
+  id: string;
+  values: Array<string | number | null>;
+  report: string;
+  text: string;
+  status: 'rejected' | 'scheduled' | 'dispatched';
+}
+
 function record(
   messageIdentifier: string,
   report: string,
@@ -114,20 +140,46 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
     const bal = stmt(db, 'SELECT credit FROM accounts WHERE id = ?').get(chargedId) as
       { credit: number } | undefined;
     let balance = bal?.credit ?? 0;
-    const insert = stmt(
-      db,
-      `INSERT INTO messages (message_identifier, account_id, charged_account_id, request_id, recipient, reply_to,
-         delivery_option, content, parts, cost, report, status, library_number, scheduled_at, dispatched_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     const job = stmt(db, 'INSERT INTO scheduled_jobs (message_id, due_at) VALUES (?, ?)');
     const out: ResponseRecord[] = [];
     let firstDispatched = 0;
     let lastDispatched = 0;
+    // Rows are written INSERT_CHUNK at a time (one statement, one call into SQLite for 50 rows).
+    let chunk: PendingRow[] = [];
+    const flush = (): void => {
+      if (chunk.length === 0) return;
+      const rows = chunk;
+      chunk = [];
+      for (let attempt = 1; ; attempt++) {
+        let res: ReturnType<StatementSync['run']>;
+        try {
+          res = stmt(db, insertSql(rows.length)).run(...rows.flatMap((r) => [r.id, ...r.values]));
+        } catch (err) {
+          // The statement wrote nothing: new identifiers for its rows, and again.
+          if (!isIdentifierCollision(err) || attempt >= 5) throw err;
+          for (const r of rows) {
+            r.id = newMessageIdentifier();
+            out[r.index] = record(r.id, r.report, r.text, input.libraryNumber);
+          }
+          continue;
+        }
+        // One statement under the write transaction: its rows got consecutive ids ending at this one.
+        const first = Number(res.lastInsertRowid) - rows.length + 1;
+        rows.forEach((r, j) => {
+          const rowId = first + j;
+          if (r.status === 'scheduled') job.run(rowId, input.sendAt!.getTime());
+          if (r.status === 'dispatched') {
+            if (firstDispatched === 0) firstDispatched = rowId;
+            lastDispatched = rowId;
+          }
+        });
+        return;
+      }
+    };
     for (let i = 0; i < input.recipients.length; i++) {
       const raw = input.recipients[i]!;
       const number = checked[i]!;
-      let id = newMessageIdentifier(now);
+      const id = newMessageIdentifier(now);
       let report: string;
       let text: string;
       let status: 'rejected' | 'scheduled' | 'dispatched';
@@ -147,7 +199,7 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
         text = acceptedText;
         status = scheduled ? 'scheduled' : 'dispatched';
       }
-      const row = [
+      const values = [
         accountId,
         chargedId,
         requestId,
@@ -162,26 +214,12 @@ export function submitMessage(ctx: GatewayContext, input: SubmitInput): Response
         libraryNumber,
         scheduledAt,
         status === 'dispatched' ? nowIso : null,
-      ] as const;
-      let res: ReturnType<typeof insert.run>;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          // a failed INSERT undoes only itself (statement rollback); the transaction goes on
-          res = insert.run(id, ...row);
-          break;
-        } catch (err) {
-          if (!isIdentifierCollision(err) || attempt >= 5) throw err;
-          id = newMessageIdentifier();
-        }
-      }
-      const rowId = Number(res.lastInsertRowid);
-      if (status === 'scheduled') job.run(rowId, input.sendAt!.getTime());
-      if (status === 'dispatched') {
-        if (firstDispatched === 0) firstDispatched = rowId;
-        lastDispatched = rowId;
-      }
+      ];
       out.push(record(id, report, text, input.libraryNumber));
+      chunk.push({ index: i, id, values, report, text, status });
+      if (chunk.length === INSERT_CHUNK) flush();
     }
+    flush();
     stmt(db, 'UPDATE accounts SET credit = ? WHERE id = ?').run(balance, chargedId);
     if (firstDispatched !== 0) {
       stmt(

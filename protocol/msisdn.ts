@@ -11,14 +11,13 @@
 import {
   Metadata,
   ParseError,
-  getCountryCallingCode,
-  isSupportedCountry,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
 } from 'libphonenumber-js/min';
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/min';
 // The same metadata object 'libphonenumber-js/min' uses (no second copy in the bundle).
 import metadata from 'libphonenumber-js/metadata.min';
+import { attemptFast } from './msisdn-fast.ts';
 
 /** Why a number was refused; `reason` is the human sentence, `code` is for programs. */
 export type MsisdnProblem =
@@ -44,6 +43,7 @@ const E164_MAX_DIGITS = 15;
  * gateway's simulated network use them, so they are accepted. Ofcom: 07700 900000-900999.
  */
 const FICTIONAL_RANGES: ReadonlyArray<RegExp> = [/^447700900\d{3}$/];
+const isFictional = (digits: string): boolean => FICTIONAL_RANGES.some((range) => range.test(digits));
 
 /** Shortest country code plus subscriber number treated as a whole number when splitting on spaces. */
 const MIN_WHOLE_NUMBER_DIGITS = 7;
@@ -66,8 +66,15 @@ function regionLabel(callingCode: string, region = mainRegion(callingCode)): str
 }
 
 /** 'expected 10', 'expected 7, 9 or 10', 'expected 4 to 15': national number lengths of a region. */
+const expectedByRegion = new Map<CountryCode, string>();
 function expectedLengths(region: CountryCode | undefined): string {
   if (region === undefined) return '';
+  let said = expectedByRegion.get(region);
+  if (said === undefined) expectedByRegion.set(region, (said = lengthsSentence(region)));
+  return said;
+}
+
+function lengthsSentence(region: CountryCode): string {
   const plan = new Metadata();
   plan.selectNumberingPlan(region);
   const lengths = plan.numberingPlan?.possibleLengths() ?? [];
@@ -80,12 +87,16 @@ function expectedLengths(region: CountryCode | undefined): string {
 }
 
 /** A length problem of a parsed number, with the digit count and what the region expects. */
-function lengthProblem(code: 'TOO_SHORT' | 'TOO_LONG' | 'INVALID_LENGTH', phone: PhoneNumber): Attempt {
-  const region = phone.country ?? mainRegion(phone.countryCallingCode);
-  const where = regionLabel(phone.countryCallingCode, region);
+function lengthProblem(
+  code: 'TOO_SHORT' | 'TOO_LONG' | 'INVALID_LENGTH',
+  callingCode: string,
+  country: string | undefined,
+  count: number,
+): Attempt {
+  const region = (country as CountryCode | undefined) ?? mainRegion(callingCode);
+  const where = regionLabel(callingCode, region);
   const what =
     code === 'TOO_SHORT' ? 'too short' : code === 'TOO_LONG' ? 'too long' : 'wrong number of digits';
-  const count = phone.nationalNumber.length;
   return {
     ok: false,
     code,
@@ -112,29 +123,37 @@ function attempt(text: string, country: CountryCode | undefined): Attempt {
   const formatted = phone.formatNational();
   const nationalForm = /\D/.test(formatted) ? formatted.replace(/\D/g, '') : '';
   const accepted: Attempt = { ok: true, msisdn: digits, nationalForm };
-  if (FICTIONAL_RANGES.some((range) => range.test(digits))) return accepted;
-  const where = regionLabel(phone.countryCallingCode, phone.country);
-  if (digits.length > E164_MAX_DIGITS) {
-    return {
-      ok: false,
-      code: 'TOO_LONG',
-      reason: `too long: ${digits.length} digits, at most ${E164_MAX_DIGITS}`,
-    };
-  }
+  if (isFictional(digits)) return accepted;
+  if (digits.length > E164_MAX_DIGITS) return tooManyDigits(digits.length);
   if (!phone.isPossible()) {
     const length = validatePhoneNumberLength(text, country);
-    return lengthProblem(length === 'TOO_SHORT' || length === 'TOO_LONG' ? length : 'INVALID_LENGTH', phone);
+    return lengthProblem(
+      length === 'TOO_SHORT' || length === 'TOO_LONG' ? length : 'INVALID_LENGTH',
+      phone.countryCallingCode,
+      phone.country,
+      phone.nationalNumber.length,
+    );
   }
-  if (!phone.isValid()) {
-    return { ok: false, code: 'NOT_VALID', reason: `not a valid number for ${where}` };
-  }
+  if (!phone.isValid()) return notValid(phone.countryCallingCode, phone.country);
   return accepted;
+}
+
+function tooManyDigits(count: number): Attempt {
+  return { ok: false, code: 'TOO_LONG', reason: `too long: ${count} digits, at most ${E164_MAX_DIGITS}` };
+}
+
+function notValid(callingCode: string, country: string | undefined): Attempt {
+  return {
+    ok: false,
+    code: 'NOT_VALID',
+    reason: `not a valid number for ${regionLabel(callingCode, country as CountryCode | undefined)}`,
+  };
 }
 
 function fromLibraryCode(code: string, text: string, country: CountryCode | undefined): Attempt {
   const place =
     !text.startsWith('+') && country
-      ? regionLabel(getCountryCallingCode(country), country)
+      ? regionLabel(metadata.countries[country]![0], country)
       : 'an international number';
   switch (code) {
     case 'INVALID_COUNTRY': {
@@ -169,13 +188,66 @@ function fromLibraryCode(code: string, text: string, country: CountryCode | unde
  * as a national number without its trunk prefix only when no country code makes sense of it.
  */
 export function normalizeMsisdn(input: string, defaultCountry?: string): MsisdnResult {
+  return normalize(input, defaultCountry, quickAttempt);
+}
+
+/**
+ * normalizeMsisdn with every number parsed by libphonenumber itself (no fast path): the reference the
+ * fast path is compared with (test/unit/protocol/msisdn-fast.test.ts, bench/msisdn.ts).
+ */
+export function normalizeMsisdnByLibrary(input: string, defaultCountry?: string): MsisdnResult {
+  return normalize(input, defaultCountry, attempt);
+}
+
+/** isSupportedCountry without building a Metadata object for each number. */
+function supportedCountry(code: string): code is CountryCode {
+  return Object.hasOwn(metadata.countries, code);
+}
+
+/** An accepted Attempt whose national form is worked out when first read. */
+class FastAccepted {
+  readonly ok = true;
+  readonly msisdn: string;
+  #form: string | undefined;
+  #nationalForm: () => string;
+  constructor(msisdn: string, nationalForm: () => string) {
+    this.msisdn = msisdn;
+    this.#nationalForm = nationalForm;
+  }
+  get nationalForm(): string {
+    return (this.#form ??= this.#nationalForm());
+  }
+}
+
+/** `attempt` through the fast path (msisdn-fast.ts), the library where the fast path does not model the number. */
+function quickAttempt(text: string, country: CountryCode | undefined): Attempt {
+  const fast = attemptFast(text, country, E164_MAX_DIGITS, isFictional);
+  if (fast === undefined) return attempt(text, country);
+  if (fast.ok) return new FastAccepted(fast.msisdn, fast.nationalForm);
+  switch (fast.problem) {
+    case 'PARSE':
+      return fromLibraryCode(fast.code, text, country);
+    case 'DIGITS':
+      return tooManyDigits(fast.digits);
+    case 'LENGTH':
+      return lengthProblem(fast.code, fast.callingCode, fast.region, fast.nationalLength);
+    case 'NOT_VALID':
+      return notValid(fast.callingCode, fast.region);
+  }
+}
+
+function normalize(
+  input: string,
+  defaultCountry: string | undefined,
+  tryParse: (text: string, country: CountryCode | undefined) => Attempt,
+): MsisdnResult {
   const text = input.trim();
   if (text === '') return fail(input, 'EMPTY', 'empty: no number given');
 
   let country: CountryCode | undefined;
   if (defaultCountry !== undefined && defaultCountry !== '') {
     const upper = defaultCountry.toUpperCase();
-    if (!isSupportedCountry(upper)) {
+    if (!supportedCountry(upper)) {
       return fail(input, 'INVALID_DEFAULT_COUNTRY', `unknown default country "${defaultCountry}"`);
     }
     country = upper;
@@ -193,10 +265,10 @@ export function normalizeMsisdn(input: string, defaultCountry?: string): MsisdnR
     result.ok ? { ok: true, msisdn: result.msisdn } : fail(input, result.code, result.reason);
 
   // Explicitly international: '+CC…' or the '00' international call prefix used across Europe.
-  if (compact.startsWith('+')) return done(attempt(`+${digits}`, undefined));
+  if (compact.startsWith('+')) return done(tryParse(`+${digits}`, undefined));
   if (digits.startsWith('00')) {
-    if (country === undefined || getCountryCallingCode(country) !== '1') {
-      return done(attempt(`+${digits.slice(2)}`, undefined));
+    if (country === undefined || metadata.countries[country]?.[0] !== '1') {
+      return done(tryParse(`+${digits.slice(2)}`, undefined));
     }
   }
 
@@ -209,16 +281,16 @@ export function normalizeMsisdn(input: string, defaultCountry?: string): MsisdnR
         'no country code: a national number (starting with 0) needs a default country or a +country code',
       );
     }
-    return done(attempt(`+${digits}`, undefined));
+    return done(tryParse(`+${digits}`, undefined));
   }
 
-  const national = attempt(digits, country);
+  const national = tryParse(digits, country);
   if (digits.startsWith('0')) return done(national);
   // Written as the region writes its numbers ('201 555 0123' in the US, '333 123 4567' in
   // Italy): national. Bare digits that would need a trunk prefix the user left out
   // ('447911123456' with default DE would be 0447 911123456) are the spec's international form.
   if (national.ok && national.nationalForm === digits) return done(national);
-  const international = attempt(`+${digits}`, undefined);
+  const international = tryParse(`+${digits}`, undefined);
   if (international.ok) return done(international);
   if (national.ok) return done(national);
   // Neither reading works: explain the one closer to what the user meant. A number of the

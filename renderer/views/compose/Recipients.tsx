@@ -1,8 +1,11 @@
 // Compose's "To" field: numbers, contacts and groups as chips. A number is checked with protocol/'s
-// normalizeMsisdn as it is added, so an invalid one shows its reason before anything is sent.
-import type { ClipboardEvent, KeyboardEvent } from 'react';
+// normalizeMsisdn as it is added, so an invalid one shows its reason before anything is sent; a
+// long pasted list is split and checked in a Web Worker (normalize-numbers.ts) while "Checking N
+// numbers…" is shown, and its chips are added in the pasted order when it answers.
+import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Contact, Group } from '../../../preload/api.ts';
-import { normalizeMsisdn, parseRecipientText } from '../../../protocol/msisdn.ts';
+import { normalizeMsisdn } from '../../../protocol/msisdn.ts';
+import { checkLater, checkNow, countEntries, type Checked } from './normalize-numbers.ts';
 
 export type Chip =
   | { kind: 'number'; key: string; input: string; msisdn: string }
@@ -43,19 +46,42 @@ export function Recipients({
   country: string | undefined;
 }) {
   const invalid = invalidChips(chips);
+  /** How many pasted numbers the worker is still checking. */
+  const [checking, setChecking] = useState(0);
 
   function addTokens(raw: string) {
-    const tokens =
-      raw.includes('\n') || raw.includes(',') || raw.includes(';') ? parseRecipientText(raw) : [raw.trim()];
+    const now = checkNow(raw, country);
+    if (now) {
+      addChecked(now);
+      return;
+    }
+    const count = countEntries(raw);
+    setChecking((n) => n + count);
+    void checkLater(raw, country).then((checked) => {
+      addChecked(checked);
+      setChecking((n) => n - count);
+    });
+  }
+
+  /** Chips for checked entries, in order: a group's or contact's name, else the number. */
+  function addChecked({ tokens, msisdns, reasons }: Checked) {
+    // First match wins, as a search of the lists would.
+    const groupByName = new Map<string, Group>();
+    for (const g of groups)
+      if (!groupByName.has(g.name.toLowerCase())) groupByName.set(g.name.toLowerCase(), g);
+    const contactByName = new Map<string, Contact>();
+    for (const c of contacts)
+      if (!contactByName.has(c.name.toLowerCase())) contactByName.set(c.name.toLowerCase(), c);
     const next: Chip[] = [];
-    for (const t of tokens) {
-      if (!t) continue;
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!;
       const lower = t.toLowerCase().replace(/^@/, '');
-      const group = groups.find((g) => g.name.toLowerCase() === lower);
-      const contact = contacts.find((c) => c.name.toLowerCase() === lower);
+      const group = groupByName.get(lower);
+      const contact = group ? undefined : contactByName.get(lower);
       if (group) next.push({ kind: 'group', key: chipKey(), group });
       else if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
-      else next.push(makeNumberChip(t, country));
+      else if (msisdns[i]) next.push({ kind: 'number', key: chipKey(), input: t, msisdn: msisdns[i]! });
+      else next.push({ kind: 'invalid', key: chipKey(), input: t, reason: reasons[i]! });
     }
     if (next.length) setChips((c) => [...c, ...next]);
   }
@@ -132,6 +158,11 @@ export function Recipients({
           ))}
         </datalist>
       </div>
+      {checking ? (
+        <p className="muted" role="status">
+          Checking {checking.toLocaleString()} numbers…
+        </p>
+      ) : null}
       {invalid.length ? (
         <p className="error" role="alert">
           {invalid.length} invalid number{invalid.length > 1 ? 's' : ''}: fix or remove before sending.

@@ -1,0 +1,191 @@
+// The app's own send path: 100,000 typed recipients through the app's API (`send.submit` through the
+// shells' binding: argument check, normalisation, the outbox journal, batches of 350, per-recipient
+// results stored, 'outbox:progress' per batch) until every recipient has its result, against
+//  1. a no-work peer (answers every sendsms with accepted records without doing anything; other
+//     requests, the sign-in probe and the credit, go on to a reference gateway), with the bare
+//     GatewayClient against the same peer and the same typed numbers as the baseline: target, the app
+//     adds ≤ 25 %;
+//  2. the local sandbox (the reference gateway in-process, as `npm run web -- --sandbox`): target, the
+//     whole campaign ≤ 4 s; the bare client's campaign to the reference gateway is bench/client.ts's.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { decodeForm } from '../protocol/form.ts';
+import { startGateway } from '../gateway/server.ts';
+import { createAccount } from '../gateway/accounts.ts';
+import { openGatewayDb } from '../gateway/store/db.ts';
+import { GatewayClient } from '../main/client/gateway-client.ts';
+import { createMessengerApp } from '../main/services/app.ts';
+import type { MessengerApp } from '../main/services/app.ts';
+import type { OutboxJob, SendAccepted } from '../preload/api.ts';
+
+const CAMPAIGN = Number(process.env.BENCH_SEND_RECIPIENTS ?? 100_000);
+const TARGET_OVERHEAD = 0.25;
+const TARGET_SANDBOX_MS = 4_000;
+
+/** Distinct UK mobile numbers as typed: national, with a space. */
+function typed(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `07400 ${String(100000 + i).padStart(6, '0')}`);
+}
+
+/** Answers sendsms with accepted format-3 records, doing nothing else; passes other requests on. */
+async function noWorkPeer(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const to = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if ((req.url ?? '').includes('/sendsms')) {
+        const list = (decodeForm(body.toString('utf8')).get('SendTo') ?? '').split(',');
+        res.end(
+          `MessageIdentifier=${list.map((_, i) => `N${i}`).join(',')}&Report=${list.map(() => '-3').join(',')}` +
+            `&Text=${list.map(() => 'ok').join(',')}`,
+        );
+        return;
+      }
+      const fwd = httpRequest(
+        { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      fwd.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** send.submit through the app's binding, then wait for the job's last 'outbox:progress'. */
+interface AppRun {
+  ms: number;
+  /** Until send.submit answered: argument check, normalisation and the journal written. */
+  submitMs: number;
+  job: OutboxJob;
+}
+
+async function sendThroughApp(app: MessengerApp, numbers: string[]): Promise<AppRun> {
+  let resolveDone: (job: OutboxJob) => void = () => {};
+  const done = new Promise<OutboxJob>((r) => (resolveDone = r));
+  const off = app.events.on('outbox:progress', ({ job }) => {
+    if (job.counts.pending === 0 && job.counts.sending === 0) resolveDone(job);
+  });
+  const t = performance.now();
+  const accepted = (await app.call('send.submit', {
+    recipients: numbers,
+    content: { kind: 'text', text: 'Bench campaign' },
+  })) as SendAccepted;
+  const submitMs = performance.now() - t;
+  if (accepted.invalid.length > 0) throw new Error(`${accepted.invalid.length} refused`);
+  const job = await done;
+  const ms = performance.now() - t;
+  off();
+  return { ms, submitMs, job };
+}
+
+const rate = (n: number, ms: number): string => `${Math.round((n / ms) * 1000).toLocaleString('en-GB')}/s`;
+const n = (x: number): string => x.toLocaleString('en-GB');
+
+export async function run(): Promise<void> {
+  const numbers = typed(CAMPAIGN);
+  const tmp = mkdtempSync(join(tmpdir(), 'messenger-bench-send-'));
+  const gateway = await startGateway({
+    dataDir: join(tmp, 'gateway'),
+    port: 0,
+    quiet: true,
+    receiptDelayMs: 3_600_000,
+  });
+  const peer = await noWorkPeer(gateway.url);
+  try {
+    createAccount(gateway.ctx.db, { username: 'bench', pin: 'bench1', credit: 1_000_000_000 * 10_000 });
+
+    // 1a. Baseline: the bare client, typed numbers, against the no-work peer.
+    const client = new GatewayClient({
+      primaryUrl: peer.url,
+      username: 'bench',
+      pin: 'bench1',
+      defaultCountry: 'GB',
+    });
+    const t = performance.now();
+    const bare = await client.sendSms({ to: numbers, text: 'Bench campaign' });
+    const bareMs = performance.now() - t;
+    await client.close();
+    if (bare.counts.accepted !== CAMPAIGN) throw new Error(`bare client: ${bare.counts.accepted} accepted`);
+
+    // 1b. The app against the same peer.
+    const app = await createMessengerApp({ dataDir: join(tmp, 'app-peer'), env: {}, log: () => {} });
+    let peerRun: AppRun;
+    try {
+      await app.call('accounts.signIn', {
+        username: 'bench',
+        pin: 'bench1',
+        primaryUrl: peer.url,
+        rememberPin: false,
+      });
+      peerRun = await sendThroughApp(app, numbers);
+    } finally {
+      await app.close();
+    }
+    if (peerRun.job.counts.accepted !== CAMPAIGN)
+      throw new Error(`app: ${peerRun.job.counts.accepted} accepted`);
+
+    // 2. The app on the local sandbox; its demo account's credit (10.00) topped up for the campaign
+    //    through a second connection to the sandbox gateway's database.
+    const sandboxDir = join(tmp, 'app-sandbox');
+    const sandboxApp = await createMessengerApp({
+      dataDir: sandboxDir,
+      sandbox: true,
+      env: {},
+      log: () => {},
+    });
+    let sandboxRun: AppRun;
+    try {
+      const username = (await sandboxApp.api.accounts.current())?.username ?? '';
+      const db = openGatewayDb(join(sandboxDir, 'sandbox-gateway'));
+      db.prepare('UPDATE accounts SET credit = ? WHERE username = ?').run(1_000_000_000 * 10_000, username);
+      db.close();
+      sandboxRun = await sendThroughApp(sandboxApp, numbers);
+    } finally {
+      await sandboxApp.close();
+    }
+    const accepted = sandboxRun.job.counts.accepted;
+
+    const overhead = peerRun.ms / bareMs - 1;
+    console.log(
+      `app send path, ${n(CAMPAIGN)} typed recipients through send.submit (journal, ${peerRun.job.batchCount} batches, results stored, progress events):`,
+    );
+    console.log(
+      `  against a no-work peer: ${(peerRun.ms / 1000).toFixed(2)} s = ${rate(CAMPAIGN, peerRun.ms)}; ` +
+        `baseline bare GatewayClient, same peer and numbers: ${(bareMs / 1000).toFixed(2)} s = ${rate(CAMPAIGN, bareMs)}; ` +
+        `ratio ${(peerRun.ms / bareMs).toFixed(2)}×: the app adds ${Math.round(overhead * 100)} % ` +
+        `(target ≤ ${TARGET_OVERHEAD * 100} %: ${overhead <= TARGET_OVERHEAD ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `    of which send.submit (check, normalise, journal ${n(CAMPAIGN)} outbound messages) ${(peerRun.submitMs / 1000).toFixed(2)} s, ` +
+        `batches sent and results stored ${((peerRun.ms - peerRun.submitMs) / 1000).toFixed(2)} s`,
+    );
+    console.log(
+      `  through the local sandbox: ${(sandboxRun.ms / 1000).toFixed(2)} s = ${rate(CAMPAIGN, sandboxRun.ms)}, ${n(accepted)} accepted ` +
+        `(target ≤ ${TARGET_SANDBOX_MS / 1000} s: ${sandboxRun.ms <= TARGET_SANDBOX_MS && accepted === CAMPAIGN ? 'met' : 'NOT met'}); ` +
+        `ratio to the no-work peer ${(sandboxRun.ms / peerRun.ms).toFixed(2)}×`,
+    );
+  } finally {
+    await peer.close();
+    await gateway.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await run();

@@ -55,10 +55,8 @@ import { ValidationError } from './results.ts';
 import type { Result, SendResult } from './results.ts';
 import { soapStream } from './soap-stream.ts';
 import { HttpTransport } from './transport.ts';
-import { isNamespaceFault, learnSoapNamespace } from './soap-namespace.ts';
-import { reachOf } from './address-books.ts';
-import type { AddressBookEntry } from './address-books.ts';
-import type { SoapNamespaceInUse } from './soap-namespace.ts';
+import { SoapNamespaces, type SoapNamespaceInUse } from './soap-namespace.ts';
+import { reachOf, type AddressBookEntry } from './address-books.ts';
 import type { ServerRole, TransportOptions } from './transport.ts';
 
 export { interpretDeprecated, interpretRecords };
@@ -117,8 +115,7 @@ export class GatewayClient {
   readonly #defaultCountry: string | undefined;
   readonly #soapPath: string;
   /** The namespaces in use: pinned at construction, else learned on the first SOAP call. */
-  #soapInUse: SoapNamespaceInUse | undefined;
-  #soapLearning: Promise<SoapNamespaceInUse> | undefined;
+  readonly #soapNamespaces: SoapNamespaces;
   readonly #batchSize: number;
 
   constructor(options: GatewayClientOptions) {
@@ -132,12 +129,7 @@ export class GatewayClient {
       (options.soapTypesNamespace !== undefined && options.soapTypesNamespace !== ''
         ? { ...SENDSMS5_PROFILE, typesNamespace: options.soapTypesNamespace }
         : undefined);
-    if (pinned !== undefined)
-      this.#soapInUse = {
-        profile: pinned,
-        source: 'pinned',
-        detail: 'set by a setting or the deploy policy',
-      };
+    this.#soapNamespaces = new SoapNamespaces((path, signal) => this.#transport.get(path, signal), pinned);
     this.#batchSize = Math.min(
       options.batchSize ?? LIMITS.maxRecipientsPerRequest,
       LIMITS.maxRecipientsPerRequest,
@@ -334,11 +326,9 @@ export class GatewayClient {
       },
     );
     if (keepError !== undefined) throw keepError.error;
-    if (res.outcome === 'rejected' && res.code.startsWith('soap:')) {
-      // read the WSDL again before the next call (this one is not repeated)
-      if (inUse.source !== 'pinned' && isNamespaceFault(res.reason) && this.#soapInUse === inUse)
-        this.#soapInUse = undefined;
-    }
+    // a namespace fault: the WSDL is read again before the next call (this one is not repeated)
+    if (res.outcome === 'rejected' && res.code.startsWith('soap:'))
+      this.#soapNamespaces.faulted(inUse, res.reason);
     if (res.outcome !== 'ok') return res;
     const code = String(res.value.response.Report);
     if (classifyReport(code) === 'error') return rejected(code, describeReport(code), res.server);
@@ -371,20 +361,8 @@ export class GatewayClient {
    * The SOAP namespaces this client speaks: pinned, or read from the gateway's WSDL once (again
    * after a fault about the namespace), or the provider's published values when no WSDL can be read.
    */
-  async soapNamespace(signal?: AbortSignal): Promise<SoapNamespaceInUse> {
-    if (this.#soapInUse !== undefined) return this.#soapInUse;
-    this.#soapLearning ??= learnSoapNamespace((path, s) => this.#transport.get(path, s), signal).then(
-      (learned) => {
-        this.#soapInUse = learned;
-        this.#soapLearning = undefined;
-        return learned;
-      },
-      (err: unknown) => {
-        this.#soapLearning = undefined;
-        throw err;
-      },
-    );
-    return this.#soapLearning;
+  soapNamespace(signal?: AbortSignal): Promise<SoapNamespaceInUse> {
+    return this.#soapNamespaces.inUse(signal);
   }
 
   // ------------------------------------------------------------------ internals
@@ -507,8 +485,7 @@ export class GatewayClient {
     } catch (err) {
       if (err instanceof SoapFaultError) {
         // read the WSDL again before the next call (this one is not repeated)
-        if (inUse.source !== 'pinned' && isNamespaceFault(err.faultstring) && this.#soapInUse === inUse)
-          this.#soapInUse = undefined;
+        this.#soapNamespaces.faulted(inUse, err.faultstring);
         return rejected(`soap:${err.code}`, `SOAP fault ${err.faultcode}: ${err.faultstring}`, res.server);
       }
       const status = res.status !== 200 ? `HTTP ${res.status}, ` : '';

@@ -52,3 +52,42 @@ export async function learnSoapNamespace(
 export function isNamespaceFault(faultstring: string): boolean {
   return /namespace/i.test(faultstring);
 }
+
+/**
+ * The namespaces one client speaks: pinned at construction, else learned on its first SOAP call
+ * (callers at the same time share one reading) and read again after a fault about the namespace.
+ */
+export class SoapNamespaces {
+  #inUse: SoapNamespaceInUse | undefined;
+  #learning: Promise<SoapNamespaceInUse> | undefined;
+  readonly #get: (path: string, signal?: AbortSignal) => Promise<TransportResult>;
+
+  constructor(get: (path: string, signal?: AbortSignal) => Promise<TransportResult>, pinned?: SoapProfile) {
+    this.#get = get;
+    if (pinned !== undefined)
+      this.#inUse = { profile: pinned, source: 'pinned', detail: 'set by a setting or the deploy policy' };
+  }
+
+  /** The namespaces in use, read from the gateway's WSDL when none are known yet. */
+  async inUse(signal?: AbortSignal): Promise<SoapNamespaceInUse> {
+    if (this.#inUse !== undefined) return this.#inUse;
+    this.#learning ??= learnSoapNamespace(this.#get, signal).then(
+      (learned) => {
+        this.#inUse = learned;
+        this.#learning = undefined;
+        return learned;
+      },
+      (err: unknown) => {
+        this.#learning = undefined;
+        throw err;
+      },
+    );
+    return this.#learning;
+  }
+
+  /** After a SOAP fault of a call made with `used`: a namespace fault makes the next call read the WSDL again (this one is not repeated). */
+  faulted(used: SoapNamespaceInUse, faultstring: string): void {
+    if (used.source !== 'pinned' && isNamespaceFault(faultstring) && this.#inUse === used)
+      this.#inUse = undefined;
+  }
+}

@@ -340,6 +340,11 @@ export interface UpdateDownload {
   error: string | null;
   /** The shell can open the file or show it in its folder (Electron); the web shell shows the path. */
   canOpen: boolean;
+  /**
+   * Issue 17: the file's Ed25519 signature was checked against the publisher's key (false: no key is
+   * configured, so nothing was checked; the banner says "not verified" and Open asks first).
+   */
+  verified: boolean;
 }
 
 export interface UpdateStatus {
@@ -461,7 +466,15 @@ export interface EffectivePolicy {
   gateway: { primaryUrl: string | null; secondaryUrl: string | null; locked: boolean };
   /** Only these usernames may sign in; null = any. */
   allowedUsernames: string[] | null;
-  updates: { enabled: boolean; channel: string; allowedDownloadHosts: string[] | null };
+  updates: {
+    enabled: boolean;
+    channel: string;
+    allowedDownloadHosts: string[] | null;
+    /** Issue 17: Ed25519 keys pinned for update signatures (with the built-in ones). */
+    publicKeys: string[];
+    /** Issue 17: the size cap of an update download, bytes. */
+    maxDownloadBytes: number;
+  };
   pollIntervalSeconds: { min: number; max: number };
   offerSandbox: boolean;
 }

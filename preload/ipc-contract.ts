@@ -162,7 +162,10 @@ export type ApiErrorCode =
   | 'download-http-error'
   | 'download-incomplete'
   | 'download-cancelled'
-  | 'download-failed';
+  | 'download-failed'
+  // issue 17: over the size cap; signature missing or wrong
+  | 'download-too-large'
+  | 'download-unverified';
 
 /** A refused or failed call, the same object in main and, rebuilt from the envelope, in the renderer. */
 export class ApiError extends Error {

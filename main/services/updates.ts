@@ -15,6 +15,7 @@ import type {
 } from '../../preload/api.ts';
 import type { GatewayClient } from '../client/gateway-client.ts';
 import { DownloadError, downloadFile, normalizeHost } from './update-download.ts';
+import { updateKeys } from './update-signature.ts';
 import { ApiError } from './validate-args.ts';
 import { isOfferedUpdate, UPDATE_CHANNELS } from './versions.ts';
 import type { UpdateChannel } from './versions.ts';
@@ -28,6 +29,10 @@ export interface UpdatePolicy {
   enabled?: boolean;
   channel?: string;
   allowedDownloadHosts?: string[];
+  /** Ed25519 public keys pinned by the policy (with the built-in ones; ./update-signature.ts). */
+  publicKeys?: string[];
+  /** The size cap of a download, bytes (default 1 GiB). */
+  maxDownloadBytes?: number;
 }
 
 export interface UpdaterOptions {
@@ -50,6 +55,8 @@ export interface UpdaterOptions {
   /** Tests: the check interval, and an extra trusted CA for the download. */
   intervalMs?: number;
   ca?: string;
+  /** Tests: the built-in keys in place of BUILT_IN_UPDATE_KEYS. */
+  builtInKeys?: readonly string[];
 }
 
 export interface Updater {
@@ -107,6 +114,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
     opts.log(`updates.channel ${JSON.stringify(policy.channel)} is not "stable" or "beta": using "stable"`);
   const interval = opts.intervalMs ?? UPDATE_CHECK_INTERVAL_MS;
   const downloadsDir = opts.downloadsDir ?? join(homedir(), 'Downloads');
+  const publicKeys = updateKeys(policy.publicKeys, opts.log, opts.builtInKeys);
 
   let available: UpdateInfo | null = null;
   let lastCheckedAt: number | null = null;
@@ -208,6 +216,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       path: null,
       error: null,
       canOpen: opts.openPath !== undefined,
+      verified: false,
     };
     download = state;
     const announce = (): void => {
@@ -220,6 +229,8 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       allowedHosts,
       fallbackName: `Messenger-${info.version}`,
       signal: controller.signal,
+      publicKeys,
+      ...(policy.maxDownloadBytes !== undefined ? { maxBytes: policy.maxDownloadBytes } : {}),
       ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
       onProgress: (p) => {
         state.received = p.received;
@@ -233,7 +244,10 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       state.state = 'done';
       state.path = result.path;
       state.received = result.bytes;
-      opts.log(`update ${info.version} downloaded to ${result.path}`);
+      state.verified = result.verified;
+      opts.log(
+        `update ${info.version} downloaded to ${result.path} (${result.verified ? 'signature verified' : 'NOT verified: no update key is configured'})`,
+      );
       announce();
       return { ...state };
     } catch (err) {

@@ -5,9 +5,13 @@
 // { ok: true, result } | { ok: false, error: { code, message, problems? } } of
 // preload/ipc-contract.ts, as Electron's IPC answers — and events { event, payload }.
 //
-// Security: 127.0.0.1 only; a random per-run token (32 bytes, base64url) is needed for every HTTP
-// request and the WebSocket upgrade (query token= on the page load sets an HttpOnly SameSite=Strict
-// cookie); Host and Origin must name this loopback server (DNS-rebinding guard); strict CSP.
+// Security: 127.0.0.1 only; Host and Origin must name this loopback server (DNS-rebinding guard);
+// strict CSP. The API (the WebSocket) needs a secret, never a cookie (issue 17: a cookie for
+// 127.0.0.1 goes to every port of the host): the printed URL carries a random one-time token
+// (32 bytes, base64url) that the page offers once in the WebSocket handshake (subprotocol
+// "messenger.token.<t>") and exchanges for a per-tab session ("messenger.session.<s>", kept in the
+// tab's sessionStorage); the URL token is then spent, so the copy in the browser history is
+// worthless. The static files (the renderer bundle, no user data) need no secret.
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -28,7 +32,8 @@ import type { ApiEnvelope } from '../preload/ipc-contract.ts';
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const RENDERER_SOURCE = join(ROOT, 'renderer');
 export const RENDERER_OUT = join(ROOT, 'out', 'renderer');
-const COOKIE = 'messenger_token';
+/** The WebSocket subprotocol the bridge speaks; the secret rides as a second one (see above). */
+const WS_PROTOCOL = 'messenger';
 /** A CSV or vCard import travels in one message. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
@@ -163,12 +168,13 @@ function sameSecret(given: string | undefined, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+/** The secret offered in Sec-WebSocket-Protocol: `messenger.token.<t>` or `messenger.session.<s>`. */
+function offeredSecret(header: string | undefined): { kind: 'token' | 'session'; value: string } | null {
+  for (const p of (header ?? '').split(',')) {
+    const m = /^messenger\.(token|session)\.([A-Za-z0-9_-]{1,100})$/.exec(p.trim());
+    if (m) return { kind: m[1] as 'token' | 'session', value: m[2] ?? '' };
   }
-  return undefined;
+  return null;
 }
 
 function unavailablePage(reason: string): string {
@@ -212,6 +218,10 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
     ...(opts.downloadsDir !== undefined ? { downloadsDir: opts.downloadsDir } : {}),
   });
   const token = randomBytes(32).toString('base64url');
+  let tokenSpent = false;
+  /** SHA-256 of each tab session given out (this run only: a restart prints a new URL). */
+  const sessions = new Set<string>();
+  const sessionKey = (s: string): string => createHash('sha256').update(s).digest('base64url');
   let port = 0;
 
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -231,19 +241,30 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       "object-src 'none'",
     ].join('; ');
 
-  /** Host and Origin name this server; the token comes with the query or the cookie. */
-  function authorise(
-    req: IncomingMessage,
-    url: URL,
-  ): { ok: true; fromQuery: boolean } | { ok: false; status: number; reason: string } {
+  /** Host and Origin name this server (every request). */
+  function authorise(req: IncomingMessage): { ok: true } | { ok: false; status: number; reason: string } {
     if (!allowedHosts().has(req.headers.host ?? '')) return { ok: false, status: 403, reason: 'wrong Host' };
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().has(origin))
       return { ok: false, status: 403, reason: 'wrong Origin' };
-    const query = url.searchParams.get('token') ?? undefined;
-    if (sameSecret(query, token)) return { ok: true, fromQuery: true };
-    if (sameSecret(cookieValue(req.headers.cookie, COOKIE), token)) return { ok: true, fromQuery: false };
-    return { ok: false, status: 403, reason: 'token required' };
+    return { ok: true };
+  }
+
+  /**
+   * The WebSocket's secret: a session given to a tab, or the unspent URL token (spent now: the
+   * caller gets a new session). null when neither.
+   */
+  function admit(req: IncomingMessage): { newSession: string | null } | null {
+    const offered = offeredSecret(req.headers['sec-websocket-protocol']);
+    if (offered?.kind === 'session')
+      return sessions.has(sessionKey(offered.value)) ? { newSession: null } : null;
+    if (offered?.kind === 'token' && !tokenSpent && sameSecret(offered.value, token)) {
+      tokenSpent = true;
+      const session = randomBytes(32).toString('base64url');
+      sessions.add(sessionKey(session));
+      return { newSession: session };
+    }
+    return null;
   }
 
   const securityHeaders = (): Record<string, string> => ({
@@ -257,14 +278,13 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const auth = authorise(req, url);
+    const auth = authorise(req);
     if (!auth.ok) {
       res.writeHead(auth.status, { 'content-type': 'text/plain; charset=utf-8', ...securityHeaders() });
       res.end(`Forbidden: ${auth.reason}. Open the URL that npm run web printed.\n`);
       return;
     }
     const headers: Record<string, string> = { ...securityHeaders(), 'cache-control': 'no-store' };
-    if (auth.fromQuery) headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res
         .writeHead(405, { ...headers, allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' })
@@ -307,22 +327,26 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       res.end('internal error\n');
     });
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
   const sockets = new Set<WebSocket>();
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const auth =
-      url.pathname === '/api'
-        ? authorise(req, url)
-        : ({ ok: false, status: 404, reason: 'not found' } as const);
-    if (!auth.ok) {
+    const refuse = (status: number): void => {
       socket.end(
-        `HTTP/1.1 ${auth.status} ${auth.status === 404 ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
+        `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
       );
-      return;
-    }
+    };
+    if (url.pathname !== '/api') return refuse(404);
+    if (!authorise(req).ok) return refuse(403);
+    const admitted = admit(req);
+    if (!admitted) return refuse(403);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      if (admitted.newSession !== null) send(ws, { session: admitted.newSession });
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
       ws.on('error', (err) => log(`websocket error: ${err.message}`));

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { SENDSMS5_PROFILE } from '../protocol/soap/namespaces.ts';
 import { openGatewayDb, stmt, transaction } from './store/db.ts';
 import { authenticate } from './accounts.ts';
+import { LoginGuard, withClientAddress } from './login-guard.ts';
 import { createLogger } from './log.ts';
 import type { Logger } from './log.ts';
 import { Router, FORM_BODY_LIMIT } from './http.ts';
@@ -72,6 +73,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     instance: opts.instance ?? 'primary',
     defaultCountry: 'GB',
   };
+  // Back-off after failed logins, per username and client address (./login-guard.ts).
+  const loginGuard = new LoginGuard();
   const ctx: GatewayContext = {
     db,
     dataDir: opts.dataDir,
@@ -83,7 +86,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     sandbox: opts.sandbox ?? false,
     numbers: new NumberChecker(),
     authenticate: (username, pin) =>
-      username === undefined || pin === undefined ? null : authenticate(db, username, pin),
+      username === undefined || pin === undefined
+        ? Promise.resolve(null)
+        : authenticate(db, username, pin, loginGuard),
   };
   // The request log is for operators, not an archive: keep 30 days.
   stmt(db, "DELETE FROM request_log WHERE at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-30 days')").run();
@@ -99,7 +104,10 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   const server = createServer(
     { keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000, requestTimeout: 60_000 },
     (req, res) => {
-      handle(router, ctx, requestLog, req, res).catch((err: unknown) => {
+      // The client address for the login guard's back-off (./login-guard.ts).
+      withClientAddress(req.socket.remoteAddress ?? '', () =>
+        handle(router, ctx, requestLog, req, res),
+      ).catch((err: unknown) => {
         ctx.log.error('response failed', { path: req.url?.split('?')[0], error: String(err) });
         res.destroy();
       });

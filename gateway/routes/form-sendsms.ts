@@ -109,7 +109,7 @@ export async function handleSendSms(req: RouteRequest, ctx: GatewayContext): Pro
   const fields = readForm(req);
   if (isDeprecatedShape(fields)) return handleDeprecatedSend(fields, ctx);
   const username = fields.get('Username');
-  const account = ctx.authenticate(username, fields.get('PIN'));
+  const account = await ctx.authenticate(username, fields.get('PIN'));
   if (!account) return invalidLogin(fields, username);
   const problems = requestProblems(validateRequest('sendsms', fields));
   if (problems.length > 0) {

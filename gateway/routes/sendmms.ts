@@ -47,7 +47,7 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
     );
   }
   const username = fields.get('Username');
-  const account = ctx.authenticate(username, fields.get('PIN'));
+  const account = await ctx.authenticate(username, fields.get('PIN'));
   if (!account) return invalidLogin(fields, username);
   const problems = validateRequest('sendmms', fields);
   if (problems.length > 0) {

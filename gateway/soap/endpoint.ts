@@ -144,7 +144,7 @@ async function handleSoap(
   });
 }
 
-function authOr(ctx: GatewayContext, req: { Username?: string; PIN?: string }): Account | null {
+function authOr(ctx: GatewayContext, req: { Username?: string; PIN?: string }): Promise<Account | null> {
   return ctx.authenticate(req.Username, req.PIN);
 }
 
@@ -181,7 +181,7 @@ async function dispatchOperation(
       };
     }
     case 'AvailableCredit': {
-      const account = authOr(ctx, parsed.request);
+      const account = await authOr(ctx, parsed.request);
       if (!account) return invalidLoginFault(parsed.operation, parsed.request.Username);
       return {
         op: 'AvailableCredit',
@@ -190,7 +190,7 @@ async function dispatchOperation(
       };
     }
     case 'AvailableMessages': {
-      const account = authOr(ctx, parsed.request);
+      const account = await authOr(ctx, parsed.request);
       if (!account) return invalidLoginFault(parsed.operation, parsed.request.Username);
       return {
         op: 'AvailableMessages',
@@ -199,7 +199,7 @@ async function dispatchOperation(
       };
     }
     case 'PermittedReplyTo': {
-      const account = authOr(ctx, parsed.request);
+      const account = await authOr(ctx, parsed.request);
       if (!account) return invalidLoginFault(parsed.operation, parsed.request.Username);
       return {
         op: 'PermittedReplyTo',
@@ -208,7 +208,7 @@ async function dispatchOperation(
       };
     }
     case 'CollectMessages': {
-      const account = authOr(ctx, parsed.request);
+      const account = await authOr(ctx, parsed.request);
       if (!account)
         return {
           op: 'CollectMessages',
@@ -223,7 +223,7 @@ async function dispatchOperation(
     }
     case 'SubmitDeliveryReceipt': {
       const r = parsed.request;
-      const account = authOr(ctx, r);
+      const account = await authOr(ctx, r);
       const id = r.MessageIdentifier ?? '';
       if (!account)
         return {
@@ -263,7 +263,7 @@ async function dispatchOperation(
     }
     case 'DeliverMessage': {
       const r = parsed.request;
-      const account = authOr(ctx, r);
+      const account = await authOr(ctx, r);
       if (!account)
         return {
           op: 'DeliverMessage',

@@ -283,6 +283,8 @@ export interface AccountSummary {
   /** The reference gateway started in-process on loopback with a demo account. */
   sandbox: boolean;
   pinStored: boolean;
+  /** Issue 17: a gateway URL is plain http to another machine: the PIN travels in clear. */
+  insecure: boolean;
 }
 
 export type SignInRequest =
@@ -296,6 +298,8 @@ export type SignInRequest =
       rememberPin: boolean;
       /** Store the PIN although the OS keyring is basic_text (Linux without a secret service). */
       acceptPlainTextStorage?: boolean;
+      /** Issue 17: the user confirmed signing in over plain http (the PIN travels in clear). */
+      acceptInsecureGateway?: boolean;
     }
   | { sandbox: true };
 
@@ -475,6 +479,8 @@ export interface EffectivePolicy {
     /** Issue 17: the size cap of an update download, bytes. */
     maxDownloadBytes: number;
   };
+  /** Issue 17: plain-http gateways on other machines are allowed without asking the user. */
+  allowInsecureGateways: boolean;
   pollIntervalSeconds: { min: number; max: number };
   offerSandbox: boolean;
 }

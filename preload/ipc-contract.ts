@@ -165,7 +165,9 @@ export type ApiErrorCode =
   | 'download-failed'
   // issue 17: over the size cap; signature missing or wrong
   | 'download-too-large'
-  | 'download-unverified';
+  | 'download-unverified'
+  // issue 17: a sign-in over plain http to another machine, not confirmed (the PIN would go in clear)
+  | 'insecure-gateway';
 
 /** A refused or failed call, the same object in main and, rebuilt from the envelope, in the renderer. */
 export class ApiError extends Error {

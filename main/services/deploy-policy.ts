@@ -34,6 +34,7 @@ export interface PolicyFile {
   };
   pollIntervalSeconds?: { min: number; max: number };
   offerSandbox?: boolean;
+  allowInsecureGateways?: boolean;
 }
 
 /** No policy file: nothing is restricted (an unmanaged install). */
@@ -51,6 +52,7 @@ export const NO_POLICY: Readonly<EffectivePolicy> = Object.freeze({
   },
   pollIntervalSeconds: { min: POLL_INTERVAL_RANGE[0], max: POLL_INTERVAL_RANGE[1] },
   offerSandbox: true,
+  allowInsecureGateways: false,
 });
 
 /**
@@ -168,6 +170,7 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
     'updates',
     'pollIntervalSeconds',
     'offerSandbox',
+    'allowInsecureGateways',
   ]);
 
   const g = input.gateway;
@@ -273,6 +276,7 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
   }
 
   policy.offerSandbox = bool(p, 'offerSandbox', input.offerSandbox, true);
+  policy.allowInsecureGateways = bool(p, 'allowInsecureGateways', input.allowInsecureGateways, false);
   return { problems: p, policy };
 }
 

@@ -130,6 +130,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
       'secondaryUrl?': str,
       rememberPin: bool,
       'acceptPlainTextStorage?': bool,
+      'acceptInsecureGateway?': bool, // issue 17
     }),
   ),
   'accounts.signOut': none,

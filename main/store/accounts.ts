@@ -30,6 +30,24 @@ interface AccountRow {
 const SELECT =
   'SELECT id, label, username, primary_url, secondary_url, sandbox, pin_secret IS NOT NULL AS has_secret FROM accounts';
 
+/**
+ * Issue 17: the URLs of `urls` that would carry the PIN in clear: plain http to anything but this
+ * machine (localhost, 127.0.0.0/8, ::1).
+ */
+export function insecureGatewayUrls(urls: ReadonlyArray<string | null | undefined>): string[] {
+  return urls.filter((u): u is string => {
+    if (!u) return false;
+    try {
+      const url = new URL(u.trim());
+      if (url.protocol !== 'http:') return false;
+      const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+      return !(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
+    } catch {
+      return false;
+    }
+  });
+}
+
 function toSummary(r: AccountRow): AccountSummary {
   return {
     id: r.id,
@@ -39,6 +57,7 @@ function toSummary(r: AccountRow): AccountSummary {
     secondaryUrl: r.secondary_url,
     sandbox: r.sandbox === 1,
     pinStored: r.has_secret === 1,
+    insecure: insecureGatewayUrls([r.primary_url, r.secondary_url]).length > 0,
   };
 }
 

@@ -95,9 +95,16 @@ describe('deploy policy parsing', () => {
         locked: true,
       },
       allowedUsernames: ['acme.sales', 'acme.support'],
-      updates: { enabled: true, channel: 'beta', allowedDownloadHosts: ['downloads.example.com'] },
+      updates: {
+        enabled: true,
+        channel: 'beta',
+        allowedDownloadHosts: ['downloads.example.com'],
+        publicKeys: [],
+        maxDownloadBytes: 1024 ** 3,
+      },
       pollIntervalSeconds: { min: 15, max: 600 },
       offerSandbox: false,
+      allowInsecureGateways: false,
     });
   });
 
@@ -126,7 +133,7 @@ describe('deploy policy parsing', () => {
     expect(p?.error?.path).toBe(path);
     expect(p?.error?.problems.sort()).toEqual(
       [
-        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox)',
+        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox, allowInsecureGateways)',
         'gateway.port: not a known field (expected one of primaryUrl, secondaryUrl, locked)',
         'gateway.primaryUrl: must be an http or https URL ("ftp://gw.example.com")',
         'gateway.locked: must be true or false ("yes")',

@@ -305,6 +305,14 @@ const EXTENSION_TYPES: Record<string, string> = {
   vcs: 'text/x-vcalendar',
 };
 
+/**
+ * The media types /content/<token> serves as they are (issue 17): WAP and MMS content. Anything else
+ * a sender declared (text/html with a script) is served as application/octet-stream.
+ */
+export const SERVABLE_CONTENT_TYPES: ReadonlySet<string> = new Set(
+  Object.values(EXTENSION_TYPES).filter((t) => t !== 'application/zip'),
+);
+
 /** Content type from a file name's extension (spec 2.4: ContentType, when absent, is derived from it). */
 export function contentTypeForName(name: string): string {
   const dot = name.lastIndexOf('.');

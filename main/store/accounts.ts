@@ -147,6 +147,21 @@ export class AccountsRepo {
   }
 
   /** Store the PIN as encrypted by safeStorage (never the PIN itself), or forget it (null). */
+  /** Issue 17: the push receiver's address kept for this account (port and path), or null. */
+  pushAddress(id: string): { port: number; path: string } | null {
+    const r = this.#app.db.prepare('SELECT push_port, push_path FROM accounts WHERE id = ?').get(id) as
+      { push_port: number | null; push_path: string | null } | undefined;
+    return r && r.push_port !== null && r.push_path !== null
+      ? { port: r.push_port, path: r.push_path }
+      : null;
+  }
+
+  setPushAddress(id: string, address: { port: number; path: string }): void {
+    this.#app.db
+      .prepare('UPDATE accounts SET push_port = ?, push_path = ? WHERE id = ?')
+      .run(address.port, address.path, id);
+  }
+
   storeEncryptedPin(id: string, encrypted: Uint8Array | null): void {
     const r = this.#app.db
       .prepare('UPDATE accounts SET pin_secret = ?, updated_at = ? WHERE id = ?')

@@ -24,22 +24,12 @@ describe('push receiver address', () => {
       createMessengerApp({ dataDir: dir, env: { MESSENGER_PIN: gw.pin }, log: () => {} });
 
     const first = await run();
-    await first.api.accounts
-      .signIn({
-        username: gw.username,
-        pin: gw.pin,
-        primaryUrl: gw.url,
-        rememberPin: true,
-        acceptPlainTextStorage: true,
-      })
-      .catch(async () =>
-        first.api.accounts.signIn({
-          username: gw.username,
-          pin: gw.pin,
-          primaryUrl: gw.url,
-          rememberPin: false,
-        }),
-      );
+    await first.api.accounts.signIn({
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
     await first.api.settings.update({ pushReceiver: { enabled: true, port: null } });
     const url = first.pushReceiverUrl();
     expect(url).toMatch(/\/push\/[0-9a-f]{32}$/);

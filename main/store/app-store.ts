@@ -1,6 +1,7 @@
 // The app's storage-backed services, opened together: the repositories on one SQLite file, and the
 // settings in the preferences file beside it (./preferences.ts). The service facade of
 // preload/api.ts builds on this.
+import { chmodSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openAppDb } from './db.ts';
 import type { AppDb } from './db.ts';
@@ -46,6 +47,8 @@ export interface AppStoreOptions {
 /** Open the app database at `file` with every repository, and the preferences. */
 export function openAppStore(file: string, options: AppStoreOptions = {}): AppStore {
   const app = openAppDb(file);
+  // Issue 17: the app's data folder (messages, contacts, the journal) is its owner's alone.
+  if (process.platform !== 'win32' && file !== ':memory:') chmodSync(dirname(file), 0o700);
   try {
     const preferences = options.preferences ?? openPreferences(dirname(file));
     migrateSqliteSettings(app, preferences);

@@ -14,7 +14,7 @@ import type {
   UpdateStatus,
 } from '../../preload/api.ts';
 import type { GatewayClient } from '../client/gateway-client.ts';
-import { DownloadError, downloadFile, normalizeHost } from './update-download.ts';
+import { checkDownloadUrl, DownloadError, downloadFile, normalizeHost } from './update-download.ts';
 import { updateKeys } from './update-signature.ts';
 import { ApiError } from './validate-args.ts';
 import { isOfferedUpdate, UPDATE_CHANNELS } from './versions.ts';
@@ -90,6 +90,24 @@ export function gatewayHostOf(url: string | null | undefined): string | null {
  */
 export function downloadHosts(policy: UpdatePolicy, gatewayHosts: readonly string[]): string[] {
   return policy.allowedDownloadHosts !== undefined ? [...policy.allowedDownloadHosts] : [...gatewayHosts];
+}
+
+/**
+ * Issue 17: the host of an update's DownloadURL when it may join the external-link allow-list:
+ * only a URL that passes the download check itself (https, a host of downloadHosts), so a gateway
+ * cannot widen the list with any host it names. Null otherwise.
+ */
+export function linkableDownloadHost(
+  url: string | null | undefined,
+  policy: UpdatePolicy,
+  gatewayHosts: readonly string[],
+): string | null {
+  if (!url) return null;
+  try {
+    return normalizeHost(checkDownloadUrl(url, downloadHosts(policy, gatewayHosts)).hostname);
+  } catch {
+    return null;
+  }
 }
 
 /** MobileMessengerVersion through a signed-in client, as fetchRelease gives it. */

@@ -12,7 +12,8 @@ import { AccountsRepo } from './accounts.ts';
 import { ContactsRepo } from './contacts.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { GroupsRepo } from './groups.ts';
-import { OutboxJournal } from './outbox-journal.ts';
+import { OutboxJournal, outboxRunId } from './outbox-journal.ts';
+import { releaseRunLock } from './run-lock.ts';
 import { SearchRepo } from './search.ts';
 import { TemplatesRepo } from './templates.ts';
 import { ChildAccountsRepo } from './children.ts';
@@ -65,7 +66,10 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): AppSt
       settings: new SettingsRepo(preferences),
       children: new ChildAccountsRepo(app),
       libraryNumbers: new LibraryNumbersRepo(app),
-      close: () => app.close(),
+      close: () => {
+        app.close();
+        releaseRunLock(file, outboxRunId()); // issue 17: this run is over
+      },
     };
   } catch (err) {
     app.close();

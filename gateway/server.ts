@@ -114,6 +114,12 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     },
   );
   server.headersTimeout = 20_000;
+  // Issue 17: CONNECT (a proxy request) is answered, not left hanging.
+  server.on('connect', (_req, socket) => {
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, POST\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 8080, opts.host ?? '127.0.0.1', () => {
@@ -150,6 +156,13 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
 
 const DRAIN_MAX = 64 * 1024 * 1024;
 
+/** The client stopped sending its body (its connection closed early): its fault, not the gateway's. */
+class BodyAborted extends Error {
+  constructor() {
+    super('request aborted: the body was cut short by the client');
+  }
+}
+
 /** Reads at most `limit` bytes; beyond that the rest is drained and dropped (tooLarge, body = head). */
 function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Array; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
@@ -174,9 +187,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
       chunks.push(chunk);
     });
     req.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge }));
-    req.on('error', reject);
+    // An error before the body's end ("aborted", a reset) is the client's connection going away.
+    req.on('error', (err) => reject(req.complete ? err : new BodyAborted()));
     req.on('close', () => {
-      if (!req.complete) reject(new Error('request aborted'));
+      if (!req.complete) reject(new BodyAborted());
     });
   });
 }
@@ -288,7 +302,9 @@ async function handle(
       }
     }
   } catch (err) {
-    ctx.log.error('request failed', { path, error: String(err) });
+    // Issue 17: a truncated body is the client's doing: info, not error.
+    if (err instanceof BodyAborted) ctx.log.info('request body cut short', { path });
+    else ctx.log.error('request failed', { path, error: String(err) });
     out = { status: 400, body: 'Bad request\n' };
   }
   if (res.destroyed) return;

@@ -25,7 +25,7 @@ import {
   requestError,
   responseFormatOf,
 } from './form-common.ts';
-import { deliveryOptionOf, resolveRecipients, sendTimeOf } from './form-sendsms.ts';
+import { deliveryOptionOf, resolveRecipients, sendTimeOf, sendTimeProblem } from './form-sendsms.ts';
 import { ContentError, resolveContent } from './sendmms-content.ts';
 import type { ResolvedContent } from './sendmms-content.ts';
 import { addLibraryFile } from '../library/library.ts';
@@ -69,6 +69,8 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
     throw err;
   }
   const sendAt = sendTimeOf(fields);
+  const late = sendTimeProblem(sendAt);
+  if (late !== null) return requestError(fields, REPORT.invalidSchedule, late, { username });
   const deliveryOption = deliveryOptionOf(fields);
   const replyTo = fields.get('ReplyTo')?.trim();
   const baseUrl = requestBaseUrl(req);

@@ -102,7 +102,13 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   scheduler.start();
 
   const server = createServer(
-    { keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000, requestTimeout: 60_000 },
+    {
+      keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000,
+      requestTimeout: 60_000,
+      // Issue 17: a GET form's query string is read like a POST body (refused with a report when
+      // a field is too long), not cut off at Node's 16 KiB header limit with a bare 431.
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
     (req, res) => {
       // The client address for the login guard's back-off (./login-guard.ts).
       withClientAddress(req.socket.remoteAddress ?? '', () =>
@@ -155,6 +161,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
 }
 
 const DRAIN_MAX = 64 * 1024 * 1024;
+/** The request line and headers together (a GET form's fields ride in the request line). */
+const MAX_HEADER_BYTES = 256 * 1024;
 
 /** The client stopped sending its body (its connection closed early): its fault, not the gateway's. */
 class BodyAborted extends Error {

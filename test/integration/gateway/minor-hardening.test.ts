@@ -84,3 +84,22 @@ describe('gateway odds and ends', () => {
     expect(new URLSearchParams(ok.body).get('Report')).toBe(REPORT.queued);
   });
 });
+
+describe('GET forms', () => {
+  it('answer a query string over 16 KiB with a report, not a bare 431', async () => {
+    const q = new URLSearchParams({
+      Username: gw.username,
+      PIN: gw.pin,
+      SendTo: '447700900803',
+      Message: 'hello',
+      // A field the gateway does not know, long: the request is read and answered with a report.
+      Padding: 'x'.repeat(20 * 1024),
+      ResponseFormat: '3',
+    });
+    expect(q.toString().length).toBeGreaterThan(16 * 1024);
+    const res = await fetch(`${gw.url}/webservices/http/sendsms?${q}`);
+    expect(res.status).toBe(200);
+    const p = new URLSearchParams(await res.text());
+    expect(p.get('Report')).toMatch(/^-?\d+$/);
+  });
+});

@@ -187,6 +187,8 @@ export interface RecipientOutcome {
   classification: ReportGroup | null;
   receiptReport: string | null;
   receiptAt: Millis | null;
+  /** Issue 17: accepted, and no delivery receipt an hour after the send ("no receipt yet"). */
+  receiptOverdue: boolean;
 }
 
 export interface HistoryFilter {

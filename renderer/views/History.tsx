@@ -200,6 +200,7 @@ function JobDetail({
               <td className="muted">
                 {r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : ''}
                 {r.receiptReport !== null ? ` · receipt ${r.receiptReport}` : ''}
+                {r.receiptOverdue ? ' · no receipt yet' : ''}
               </td>
               <td className="muted small">{r.messageIdentifier ?? ''}</td>
             </tr>

@@ -532,6 +532,12 @@ export interface MessengerApi {
     cancel(jobId: number): Promise<OutboxBatch[]>;
     /** A new job to the given recipients of an earlier job (never automatic). */
     resend(args: { jobId: number; numbers: string[] }): Promise<OutboxJob>;
+    // issue 17:
+    /**
+     * Continue sending an interrupted job: its batches never requested (pending), nothing else; a
+     * batch that may have reached the gateway (unknown) is never sent again by this.
+     */
+    continue(jobId: number): Promise<OutboxJob>;
   };
   inbox: {
     conversations(args?: {

@@ -74,6 +74,8 @@ export const API_CHANNELS = [
   'policy.get',
   'library.list',
   'sandbox.outbound',
+  // issue 17: Continue sending an interrupted job (only recipients never requested)
+  'outbox.continue',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

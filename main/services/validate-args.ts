@@ -244,6 +244,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
           : `${p} must be a whole number from 1 to ${OUTBOUND_PAGE_MAX}`,
     }),
   ),
+  // issue 17: Continue sending
+  'outbox.continue': posInt,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -1,5 +1,15 @@
 // Accounts: Username + PIN (scrypt hash, constant-time check), credit, ReplyTo list, children.
-import { createHmac, randomBytes, scryptSync, timingSafeEqual, randomInt } from 'node:crypto';
+import { createHmac, randomBytes, scrypt, scryptSync, timingSafeEqual, randomInt } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { LoginGuard } from './login-guard.ts';
+import { currentClientAddress } from './login-guard.ts';
+
+const scryptAsync = promisify(scrypt) as (
+  pin: string,
+  salt: Buffer,
+  keylen: number,
+  opts: { N: number; r: number; p: number },
+) => Promise<Buffer>;
 import type { DatabaseSync } from 'node:sqlite';
 import type { ChildAccountType } from '../protocol/limits.ts';
 import { stmt, transaction } from './store/db.ts';
@@ -49,14 +59,17 @@ export function hashPin(pin: string): string {
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-/** Compares in constant time; a malformed stored hash never matches. */
-export function verifyPin(pin: string, stored: string): boolean {
+/**
+ * Compares in constant time; a malformed stored hash never matches. Async: scrypt runs on libuv's
+ * thread pool, never on the event loop (issue 17: 64 connections of wrong logins stalled the rest).
+ */
+export async function verifyPin(pin: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [N, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
   const salt = Buffer.from(parts[4] ?? '', 'base64');
   const expected = Buffer.from(parts[5] ?? '', 'base64');
-  const actual = scryptSync(pin, salt, expected.length || KEY_LEN, { N, r, p });
+  const actual = await scryptAsync(pin, salt, expected.length || KEY_LEN, { N, r, p });
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
@@ -102,23 +115,39 @@ function toAccount(db: DatabaseSync, row: AccountRow): Account {
   };
 }
 
-/** The account for Username+PIN, or null. Username and PIN are case-sensitive (spec 5.2). */
-export function authenticate(db: DatabaseSync, username: string, pin: string): Account | null {
+/**
+ * The account for Username+PIN, or null. Username and PIN are case-sensitive (spec 5.2). A username
+ * or client address in back-off after repeated failures gets null without a check (./login-guard.ts).
+ */
+export async function authenticate(
+  db: DatabaseSync,
+  username: string,
+  pin: string,
+  guard: LoginGuard,
+  address = currentClientAddress(),
+): Promise<Account | null> {
+  if (guard.retryAfterMs(username, address) > 0) return null;
   const row = stmt(db, 'SELECT * FROM accounts WHERE username = ?').get(username) as AccountRow | undefined;
   const stored = row?.pin_hash ?? DUMMY_HASH;
   const cached = verifiedCache.get(username);
-  let ok: boolean;
+  let ok = false;
   if (row && cached && cached.until > Date.now() && cached.stored === stored) {
     const a = Buffer.from(cached.key);
     const b = Buffer.from(cacheKey(username, pin));
     ok = a.length === b.length && timingSafeEqual(a, b);
-    if (!ok) ok = verifyPin(pin, stored);
-  } else {
-    ok = verifyPin(pin, stored);
+  }
+  if (!ok) {
+    ok = await guard.limit(address, () => verifyPin(pin, stored));
     if (ok && row)
       verifiedCache.set(username, { key: cacheKey(username, pin), stored, until: Date.now() + CACHE_MS });
   }
-  return ok && row ? toAccount(db, row) : null;
+  guard.record(username, address, ok && row !== undefined);
+  // The row may have changed (PIN, deletion) while scrypt ran: read it again.
+  const now =
+    ok && row
+      ? (stmt(db, 'SELECT * FROM accounts WHERE id = ?').get(row.id) as AccountRow | undefined)
+      : undefined;
+  return now && now.pin_hash === stored ? toAccount(db, now) : null;
 }
 
 export function getAccount(db: DatabaseSync, idOrUsername: number | string): Account | null {

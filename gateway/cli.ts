@@ -19,6 +19,36 @@ import type { RunningGateway } from './server.ts';
 import { DEFAULT_RELEASE } from './server.ts';
 import { ReleaseError, releaseFromFlags, setStoredRelease, storedRelease } from './release.ts';
 
+/** The shortest PIN `account add` accepts (the spec sets only the longest, LIMITS.pinMax). */
+export const MIN_PIN_LENGTH = 8;
+export const PIN_ENV = 'GATEWAY_PIN';
+
+/** A line read from the terminal without echo; undefined when there is no terminal. */
+async function promptHidden(question: string): Promise<string | undefined> {
+  if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) return undefined;
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const out = rl as unknown as { _writeToOutput: (s: string) => void };
+  let muted = false;
+  out._writeToOutput = (s: string) => {
+    if (!muted) process.stderr.write(s);
+  };
+  try {
+    return await new Promise<string>((resolve) => {
+      rl.question(question, resolve);
+      muted = true;
+    });
+  } finally {
+    process.stderr.write('\n');
+    rl.close();
+  }
+}
+
+export interface CliIo {
+  env?: NodeJS.ProcessEnv;
+  promptPin?: () => Promise<string | undefined>;
+}
+
 const USAGE = `Usage: npm run gateway -- <command> [options]
 
 Commands:
@@ -33,7 +63,9 @@ Commands:
   release set --release-version V --release-url URL [--release-notice TEXT] [--release-date ISO]
         Store the release served from now on (wins over the serve flags; a running gateway serves it at once).
   release show
-  account add --username U --pin P [--credit 10.00] [--restricted] [--reply-to N,..] [--number N] [--push-url URL]
+  account add --username U [--credit 10.00] [--restricted] [--reply-to N,..] [--number N] [--push-url URL]
+        The PIN (${MIN_PIN_LENGTH} to ${LIMITS.pinMax} letters and digits) comes from GATEWAY_PIN or a hidden
+        prompt, never a flag (a flag is visible to every user in ps and stays in shell history).
   account list
   account top-up --username U --credit 5.00
   address-book import --username U --book NAME --file contacts.csv [--country GB]
@@ -67,6 +99,7 @@ function required(value: string | undefined, flag: string): string {
 export async function main(
   argv: string[],
   out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
+  io: CliIo = {},
 ): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -110,11 +143,18 @@ export async function main(
   try {
     if (cmd === 'account' && sub === 'add') {
       const username = required(values.username, '--username');
-      const pin = required(values.pin, '--pin');
+      if (values.pin !== undefined)
+        throw new UsageError(
+          `--pin is not accepted: other users can read it in ps and it stays in shell history; set ${PIN_ENV} or answer the prompt`,
+        );
+      let pin = (io.env ?? process.env)[PIN_ENV];
+      if (pin === undefined || pin === '') pin = await (io.promptPin ?? (() => promptHidden('PIN: ')))();
+      if (pin === undefined || pin === '')
+        throw new UsageError(`no PIN: set ${PIN_ENV} or run in a terminal to be asked for it`);
       if (!/^[A-Za-z0-9.]+$/.test(username) || username.length > LIMITS.usernameMax)
         throw new UsageError(`--username: letters, digits and dots, at most ${LIMITS.usernameMax}`);
-      if (!/^[A-Za-z0-9]+$/.test(pin) || pin.length > LIMITS.pinMax)
-        throw new UsageError(`--pin: letters and digits, at most ${LIMITS.pinMax}`);
+      if (!/^[A-Za-z0-9]+$/.test(pin) || pin.length < MIN_PIN_LENGTH || pin.length > LIMITS.pinMax)
+        throw new UsageError(`the PIN: ${MIN_PIN_LENGTH} to ${LIMITS.pinMax} letters and digits`);
       const account = createAccount(db, {
         username,
         pin,

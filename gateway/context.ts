@@ -84,5 +84,5 @@ export interface GatewayContext {
   /** Recipient number checks, split across a worker thread for large lists. */
   numbers: NumberChecker;
   /** Authenticated account helper kept here so rich routes don't re-implement it. */
-  authenticate(username: string | undefined, pin: string | undefined): Account | null;
+  authenticate(username: string | undefined, pin: string | undefined): Promise<Account | null>;
 }

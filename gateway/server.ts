@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { SENDSMS5_PROFILE } from '../protocol/soap/namespaces.ts';
 import { openGatewayDb, stmt, transaction } from './store/db.ts';
 import { authenticate } from './accounts.ts';
+import { LoginGuard, withClientAddress } from './login-guard.ts';
 import { createLogger } from './log.ts';
 import type { Logger } from './log.ts';
 import { Router, FORM_BODY_LIMIT } from './http.ts';
@@ -76,6 +77,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     defaultCountry: 'GB',
     soapProfile: opts.soapProfile ?? SENDSMS5_PROFILE,
   };
+  // Back-off after failed logins, per username and client address (./login-guard.ts).
+  const loginGuard = new LoginGuard();
   const ctx: GatewayContext = {
     db,
     dataDir: opts.dataDir,
@@ -87,7 +90,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     sandbox: opts.sandbox ?? false,
     numbers: new NumberChecker(),
     authenticate: (username, pin) =>
-      username === undefined || pin === undefined ? null : authenticate(db, username, pin),
+      username === undefined || pin === undefined
+        ? Promise.resolve(null)
+        : authenticate(db, username, pin, loginGuard),
   };
   // The request log is for operators, not an archive: keep 30 days.
   stmt(db, "DELETE FROM request_log WHERE at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-30 days')").run();
@@ -101,15 +106,30 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   scheduler.start();
 
   const server = createServer(
-    { keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000, requestTimeout: 60_000 },
+    {
+      keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000,
+      requestTimeout: 60_000,
+      // Issue 17: a GET form's query string is read like a POST body (refused with a report when
+      // a field is too long), not cut off at Node's 16 KiB header limit with a bare 431.
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
     (req, res) => {
-      handle(router, ctx, requestLog, req, res).catch((err: unknown) => {
+      // The client address for the login guard's back-off (./login-guard.ts).
+      withClientAddress(req.socket.remoteAddress ?? '', () =>
+        handle(router, ctx, requestLog, req, res),
+      ).catch((err: unknown) => {
         ctx.log.error('response failed', { path: req.url?.split('?')[0], error: String(err) });
         res.destroy();
       });
     },
   );
   server.headersTimeout = 20_000;
+  // Issue 17: CONNECT (a proxy request) is answered, not left hanging.
+  server.on('connect', (_req, socket) => {
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, POST\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 8080, opts.host ?? '127.0.0.1', () => {
@@ -145,6 +165,15 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
 }
 
 const DRAIN_MAX = 64 * 1024 * 1024;
+/** The request line and headers together (a GET form's fields ride in the request line). */
+const MAX_HEADER_BYTES = 256 * 1024;
+
+/** The client stopped sending its body (its connection closed early): its fault, not the gateway's. */
+class BodyAborted extends Error {
+  constructor() {
+    super('request aborted: the body was cut short by the client');
+  }
+}
 
 /** Reads at most `limit` bytes; beyond that the rest is drained and dropped (tooLarge, body = head). */
 function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Array; tooLarge: boolean }> {
@@ -170,9 +199,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
       chunks.push(chunk);
     });
     req.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge }));
-    req.on('error', reject);
+    // An error before the body's end ("aborted", a reset) is the client's connection going away.
+    req.on('error', (err) => reject(req.complete ? err : new BodyAborted()));
     req.on('close', () => {
-      if (!req.complete) reject(new Error('request aborted'));
+      if (!req.complete) reject(new BodyAborted());
     });
   });
 }
@@ -284,7 +314,9 @@ async function handle(
       }
     }
   } catch (err) {
-    ctx.log.error('request failed', { path, error: String(err) });
+    // Issue 17: a truncated body is the client's doing: info, not error.
+    if (err instanceof BodyAborted) ctx.log.info('request body cut short', { path });
+    else ctx.log.error('request failed', { path, error: String(err) });
     out = { status: 400, body: 'Bad request\n' };
   }
   if (res.destroyed) return;

@@ -5,9 +5,13 @@
 // { ok: true, result } | { ok: false, error: { code, message, problems? } } of
 // preload/ipc-contract.ts, as Electron's IPC answers — and events { event, payload }.
 //
-// Security: 127.0.0.1 only; a random per-run token (32 bytes, base64url) is needed for every HTTP
-// request and the WebSocket upgrade (query token= on the page load sets an HttpOnly SameSite=Strict
-// cookie); Host and Origin must name this loopback server (DNS-rebinding guard); strict CSP.
+// Security: 127.0.0.1 only; Host and Origin must name this loopback server (DNS-rebinding guard);
+// strict CSP. The API (the WebSocket) needs a secret, never a cookie (issue 17: a cookie for
+// 127.0.0.1 goes to every port of the host): the printed URL carries a random one-time token
+// (32 bytes, base64url) that the page offers once in the WebSocket handshake (subprotocol
+// "messenger.token.<t>") and exchanges for a per-tab session ("messenger.session.<s>", kept in the
+// tab's sessionStorage); the URL token is then spent, so the copy in the browser history is
+// worthless. The static files (the renderer bundle, no user data) need no secret.
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -28,7 +32,8 @@ import type { ApiEnvelope } from '../preload/ipc-contract.ts';
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const RENDERER_SOURCE = join(ROOT, 'renderer');
 export const RENDERER_OUT = join(ROOT, 'out', 'renderer');
-const COOKIE = 'messenger_token';
+/** The WebSocket subprotocol the bridge speaks; the secret rides as a second one (see above). */
+const WS_PROTOCOL = 'messenger';
 /** A CSV or vCard import travels in one message. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
@@ -163,12 +168,13 @@ function sameSecret(given: string | undefined, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+/** The secret offered in Sec-WebSocket-Protocol: `messenger.token.<t>` or `messenger.session.<s>`. */
+function offeredSecret(header: string | undefined): { kind: 'token' | 'session'; value: string } | null {
+  for (const p of (header ?? '').split(',')) {
+    const m = /^messenger\.(token|session)\.([A-Za-z0-9_-]{1,100})$/.exec(p.trim());
+    if (m) return { kind: m[1] as 'token' | 'session', value: m[2] ?? '' };
   }
-  return undefined;
+  return null;
 }
 
 function unavailablePage(reason: string): string {
@@ -179,23 +185,6 @@ function unavailablePage(reason: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Messenger — not available yet</title></head>
 <body><h1>The Messenger user interface is not available</h1><p>${esc}</p>
 <p>The services are running; this page works once the renderer is built (restart <code>npm run web</code>).</p></body></html>\n`;
-}
-
-/**
- * issue 13: what a browser shows when its link or cookie does not open this run (a bookmark, or a
- * reload after the shell restarted): what happened and how to get in, instead of a bare Forbidden.
- */
-function forbiddenPage(reason: string): string {
-  const what =
-    reason === 'token of an earlier run'
-      ? 'This tab was opened by an earlier run of the Messenger web shell. The shell has restarted since, and each run has its own link.'
-      : reason === 'token not of this run'
-        ? 'This link belongs to another run of the Messenger web shell (each run has its own link).'
-        : 'The Messenger web shell opens only through the link it printed when it started.';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Messenger — open the new link</title></head>
-<body><h1>Open the link of the running web shell</h1><p>${what}</p>
-<p>Open the line <code>URL: http://127.0.0.1:…/?token=…</code> that <code>npm run web</code> printed in its terminal
-when it last started. If it is not running, start it again (<code>npm run web</code>) and open the URL it prints.</p></body></html>\n`;
 }
 
 export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
@@ -229,6 +218,10 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
     ...(opts.downloadsDir !== undefined ? { downloadsDir: opts.downloadsDir } : {}),
   });
   const token = randomBytes(32).toString('base64url');
+  let tokenSpent = false;
+  /** SHA-256 of each tab session given out (this run only: a restart prints a new URL). */
+  const sessions = new Set<string>();
+  const sessionKey = (s: string): string => createHash('sha256').update(s).digest('base64url');
   let port = 0;
 
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -248,23 +241,30 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       "object-src 'none'",
     ].join('; ');
 
-  /** Host and Origin name this server; the token comes with the query or the cookie. */
-  function authorise(
-    req: IncomingMessage,
-    url: URL,
-  ): { ok: true; fromQuery: boolean } | { ok: false; status: number; reason: string } {
+  /** Host and Origin name this server (every request). */
+  function authorise(req: IncomingMessage): { ok: true } | { ok: false; status: number; reason: string } {
     if (!allowedHosts().has(req.headers.host ?? '')) return { ok: false, status: 403, reason: 'wrong Host' };
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().has(origin))
       return { ok: false, status: 403, reason: 'wrong Origin' };
-    const query = url.searchParams.get('token') ?? undefined;
-    if (sameSecret(query, token)) return { ok: true, fromQuery: true };
-    const cookie = cookieValue(req.headers.cookie, COOKIE);
-    if (sameSecret(cookie, token)) return { ok: true, fromQuery: false };
-    // issue 13: say why, so that the page can tell the user what to do.
-    if (query !== undefined) return { ok: false, status: 403, reason: 'token not of this run' };
-    if (cookie !== undefined) return { ok: false, status: 403, reason: 'token of an earlier run' };
-    return { ok: false, status: 403, reason: 'token required' };
+    return { ok: true };
+  }
+
+  /**
+   * The WebSocket's secret: a session given to a tab, or the unspent URL token (spent now: the
+   * caller gets a new session). null when neither.
+   */
+  function admit(req: IncomingMessage): { newSession: string | null } | null {
+    const offered = offeredSecret(req.headers['sec-websocket-protocol']);
+    if (offered?.kind === 'session')
+      return sessions.has(sessionKey(offered.value)) ? { newSession: null } : null;
+    if (offered?.kind === 'token' && !tokenSpent && sameSecret(offered.value, token)) {
+      tokenSpent = true;
+      const session = randomBytes(32).toString('base64url');
+      sessions.add(sessionKey(session));
+      return { newSession: session };
+    }
+    return null;
   }
 
   const securityHeaders = (): Record<string, string> => ({
@@ -278,23 +278,13 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const auth = authorise(req, url);
+    const auth = authorise(req);
     if (!auth.ok) {
-      // A page load (not an asset) gets a page that says what to do.
-      const page = req.method === 'GET' && url.pathname === '/' && auth.reason.startsWith('token');
-      res.writeHead(auth.status, {
-        'content-type': page ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
-        ...securityHeaders(),
-      });
-      res.end(
-        page
-          ? forbiddenPage(auth.reason)
-          : `Forbidden: ${auth.reason}. Open the URL that npm run web printed.\n`,
-      );
+      res.writeHead(auth.status, { 'content-type': 'text/plain; charset=utf-8', ...securityHeaders() });
+      res.end(`Forbidden: ${auth.reason}.\n`);
       return;
     }
     const headers: Record<string, string> = { ...securityHeaders(), 'cache-control': 'no-store' };
-    if (auth.fromQuery) headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res
         .writeHead(405, { ...headers, allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' })
@@ -337,22 +327,26 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       res.end('internal error\n');
     });
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
   const sockets = new Set<WebSocket>();
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const auth =
-      url.pathname === '/api'
-        ? authorise(req, url)
-        : ({ ok: false, status: 404, reason: 'not found' } as const);
-    if (!auth.ok) {
+    const refuse = (status: number): void => {
       socket.end(
-        `HTTP/1.1 ${auth.status} ${auth.status === 404 ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
+        `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
       );
-      return;
-    }
+    };
+    if (url.pathname !== '/api') return refuse(404);
+    if (!authorise(req).ok) return refuse(403);
+    const admitted = admit(req);
+    if (!admitted) return refuse(403);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      if (admitted.newSession !== null) send(ws, { session: admitted.newSession });
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
       ws.on('error', (err) => log(`websocket error: ${err.message}`));

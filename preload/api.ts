@@ -198,6 +198,8 @@ export interface RecipientOutcome {
   classification: ReportGroup | null;
   receiptReport: string | null;
   receiptAt: Millis | null;
+  /** Issue 17: accepted, and no delivery receipt an hour after the send ("no receipt yet"). */
+  receiptOverdue: boolean;
 }
 
 export interface HistoryFilter {
@@ -304,6 +306,8 @@ export interface AccountSummary {
   /** The reference gateway started in-process on loopback with a demo account. */
   sandbox: boolean;
   pinStored: boolean;
+  /** Issue 17: a gateway URL is plain http to another machine: the PIN travels in clear. */
+  insecure: boolean;
 }
 
 export type SignInRequest =
@@ -317,6 +321,8 @@ export type SignInRequest =
       rememberPin: boolean;
       /** Store the PIN although the OS keyring is basic_text (Linux without a secret service). */
       acceptPlainTextStorage?: boolean;
+      /** Issue 17: the user confirmed signing in over plain http (the PIN travels in clear). */
+      acceptInsecureGateway?: boolean;
     }
   | { sandbox: true };
 
@@ -361,6 +367,11 @@ export interface UpdateDownload {
   error: string | null;
   /** The shell can open the file or show it in its folder (Electron); the web shell shows the path. */
   canOpen: boolean;
+  /**
+   * Issue 17: the file's Ed25519 signature was checked against the publisher's key (false: no key is
+   * configured, so nothing was checked; the banner says "not verified" and Open asks first).
+   */
+  verified: boolean;
 }
 
 export interface UpdateStatus {
@@ -489,7 +500,17 @@ export interface EffectivePolicy {
   gateway: { primaryUrl: string | null; secondaryUrl: string | null; locked: boolean };
   /** Only these usernames may sign in; null = any. */
   allowedUsernames: string[] | null;
-  updates: { enabled: boolean; channel: string; allowedDownloadHosts: string[] | null };
+  updates: {
+    enabled: boolean;
+    channel: string;
+    allowedDownloadHosts: string[] | null;
+    /** Issue 17: Ed25519 keys pinned for update signatures (with the built-in ones). */
+    publicKeys: string[];
+    /** Issue 17: the size cap of an update download, bytes. */
+    maxDownloadBytes: number;
+  };
+  /** Issue 17: plain-http gateways on other machines are allowed without asking the user. */
+  allowInsecureGateways: boolean;
   pollIntervalSeconds: { min: number; max: number };
   offerSandbox: boolean;
   /** true shows Accounts (child accounts) whatever the setting. */
@@ -543,6 +564,12 @@ export interface MessengerApi {
     cancel(jobId: number): Promise<OutboxBatch[]>;
     /** A new job to the given recipients of an earlier job (never automatic). */
     resend(args: { jobId: number; numbers: string[] }): Promise<OutboxJob>;
+    // issue 17:
+    /**
+     * Continue sending an interrupted job: its batches never requested (pending), nothing else; a
+     * batch that may have reached the gateway (unknown) is never sent again by this.
+     */
+    continue(jobId: number): Promise<OutboxJob>;
   };
   inbox: {
     conversations(args?: {

@@ -85,6 +85,8 @@ export const API_CHANNELS = [
   // issue 13: bulk delete of contacts with undo
   'contacts.deleteMany',
   'contacts.restore',
+  // issue 17: Continue sending an interrupted job (only recipients never requested)
+  'outbox.continue',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */
@@ -175,7 +177,12 @@ export type ApiErrorCode =
   | 'download-http-error'
   | 'download-incomplete'
   | 'download-cancelled'
-  | 'download-failed';
+  | 'download-failed'
+  // issue 17: over the size cap; signature missing or wrong
+  | 'download-too-large'
+  | 'download-unverified'
+  // issue 17: a sign-in over plain http to another machine, not confirmed (the PIN would go in clear)
+  | 'insecure-gateway';
 
 /** A refused or failed call, the same object in main and, rebuilt from the envelope, in the renderer. */
 export class ApiError extends Error {

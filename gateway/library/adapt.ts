@@ -4,6 +4,7 @@
 // jimp decodes and encodes JPEG/PNG/GIF and scales; WBMP (a 1-bit headerless-ish WAP format jimp does
 // not know) is read and written here, it is a few lines.
 import { Jimp } from 'jimp';
+import { checkImageHeader, ImageError } from './image-header.ts';
 
 export type ImageType = 'image/jpeg' | 'image/gif' | 'image/png' | 'image/vnd.wap.wbmp';
 export const ADAPTABLE_TYPES: ReadonlyArray<ImageType> = [
@@ -121,12 +122,23 @@ export function encodeWbmp(width: number, height: number, rgba: Uint8Array): Uin
   return Uint8Array.from([0, 0, ...uintvar(width), ...uintvar(height), ...bits]);
 }
 
+/**
+ * Decodes an image whose header was checked first (issue 17: size before any pixel is decoded). Bad
+ * data is an ImageError: the sender's content (report 13), not a server error.
+ */
 async function load(bytes: Uint8Array, contentType: ImageType) {
-  if (contentType === 'image/vnd.wap.wbmp') {
-    const { width, height, rgba } = decodeWbmp(bytes);
-    return Jimp.fromBitmap({ width, height, data: Buffer.from(rgba) });
+  checkImageHeader(bytes, contentType);
+  try {
+    if (contentType === 'image/vnd.wap.wbmp') {
+      const { width, height, rgba } = decodeWbmp(bytes);
+      return Jimp.fromBitmap({ width, height, data: Buffer.from(rgba) });
+    }
+    return await Jimp.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch (err) {
+    throw new ImageError(
+      `the ${contentType} data cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  return Jimp.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
 /**

@@ -3,7 +3,7 @@
 // Hand-written: no maintained JavaScript library encodes MMS PDUs, and the subset needed here (a few
 // headers, WSP content types, multipart entries) is small. Also composes an MMS from a ZIP of components
 // (fflate reads the ZIP) as spec 2.4 describes for MMSNotificationFileName1=*.zip.
-import { unzipSync } from 'fflate';
+import { Unzip, UnzipInflate, unzipSync } from 'fflate';
 
 export const MMS_CONTENT_TYPE = 'application/vnd.wap.mms-message';
 
@@ -305,6 +305,14 @@ const EXTENSION_TYPES: Record<string, string> = {
   vcs: 'text/x-vcalendar',
 };
 
+/**
+ * The media types /content/<token> serves as they are (issue 17): WAP and MMS content. Anything else
+ * a sender declared (text/html with a script) is served as application/octet-stream.
+ */
+export const SERVABLE_CONTENT_TYPES: ReadonlySet<string> = new Set(
+  Object.values(EXTENSION_TYPES).filter((t) => t !== 'application/zip'),
+);
+
 /** Content type from a file name's extension (spec 2.4: ContentType, when absent, is derived from it). */
 export function contentTypeForName(name: string): string {
   const dot = name.lastIndexOf('.');
@@ -322,6 +330,60 @@ export interface ComposeOptions {
 
 const ZIP_MAX_BYTES = 1024 * 1024;
 const ZIP_MAX_ENTRIES = 32;
+/** Issue 17: the highest compression ratio accepted for a ZIP entry (real media compress far less). */
+export const ZIP_MAX_RATIO = 100;
+
+/** Text for an XML attribute value (a ZIP entry name in the generated SMIL). */
+function xmlAttr(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+  );
+}
+
+/**
+ * Inflates the entries named in `declared` (name → size from the central directory), never past
+ * the declared size: an entry that says 10 bytes and inflates to 100 MB is stopped at byte 11.
+ */
+function inflateWithin(zip: Uint8Array, declared: Map<string, number>): Record<string, Uint8Array> {
+  const out: Record<string, Uint8Array> = {};
+  let failure: MmsError | null = null;
+  const unzipper = new Unzip();
+  unzipper.register(UnzipInflate);
+  unzipper.onfile = (file) => {
+    const limit = declared.get(file.name);
+    if (limit === undefined) return;
+    const chunks: Uint8Array[] = [];
+    let got = 0;
+    file.ondata = (err, chunk, final) => {
+      if (failure) return;
+      if (err) {
+        failure = new MmsError(`not a readable ZIP file: ${err.message}`);
+        return;
+      }
+      got += chunk.length;
+      if (got > limit) {
+        failure = new MmsError(`ZIP entry ${file.name} is larger than the ${limit} bytes it declares`);
+        file.terminate();
+        return;
+      }
+      chunks.push(chunk);
+      if (final) {
+        const all = new Uint8Array(got);
+        let at = 0;
+        for (const c of chunks) {
+          all.set(c, at);
+          at += c.length;
+        }
+        out[file.name] = all;
+      }
+    };
+    file.start();
+  };
+  unzipper.push(zip, true);
+  if (failure) throw failure;
+  return out;
+}
 
 function smilFor(parts: MmsPart[]): string {
   const images = parts.filter((p) => /^(image|video)\//.test(p.contentType));
@@ -334,9 +396,10 @@ function smilFor(parts: MmsPart[]): string {
     const img = images[i];
     const txt = texts[i];
     const snd = audio[i];
-    if (img) items.push(`<img src="${img.name}" region="Image"/>`);
-    if (txt) items.push(`<text src="${txt.name}" region="Text"/>`);
-    if (snd) items.push(`<audio src="${snd.name}"/>`);
+    // Issue 17: the names come from the sender's ZIP: escaped.
+    if (img) items.push(`<img src="${xmlAttr(img.name)}" region="Image"/>`);
+    if (txt) items.push(`<text src="${xmlAttr(txt.name)}" region="Text"/>`);
+    if (snd) items.push(`<audio src="${xmlAttr(snd.name)}"/>`);
     pars.push(`<par dur="5000ms">${items.join('')}</par>`);
   }
   return (
@@ -360,16 +423,22 @@ export function composeMmsFromZip(
   let declared = 0;
   let entries = 0;
   let files: Record<string, Uint8Array>;
+  const sizes = new Map<string, number>();
   try {
-    files = unzipSync(zip, {
+    // The central directory first (nothing inflated): counts, declared sizes, ratios.
+    unzipSync(zip, {
       filter: (f) => {
         entries++;
         declared += f.originalSize;
         if (entries > maxEntries) throw new MmsError(`ZIP has more than ${maxEntries} entries`);
         if (declared > maxBytes) throw new MmsError(`ZIP content is larger than ${maxBytes} bytes`);
-        return !f.name.endsWith('/');
+        if (f.originalSize > 1024 && f.originalSize > Math.max(1, f.size) * ZIP_MAX_RATIO)
+          throw new MmsError(`ZIP entry ${f.name} is compressed more than ${ZIP_MAX_RATIO}:1`);
+        if (!f.name.endsWith('/')) sizes.set(f.name, f.originalSize);
+        return false;
       },
     });
+    files = inflateWithin(zip, sizes);
   } catch (e) {
     if (e instanceof MmsError) throw e;
     throw new MmsError(`not a readable ZIP file: ${(e as Error).message}`);

@@ -2,14 +2,28 @@
 // receipt and DeliverMessage for an inbound message, SOAP over HTTP, at most PUSH_CONCURRENCY at a
 // time; each outcome is recorded in the database (pushed_at/push_error, or the inbound message
 // counted as collected).
+//
+// Issue 17: a receipt whose push failed, or that fell due while the account had no push URL (the
+// app stopped), is pushed again, as webhook senders do: after PUSH_RETRY_BASE_MS, doubling, at most
+// PUSH_RETRY_MAX_DELAY_MS apart, at most MAX_PUSH_ATTEMPTS times (about a day and a half in all),
+// each time to the account's push URL of that moment. `retryDue` runs from the network's sweeper.
 import type { DatabaseSync } from 'node:sqlite';
 import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
 import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
 import type { GatewayContext } from '../context.ts';
 import { stmt } from '../store/db.ts';
+import { getAccount } from '../accounts.ts';
 
 const PUSH_TIMEOUT_MS = 5000;
 const PUSH_CONCURRENCY = 8;
+export const PUSH_RETRY_BASE_MS = 5000;
+export const PUSH_RETRY_MAX_DELAY_MS = 60 * 60 * 1000;
+export const MAX_PUSH_ATTEMPTS = 40;
+
+/** The delay before attempt `attempts + 1` (attempts made so far ≥ 1). */
+export function pushRetryDelay(attempts: number): number {
+  return Math.min(PUSH_RETRY_MAX_DELAY_MS, PUSH_RETRY_BASE_MS * 2 ** Math.min(20, attempts - 1));
+}
 
 export class Pusher {
   private readonly ctx: GatewayContext;
@@ -62,15 +76,7 @@ export class Pusher {
     );
     const error = await postSoap(url, 'SubmitDeliveryReceipt', envelope);
     if (this.closed) return;
-    try {
-      stmt(this.db, 'UPDATE delivery_receipts SET pushed_at = ?, push_error = ? WHERE id = ?').run(
-        error === null ? new Date().toISOString() : null,
-        error,
-        receiptId,
-      );
-    } catch {
-      /* the store closed meanwhile */
-    }
+    this.recordAttempt(receiptId, error);
     this.ctx.log.info('receipt pushed', {
       messageIdentifier: r.message_identifier,
       url,
@@ -112,6 +118,58 @@ export class Pusher {
       }
     }
     this.ctx.log.info('inbound pushed', { messageIdentifier: id, url, error: error ?? undefined });
+  }
+
+  /** Records a push attempt of a receipt: pushed, or the next attempt scheduled (or given up). */
+  recordAttempt(receiptId: number, error: string | null): void {
+    try {
+      const row = stmt(this.db, 'SELECT push_attempts FROM delivery_receipts WHERE id = ?').get(receiptId) as
+        { push_attempts: number } | undefined;
+      const attempts = (row?.push_attempts ?? 0) + 1;
+      const next =
+        error === null || attempts >= MAX_PUSH_ATTEMPTS ? null : Date.now() + pushRetryDelay(attempts);
+      stmt(
+        this.db,
+        'UPDATE delivery_receipts SET pushed_at = ?, push_error = ?, push_attempts = ?, next_push_at = ? WHERE id = ?',
+      ).run(error === null ? new Date().toISOString() : null, error, attempts, next, receiptId);
+      if (error !== null && next === null)
+        this.ctx.log.warn('receipt push given up', { receiptId, attempts, error });
+    } catch {
+      /* the store closed meanwhile */
+    }
+  }
+
+  /** Pushes again the receipts whose next attempt is due (claimed first: one instance each). */
+  retryDue(): void {
+    if (this.closed) return;
+    let due: Array<{
+      id: number;
+      message_identifier: string;
+      account_id: number | null;
+      recipient: string;
+      report: number;
+      timestamp: string | null;
+    }>;
+    try {
+      due = stmt(
+        this.db,
+        'SELECT id, message_identifier, account_id, recipient, report, timestamp FROM delivery_receipts WHERE next_push_at IS NOT NULL AND next_push_at <= ? ORDER BY next_push_at LIMIT 100',
+      ).all(Date.now()) as typeof due;
+    } catch {
+      return;
+    }
+    for (const r of due) {
+      const claimed = stmt(
+        this.db,
+        'UPDATE delivery_receipts SET next_push_at = NULL WHERE id = ? AND next_push_at IS NOT NULL',
+      ).run(r.id);
+      if (Number(claimed.changes) === 0) continue;
+      const account = r.account_id === null ? null : getAccount(this.db, r.account_id);
+      const url = account?.pushUrl;
+      const timestamp = r.timestamp ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      if (account && url) this.track(() => this.receipt(r.id, url, account.username, r, timestamp));
+      else this.recordAttempt(r.id, 'no push URL');
+    }
   }
 
   /** Stops recording outcomes and waits for the pushes under way. */

@@ -90,6 +90,7 @@ export class NetworkSimulator implements NetworkLike {
         // entries left by a crash, a restart or the other instance on the same data directory
         this.drainQueue();
         this.deliverDue();
+        this.pusher.retryDue(); // issue 17: failed receipt pushes, with back-off
       },
       Math.min(SWEEP_MS, Math.max(ctx.config.receiptDelayMs, 20)),
     );
@@ -330,6 +331,8 @@ export class NetworkSimulator implements NetworkLike {
       const url = account?.pushUrl;
       if (account && url)
         this.pusher.track(() => this.pusher.receipt(r.id, url, account.username, r, timestamp));
+      // No push URL now (the app stopped): tried again later, when it may be back (issue 17).
+      else if (account) this.pusher.recordAttempt(r.id, 'no push URL');
     }
     // the next pending receipt (this instance's or the other's) gets the single wake-up timer
     const next = stmt(

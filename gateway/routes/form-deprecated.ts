@@ -17,9 +17,9 @@ export function isDeprecatedShape(fields: FormFields): boolean {
   return !fields.has('Username') && (fields.has('UN') || fields.has('N') || fields.has('M'));
 }
 
-export function handleDeprecatedSend(fields: FormFields, ctx: GatewayContext): RouteResponse {
+export async function handleDeprecatedSend(fields: FormFields, ctx: GatewayContext): Promise<RouteResponse> {
   const username = fields.get('UN');
-  const account = ctx.authenticate(username, fields.get('PIN'));
+  const account = await ctx.authenticate(username, fields.get('PIN'));
   if (!account) {
     return {
       body: buildDeprecated(DEPRECATED_CODES.invalidLogin),

@@ -36,9 +36,9 @@ function childUsername(ctx: GatewayContext, parent: Account): string {
   }
 }
 
-export function handleManage(fields: FormFields, ctx: GatewayContext): RouteResponse {
+export async function handleManage(fields: FormFields, ctx: GatewayContext): Promise<RouteResponse> {
   const username = fields.get('Username');
-  const account = ctx.authenticate(username, fields.get('PIN'));
+  const account = await ctx.authenticate(username, fields.get('PIN'));
   const log: Record<string, unknown> = { username };
   if (!account)
     return fail(REPORT.invalidLogin, describeReport(REPORT.invalidLogin), { ...log, auth: 'failed' });

@@ -12,13 +12,13 @@ import { CURRENCY, availableMessages, formatMoney, loadTariffs } from '../credit
 import { problemsText, recordsResponse } from './form-common.ts';
 import { permittedReplyTo } from './form-sendsms.ts';
 
-export function handleQuery(
+export async function handleQuery(
   fields: FormFields,
   ctx: GatewayContext,
   opts: { legacy?: boolean } = {},
-): RouteResponse {
+): Promise<RouteResponse> {
   const username = fields.get('Username');
-  const account = ctx.authenticate(username, fields.get('PIN'));
+  const account = await ctx.authenticate(username, fields.get('PIN'));
   if (!account)
     return { body: INVALID_LOGIN_BODY, log: { username, auth: 'failed', report: REPORT.invalidLogin } };
   const problems = opts.legacy ? [] : validateRequest('queryaccount', fields);

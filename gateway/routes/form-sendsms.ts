@@ -42,6 +42,19 @@ export function sendTimeOf(fields: FormFields, now = Date.now()): Date | undefin
   return undefined;
 }
 
+/**
+ * Issue 17: the latest SendTimeAbsolute the gateway schedules. The spec caps SendTimeDelay at 7 days
+ * and names no horizon for SendTimeAbsolute; a year allows any real scheduling, while
+ * 9999-12-31T23:59:59 (charged at once, sent never) is refused with report 12.
+ */
+export const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 60 * 60 * 1000;
+
+/** Why the send time cannot be scheduled, or null. */
+export function sendTimeProblem(sendAt: Date | undefined, now = Date.now()): string | null {
+  if (sendAt === undefined || sendAt.getTime() - now <= MAX_SCHEDULE_AHEAD_MS) return null;
+  return `SendTimeAbsolute ${sendAt.toISOString()} is more than a year ahead; schedule at most 366 days ahead`;
+}
+
 export function deliveryOptionOf(fields: FormFields): DeliveryOption | undefined {
   const v = fields.get('DeliveryServiceOption')?.trim();
   return (DELIVERY_OPTIONS as ReadonlyArray<string>).includes(v ?? '') ? (v as DeliveryOption) : undefined;
@@ -125,7 +138,7 @@ export async function handleSendSms(
   const fields = readForm(req);
   if (isDeprecatedShape(fields)) return handleDeprecatedSend(fields, ctx);
   const username = fields.get('Username');
-  const account = ctx.authenticate(username, fields.get('PIN'));
+  const account = await ctx.authenticate(username, fields.get('PIN'));
   if (!account) return invalidLogin(fields, username);
   const problems = requestProblems(validateRequest('sendsms', fields));
   if (problems.length > 0) {
@@ -144,6 +157,8 @@ export async function handleSendSms(
   const content =
     message !== undefined && message !== '' ? textContent(message) : textContent(flash ?? '', true);
   const sendAt = sendTimeOf(fields);
+  const late = sendTimeProblem(sendAt);
+  if (late !== null) return requestError(fields, REPORT.invalidSchedule, late, { username });
   const deliveryOption = deliveryOptionOf(fields);
   const replyTo = fields.get('ReplyTo')?.trim();
   // numbers are checked before the write transaction, on two threads for a large list

@@ -18,7 +18,9 @@ import type { OutboundContent } from '../content.ts';
 import type { Account } from '../accounts.ts';
 import { getLibraryFile } from '../library/library.ts';
 import type { LibraryKind } from '../library/library.ts';
-import { adaptContent, handsetProfile, isAdaptable } from '../library/adapt.ts';
+import { handsetProfile, isAdaptable } from '../library/adapt.ts';
+import { adaptInWorker } from '../library/adapt-pool.ts';
+import { ImageError } from '../library/image-header.ts';
 import type { HandsetProfile } from '../library/adapt.ts';
 import {
   composeMmsFromZip,
@@ -186,7 +188,7 @@ async function adaptMms(
   let adapted = false;
   for (const part of msg.parts) {
     if (!isAdaptable(part.contentType)) continue;
-    const out = await adaptContent(part.bytes, part.contentType, profile);
+    const out = await adaptInWorker(part.bytes, part.contentType, profile);
     if (out.adapted) {
       adapted = true;
       part.bytes = out.bytes;
@@ -324,7 +326,13 @@ export async function resolveContent(
         file = { ...up, contentType };
         upload = { kind: 'wap', ...file };
       }
-      const adapted = await adaptContent(file.bytes, file.contentType, profile, { disableRepurposing });
+      // A file that is not the image its name says, or too large to decode: the sender's content.
+      const adapted = await adaptInWorker(file.bytes, file.contentType, profile, {
+        disableRepurposing,
+      }).catch((err: unknown) => {
+        if (err instanceof ImageError) throw new ContentError(`${file.name}: ${err.message}`);
+        throw err;
+      });
       return {
         content: { kind: 'wap-push-si', href: '', ...(message ? { text: message } : { text: file.name }) },
         ...(upload ? { upload } : {}),

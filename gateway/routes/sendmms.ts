@@ -26,7 +26,7 @@ import {
   requestError,
   responseFormatOf,
 } from './form-common.ts';
-import { deliveryOptionOf, resolveRecipients, sendTimeOf } from './form-sendsms.ts';
+import { deliveryOptionOf, resolveRecipients, sendTimeOf, sendTimeProblem } from './form-sendsms.ts';
 import { ContentError, resolveContent } from './sendmms-content.ts';
 import type { ResolvedContent } from './sendmms-content.ts';
 import { addLibraryFile } from '../library/library.ts';
@@ -48,7 +48,7 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
     );
   }
   const username = fields.get('Username');
-  const account = ctx.authenticate(username, fields.get('PIN'));
+  const account = await ctx.authenticate(username, fields.get('PIN'));
   if (!account) return invalidLogin(fields, username);
   const problems = validateRequest('sendmms', fields);
   if (problems.length > 0) {
@@ -70,6 +70,8 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
     throw err;
   }
   const sendAt = sendTimeOf(fields);
+  const late = sendTimeProblem(sendAt);
+  if (late !== null) return requestError(fields, REPORT.invalidSchedule, late, { username });
   const deliveryOption = deliveryOptionOf(fields);
   const replyTo = fields.get('ReplyTo')?.trim();
   const baseUrl = requestBaseUrl(req);

@@ -154,7 +154,7 @@ async function handleSoap(
   return respond(handled, profile, ctx, { xml, fault });
 }
 
-function authOr(ctx: GatewayContext, req: { Username?: string; PIN?: string }): Account | null {
+function authOr(ctx: GatewayContext, req: { Username?: string; PIN?: string }): Promise<Account | null> {
   return ctx.authenticate(req.Username, req.PIN);
 }
 
@@ -192,7 +192,7 @@ async function dispatchOperation(
       };
     }
     case 'AvailableCredit': {
-      const account = authOr(ctx, parsed.request);
+      const account = await authOr(ctx, parsed.request);
       if (!account) return invalidLoginFault(parsed.operation, parsed.request.Username);
       return {
         op: 'AvailableCredit',
@@ -201,7 +201,7 @@ async function dispatchOperation(
       };
     }
     case 'AvailableMessages': {
-      const account = authOr(ctx, parsed.request);
+      const account = await authOr(ctx, parsed.request);
       if (!account) return invalidLoginFault(parsed.operation, parsed.request.Username);
       return {
         op: 'AvailableMessages',
@@ -210,7 +210,7 @@ async function dispatchOperation(
       };
     }
     case 'PermittedReplyTo': {
-      const account = authOr(ctx, parsed.request);
+      const account = await authOr(ctx, parsed.request);
       if (!account) return invalidLoginFault(parsed.operation, parsed.request.Username);
       return {
         op: 'PermittedReplyTo',
@@ -219,7 +219,7 @@ async function dispatchOperation(
       };
     }
     case 'CollectMessages': {
-      const account = authOr(ctx, parsed.request);
+      const account = await authOr(ctx, parsed.request);
       if (!account)
         return {
           op: 'CollectMessages',
@@ -241,7 +241,7 @@ async function dispatchOperation(
     }
     case 'SubmitDeliveryReceipt': {
       const r = parsed.request;
-      const account = authOr(ctx, r);
+      const account = await authOr(ctx, r);
       const id = r.MessageIdentifier ?? '';
       if (!account)
         return {
@@ -281,7 +281,7 @@ async function dispatchOperation(
     }
     case 'DeliverMessage': {
       const r = parsed.request;
-      const account = authOr(ctx, r);
+      const account = await authOr(ctx, r);
       if (!account)
         return {
           op: 'DeliverMessage',
@@ -333,7 +333,7 @@ async function dispatchOperation(
       return submitViaForm(parsed.request, req, ctx);
     case 'QueryAddressBook': {
       const r = parsed.request;
-      const account = authOr(ctx, r);
+      const account = await authOr(ctx, r);
       if (!account) return invalidLoginFault(parsed.operation, r.Username);
       try {
         const item = queryAddressBook(ctx.db, account, r.AddressBookName, r.AddressBookGroupName);

@@ -6,10 +6,16 @@
 // the PIN (compared in constant time). A push with wrong credentials is answered with report 2
 // (invalid login) in a normal response, as the gateway itself does (report codes are not faults),
 // and is not emitted. Malformed XML, DOCTYPE/entities and oversize bodies are refused by protocol/soap.
+//
+// Issue 17: a web page could post a DeliverMessage here (a form post carries no credentials but
+// the Username). So the path is unguessable (/push/<128 random bits> unless one is given), a push
+// must be a SOAP content type (text/xml or application/soap+xml: a page can only send one after a
+// CORS preflight, which this server never answers), and any request with an Origin (a browser's)
+// is refused.
 import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { timingSafeEqual, createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
@@ -25,7 +31,7 @@ export interface PushReceiverOptions {
   /** Interface to listen on: 127.0.0.1 (default) or a LAN address / 0.0.0.0 when the user opts in. */
   host?: string | undefined;
   port?: number | undefined;
-  /** URL path of the endpoint; default /push. */
+  /** URL path of the endpoint; default /push/<32 random hex digits> (see newPushPath). */
   path?: string | undefined;
   maxBytes?: number | undefined;
   profile?: SoapProfile | undefined;
@@ -45,6 +51,13 @@ export interface PushReceiverEvents {
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
+/** An unguessable endpoint path (kept with the port so that the address survives restarts). */
+export function newPushPath(): string {
+  return `/push/${randomBytes(16).toString('hex')}`;
+}
+
+const SOAP_TYPES = /^\s*(text\/xml|application\/soap\+xml)\s*(;|$)/i;
+
 export class PushReceiver extends EventEmitter<PushReceiverEvents> {
   readonly #options: PushReceiverOptions;
   readonly #path: string;
@@ -55,7 +68,7 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
   constructor(options: PushReceiverOptions) {
     super();
     this.#options = options;
-    this.#path = options.path ?? '/push';
+    this.#path = options.path ?? newPushPath();
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': SOAP_CONTENT_TYPE });
@@ -91,6 +104,18 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.headers.origin !== undefined) {
+      // A browser's request (a web page): gateways do not send an Origin.
+      req.resume();
+      this.emit('refused', {
+        reason: 'a request from a web page (Origin)',
+        remoteAddress: req.socket.remoteAddress,
+      });
+      res
+        .writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+        .end('forbidden\n');
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://receiver');
     if (url.pathname !== this.#path) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
@@ -109,6 +134,14 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
       return;
     }
     const remoteAddress = req.socket.remoteAddress;
+    if (!SOAP_TYPES.test(req.headers['content-type'] ?? '')) {
+      req.resume();
+      this.emit('refused', { reason: 'not a SOAP content type', remoteAddress });
+      res
+        .writeHead(415, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
+        .end('a push is SOAP: text/xml or application/soap+xml\n');
+      return;
+    }
     const max = this.#options.maxBytes ?? DEFAULT_MAX_BYTES;
     const body = await readBody(req, max);
     if (body === undefined) {

@@ -25,6 +25,8 @@ import {
   Tray,
 } from 'electron';
 import type { Session, WebContents } from 'electron';
+import { gatewayHostOf, linkableDownloadHost } from '../services/updates.ts';
+import type { UpdatePolicy } from '../services/updates.ts';
 import ElectronStore from 'electron-store';
 import { createMessengerApp } from '../services/app.ts';
 import type { MessengerApi, MessengerEvents, Settings } from '../../preload/api.ts';
@@ -283,6 +285,16 @@ async function notifyReceived(api: MessengerApi, payload: MessengerEvents['inbox
   n.show();
 }
 
+/** Issue 17: the download check's inputs, so that only a DownloadURL it allows becomes linkable. */
+let linkPolicy: UpdatePolicy = {};
+let gatewayUrls: Array<string | null | undefined> = [];
+
+function trackDownloadHost(url: string | null | undefined): void {
+  const hosts = gatewayUrls.map(gatewayHostOf).filter((h): h is string => h !== null);
+  const host = linkableDownloadHost(url, linkPolicy, hosts);
+  if (host) linkHosts.add(host);
+}
+
 function trackLinkHosts(...urls: Array<string | null | undefined>): void {
   for (const url of urls) {
     const host = hostOf(url);
@@ -345,7 +357,7 @@ async function start(): Promise<void> {
       // Read / unread / delete / sign-out change the unread count without an event.
       if (changesUnreadCount(channel)) void refreshUnread(api);
       if (channel === 'updates.check')
-        trackLinkHosts((result as { downloadUrl?: string } | null)?.downloadUrl);
+        trackDownloadHost((result as { downloadUrl?: string } | null)?.downloadUrl);
     },
   });
   forwardEvents(events, (ch, ev, payload) => {
@@ -359,11 +371,12 @@ async function start(): Promise<void> {
     settings = s;
   });
   events.on('accounts:changed', ({ current }) => {
+    gatewayUrls = [current?.primaryUrl, current?.secondaryUrl];
     trackLinkHosts(current?.primaryUrl, current?.secondaryUrl);
     void refreshUnread(api);
   });
   events.on('updates:available', (info) => {
-    trackLinkHosts(info.downloadUrl);
+    trackDownloadHost(info.downloadUrl);
     const content = updateNotificationContent(APP_NAME, info);
     // In front of the user the renderer shows it (it asked); a notification only for the background.
     if (!content || !Notification.isSupported() || windowFocused()) return;
@@ -375,6 +388,12 @@ async function start(): Promise<void> {
 
   settings = await api.settings.get().catch(() => null);
   const current = await api.accounts.current().catch(() => null);
+  gatewayUrls = [current?.primaryUrl, current?.secondaryUrl];
+  const effective = await api.policy.get().catch(() => null);
+  if (effective) {
+    const u = effective.updates;
+    linkPolicy = u.allowedDownloadHosts !== null ? { allowedDownloadHosts: u.allowedDownloadHosts } : {};
+  }
   trackLinkHosts(current?.primaryUrl, current?.secondaryUrl);
 
   tray = createTray();

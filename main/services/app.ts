@@ -96,9 +96,15 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const records = createRecords({ store, country });
 
   // Update checks: on start (once a session exists) and every 24 h, policy permitting (./updates.ts).
-  const { enabled, channel, allowedDownloadHosts } = policy.updates;
+  const { enabled, channel, allowedDownloadHosts, publicKeys, maxDownloadBytes } = policy.updates;
   const updater = createUpdater({
-    policy: opts.updates ?? { enabled, channel, ...(allowedDownloadHosts ? { allowedDownloadHosts } : {}) },
+    policy: opts.updates ?? {
+      enabled,
+      channel,
+      publicKeys,
+      maxDownloadBytes,
+      ...(allowedDownloadHosts ? { allowedDownloadHosts } : {}),
+    },
     currentVersion: packageVersion(),
     ...(opts.downloadsDir !== undefined ? { downloadsDir: opts.downloadsDir } : {}),
     ...(opts.openPath ? { openPath: opts.openPath } : {}),

@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { LIMITS } from '../../protocol/limits.ts';
 import type { EffectivePolicy } from '../../preload/api.ts';
 import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
+import { DEFAULT_MAX_DOWNLOAD_BYTES } from './update-download.ts';
+import { parsePublicKey } from './update-signature.ts';
 
 export type { EffectivePolicy };
 
@@ -23,11 +25,18 @@ export type { EffectivePolicy };
 export interface PolicyFile {
   gateway?: { primaryUrl?: string; secondaryUrl?: string; locked?: boolean };
   allowedUsernames?: string[];
-  updates?: { enabled?: boolean; channel?: string; allowedDownloadHosts?: string[] };
+  updates?: {
+    enabled?: boolean;
+    channel?: string;
+    allowedDownloadHosts?: string[];
+    publicKeys?: string[];
+    maxDownloadBytes?: number;
+  };
   pollIntervalSeconds?: { min: number; max: number };
   offerSandbox?: boolean;
   childAccounts?: boolean;
   soapTypesNamespace?: string;
+  allowInsecureGateways?: boolean;
 }
 
 /** No policy file: nothing is restricted (an unmanaged install). */
@@ -36,11 +45,18 @@ export const NO_POLICY: Readonly<EffectivePolicy> = Object.freeze({
   error: null,
   gateway: { primaryUrl: null, secondaryUrl: null, locked: false },
   allowedUsernames: null,
-  updates: { enabled: true, channel: 'stable', allowedDownloadHosts: null },
+  updates: {
+    enabled: true,
+    channel: 'stable',
+    allowedDownloadHosts: null,
+    publicKeys: [],
+    maxDownloadBytes: DEFAULT_MAX_DOWNLOAD_BYTES,
+  },
   pollIntervalSeconds: { min: POLL_INTERVAL_RANGE[0], max: POLL_INTERVAL_RANGE[1] },
   offerSandbox: true,
   childAccounts: false,
   soapTypesNamespace: null,
+  allowInsecureGateways: false,
 });
 
 /**
@@ -51,7 +67,7 @@ export const NO_POLICY: Readonly<EffectivePolicy> = Object.freeze({
  */
 export const SAFE_POLICY: Readonly<EffectivePolicy> = Object.freeze({
   ...NO_POLICY,
-  updates: { enabled: false, channel: 'stable', allowedDownloadHosts: [] },
+  updates: { ...NO_POLICY.updates, enabled: false, allowedDownloadHosts: [] },
   offerSandbox: false,
 });
 
@@ -160,6 +176,7 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
     'offerSandbox',
     'childAccounts',
     'soapTypesNamespace',
+    'allowInsecureGateways',
   ]);
 
   const g = input.gateway;
@@ -193,7 +210,13 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
   if (u !== undefined) {
     if (!isObj(u)) p.push(`updates: must be an object (${shown(u)})`);
     else {
-      unknownKeys(p, 'updates.', u, ['enabled', 'channel', 'allowedDownloadHosts']);
+      unknownKeys(p, 'updates.', u, [
+        'enabled',
+        'channel',
+        'allowedDownloadHosts',
+        'publicKeys',
+        'maxDownloadBytes',
+      ]);
       const enabled = bool(p, 'updates.enabled', u.enabled, true);
       let channel = 'stable';
       if (u.channel !== undefined) {
@@ -206,7 +229,29 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
       const hosts = stringList(p, 'updates.allowedDownloadHosts', u.allowedDownloadHosts, (s) =>
         HOST.test(s) ? null : 'must be a host name such as "downloads.example.com"',
       );
-      policy.updates = { enabled, channel, allowedDownloadHosts: hosts };
+      const keys = stringList(p, 'updates.publicKeys', u.publicKeys, (s) => {
+        try {
+          parsePublicKey(s);
+          return null;
+        } catch (err) {
+          return err instanceof Error ? err.message : 'not an Ed25519 public key';
+        }
+      });
+      let maxDownloadBytes = DEFAULT_MAX_DOWNLOAD_BYTES;
+      if (u.maxDownloadBytes !== undefined) {
+        if (!Number.isSafeInteger(u.maxDownloadBytes) || (u.maxDownloadBytes as number) < 1)
+          p.push(
+            `updates.maxDownloadBytes: must be a whole number of bytes above 0 (${shown(u.maxDownloadBytes)})`,
+          );
+        else maxDownloadBytes = u.maxDownloadBytes as number;
+      }
+      policy.updates = {
+        enabled,
+        channel,
+        allowedDownloadHosts: hosts,
+        publicKeys: keys ?? [],
+        maxDownloadBytes,
+      };
     }
   }
 
@@ -247,6 +292,7 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
         `soapTypesNamespace: must be an absolute URI such as http://www.csoft.co.uk/dtd/sendsms5.xsd (${shown(ns)})`,
       );
   }
+  policy.allowInsecureGateways = bool(p, 'allowInsecureGateways', input.allowInsecureGateways, false);
   return { problems: p, policy };
 }
 

@@ -4,7 +4,7 @@
 // shares it); each message stored once, 'inbox:received' with the unread total. The push receiver
 // (always for the sandbox, else by settings.pushReceiver): receipts → 'inbox:receipt',
 // DeliverMessage → stored like a poll.
-import { PushReceiver } from '../client/push-receiver.ts';
+import { newPushPath, PushReceiver } from '../client/push-receiver.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
@@ -129,13 +129,25 @@ export function createInboxPoller(deps: InboxPollerDeps) {
   async function startReceiver(account: AccountSummary): Promise<PushReceiver | null> {
     const push = deps.settings().pushReceiver;
     if (!account.sandbox && !push.enabled) return null;
-    // The gateway pushes with the account's Username and no PIN (spec 6).
-    const r = new PushReceiver({
-      username: account.username,
-      ...(push.port !== null && !account.sandbox ? { port: push.port } : {}),
-    });
+    // The gateway pushes with the account's Username and no PIN (spec 6). Issue 17: the address
+    // (port and unguessable path) is chosen once per account and kept, so that the gateway's
+    // pushes for an earlier run (receipts retried after a restart) reach this one; the user's
+    // port setting wins; a kept port now taken by another program gives way to a new one.
+    const kept = store.accounts.pushAddress(account.id);
+    const port = push.port !== null && !account.sandbox ? push.port : (kept?.port ?? 0);
+    const path = kept?.path ?? newPushPath();
+    let r = new PushReceiver({ username: account.username, port, path });
     try {
-      const url = await r.listen();
+      let url: string;
+      try {
+        url = await r.listen();
+      } catch (err) {
+        if (port === 0 || port === push.port || (err as { code?: string }).code !== 'EADDRINUSE') throw err;
+        log(`push receiver: port ${port} is taken, choosing another`);
+        r = new PushReceiver({ username: account.username, port: 0, path });
+        url = await r.listen();
+      }
+      store.accounts.setPushAddress(account.id, { port: Number(new URL(url).port), path });
       const sandbox = deps.sandbox.running();
       if (account.sandbox && sandbox) sandbox.setPushUrl(url);
       log(`push receiver listening at ${url}`);

@@ -196,6 +196,23 @@ export function createSender(deps: SenderDeps) {
       recipients: async (id) => store.outbox.recipients(id),
       unknownBatches: async () => store.outbox.unknownBatches(),
       cancel: async (id) => store.outbox.cancelPending(id),
+      continue: async (jobId) => {
+        const s = sessions.require();
+        const job = store.outbox.job(jobId);
+        if (!job) throw new ApiError('not-found', `no send ${jobId}`);
+        if (job.accountId !== null && job.accountId !== s.account.id)
+          throw new ApiError(
+            'invalid-state',
+            'this send belongs to another account: sign in to it to continue',
+          );
+        if (job.counts.pending === 0)
+          throw new ApiError(
+            'invalid-state',
+            'nothing is left that was never requested; recipients shown as unknown may have received it',
+          );
+        startSending(jobId);
+        return job;
+      },
       resend: async ({ jobId, numbers }) => {
         const s = sessions.require();
         const original = store.outbox.job(jobId);

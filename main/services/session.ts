@@ -5,6 +5,7 @@
 import { GatewayClient } from '../client/gateway-client.ts';
 import { ValidationError } from '../client/results.ts';
 import type { AppStore } from '../store/app-store.ts';
+import { insecureGatewayUrls } from '../store/accounts.ts';
 import { BASIC_TEXT_MESSAGE, MemoryPins, NO_KEYRING_MESSAGE, NO_SECRET_STORE } from '../secrets.ts';
 import type { SecretStore } from '../secrets.ts';
 import { signInRefusal } from './deploy-policy.ts';
@@ -188,6 +189,13 @@ export function createSessions(deps: SessionDeps) {
       if (policy.gateway.secondaryUrl === null) delete req.secondaryUrl;
     }
     if (req.pin === '') throw new ApiError('bad-argument', 'the PIN is empty');
+    // Issue 17: never send the PIN in clear without the user's (or the administrator's) word.
+    const clear = insecureGatewayUrls([req.primaryUrl, req.secondaryUrl]);
+    if (clear.length > 0 && !policy.allowInsecureGateways && req.acceptInsecureGateway !== true)
+      throw new ApiError(
+        'insecure-gateway',
+        `${clear.join(' and ')} ${clear.length > 1 ? 'are' : 'is'} plain http: the PIN and every message would travel unencrypted, readable by anyone on the network. Use https, or confirm to sign in anyway`,
+      );
     if (req.rememberPin && secrets.backend === 'none') {
       throw new ApiError(
         'no-keyring',

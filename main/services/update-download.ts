@@ -8,13 +8,29 @@
 // Only https, only to an allowed host (checked again on every redirect), certificate errors are
 // errors: verification is never turned off. A test trusts its own CA with `ca` (or the process
 // with NODE_EXTRA_CA_CERTS, which Node's default trust store includes).
+//
+// Issue 17: a body over `maxBytes` (default 1 GiB) is refused while it streams (or at once, by its
+// Content-Length). With `publicKeys`, "<url>.sig" must hold an Ed25519 signature of the file by one
+// of them (./update-signature.ts) before the .part gets its final name: a missing or wrong one
+// deletes it. On Windows the kept file gets its Zone.Identifier stream (the Mark of the Web).
 import { constants } from 'node:fs';
-import { link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
+import { link, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { ApiErrorCode } from '../../preload/ipc-contract.ts';
+import {
+  MAX_SIGNATURE_BYTES,
+  newDigest,
+  parseSignature,
+  verifyUpdate,
+  zoneIdentifier,
+} from './update-signature.ts';
+
+/** The default size cap of an update download (the policy's updates.maxDownloadBytes). */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024;
 
 /** The download's refusals and failures: the `download-…` codes of the IPC contract's ApiErrorCode. */
 export type DownloadErrorCode = Extract<ApiErrorCode, `download-${string}`>;
@@ -49,11 +65,19 @@ export interface DownloadOptions {
   ca?: string | Buffer;
   /** Default 5. */
   maxRedirects?: number;
+  /** The largest body kept, bytes (default DEFAULT_MAX_DOWNLOAD_BYTES). */
+  maxBytes?: number;
+  /** Keys one of which must have signed the file ("<url>.sig"); none: kept unverified. */
+  publicKeys?: readonly KeyObject[];
+  /** Write the Zone.Identifier stream (default: on Windows). */
+  markOfTheWeb?: boolean;
 }
 
 export interface DownloadResult {
   path: string;
   bytes: number;
+  /** The signature was checked and good (false: no key was configured). */
+  verified: boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -288,6 +312,16 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
         `the server did not say how long the file is (no Content-Length, not chunked), so a cut download could not be told from a complete one: ${url.href} was not downloaded; nothing was kept`,
       );
     }
+    const maxBytes = opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+    const tooLarge = (): DownloadError =>
+      new DownloadError(
+        'download-too-large',
+        `the download is larger than the ${maxBytes} bytes allowed (updates.maxDownloadBytes); nothing was kept`,
+      );
+    if (total !== null && total > maxBytes) {
+      res.body.destroy();
+      throw tooLarge();
+    }
     const cd = res.headers['content-disposition'];
     const name = suggestedName(url, typeof cd === 'string' ? cd : undefined, opts.fallbackName);
     await mkdir(opts.dir, { recursive: true });
@@ -299,10 +333,18 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
     let lastReport = 0;
     const interval = opts.progressIntervalMs ?? 100;
     opts.onProgress?.({ received, total });
+    const digest = newDigest();
+    let over = false;
     try {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        await fh.write(chunk);
         received += chunk.byteLength;
+        if (received > maxBytes) {
+          over = true;
+          res.body.destroy();
+          break;
+        }
+        await fh.write(chunk);
+        digest.update(chunk);
         if (total !== null && received > total) break;
         const now = Date.now();
         if (now - lastReport >= interval) {
@@ -318,6 +360,7 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
       );
     }
     if (signal?.aborted) throw cancelled();
+    if (over) throw tooLarge();
     if (total !== null && received !== total) {
       throw new DownloadError(
         'download-incomplete',
@@ -328,12 +371,91 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
     await fh.sync();
     await fh.close();
     fh = null;
+    const keys = opts.publicKeys ?? [];
+    if (keys.length > 0) {
+      const sigUrl = `${opts.url}.sig`;
+      const body = await fetchSmall(sigUrl, opts.allowedHosts, dispatcher, signal);
+      if (signal?.aborted) throw cancelled();
+      if (body === null)
+        throw new DownloadError(
+          'download-unverified',
+          `the update has no signature (${sigUrl} was not found), so it cannot be trusted; the file was deleted`,
+        );
+      const sig = parseSignature(body);
+      if (sig === null || !verifyUpdate(digest.digest(), sig, keys))
+        throw new DownloadError(
+          'download-unverified',
+          `the update's signature (${sigUrl}) does not match the file and the publisher's key: it may have been altered; the file was deleted`,
+        );
+    }
     const path = await finish(opts.dir, name, reserved.n, part);
     part = null;
-    return { path, bytes: received };
+    if (opts.markOfTheWeb ?? process.platform === 'win32') {
+      // NTFS only; elsewhere (FAT, a network share) Windows has nowhere to keep it.
+      await writeFile(`${path}:Zone.Identifier`, zoneIdentifier(url.href)).catch(() => undefined);
+    }
+    return { path, bytes: received, verified: keys.length > 0 };
   } finally {
     if (fh) await fh.close().catch(() => undefined);
     if (part) await rm(part, { force: true }).catch(() => undefined);
     if (agent) await agent.close().catch(() => undefined);
   }
+}
+
+/**
+ * A small file (the .sig) over the same rules as the download (https, allowed hosts on every
+ * redirect): its bytes, null on 404/410; any other failure is a DownloadError.
+ */
+async function fetchSmall(
+  href: string,
+  allowedHosts: readonly string[],
+  dispatcher: Dispatcher | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Buffer | null> {
+  let url = checkDownloadUrl(href, allowedHosts);
+  for (let hop = 0; hop <= 5; hop++) {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: 'GET',
+        headers: { accept: '*/*', 'user-agent': 'Messenger-updater' },
+        ...(dispatcher ? { dispatcher } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (err) {
+      throw new DownloadError(
+        'download-failed',
+        `the signature could not be fetched from ${url.host}: ${describe(err)}`,
+      );
+    }
+    const location = res.headers.location;
+    if (REDIRECTS.has(res.statusCode) && typeof location === 'string') {
+      await res.body.dump();
+      url = checkDownloadUrl(new URL(location, url).href, allowedHosts);
+      continue;
+    }
+    if (res.statusCode === 404 || res.statusCode === 410) {
+      await res.body.dump();
+      return null;
+    }
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      await res.body.dump();
+      throw new DownloadError(
+        'download-http-error',
+        `the signature server answered HTTP ${res.statusCode} for ${url.href}`,
+      );
+    }
+    const parts: Buffer[] = [];
+    let n = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      n += chunk.byteLength;
+      if (n > MAX_SIGNATURE_BYTES) {
+        res.body.destroy();
+        return Buffer.alloc(0);
+      }
+      parts.push(chunk);
+    }
+    return Buffer.concat(parts);
+  }
+  throw new DownloadError('download-failed', `too many redirects from ${href}`);
 }

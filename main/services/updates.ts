@@ -14,7 +14,8 @@ import type {
   UpdateStatus,
 } from '../../preload/api.ts';
 import type { GatewayClient } from '../client/gateway-client.ts';
-import { DownloadError, downloadFile, normalizeHost } from './update-download.ts';
+import { checkDownloadUrl, DownloadError, downloadFile, normalizeHost } from './update-download.ts';
+import { updateKeys } from './update-signature.ts';
 import { ApiError } from './validate-args.ts';
 import { isOfferedUpdate, UPDATE_CHANNELS } from './versions.ts';
 import type { UpdateChannel } from './versions.ts';
@@ -28,6 +29,10 @@ export interface UpdatePolicy {
   enabled?: boolean;
   channel?: string;
   allowedDownloadHosts?: string[];
+  /** Ed25519 public keys pinned by the policy (with the built-in ones; ./update-signature.ts). */
+  publicKeys?: string[];
+  /** The size cap of a download, bytes (default 1 GiB). */
+  maxDownloadBytes?: number;
 }
 
 export interface UpdaterOptions {
@@ -50,6 +55,8 @@ export interface UpdaterOptions {
   /** Tests: the check interval, and an extra trusted CA for the download. */
   intervalMs?: number;
   ca?: string;
+  /** Tests: the built-in keys in place of BUILT_IN_UPDATE_KEYS. */
+  builtInKeys?: readonly string[];
 }
 
 export interface Updater {
@@ -85,6 +92,24 @@ export function downloadHosts(policy: UpdatePolicy, gatewayHosts: readonly strin
   return policy.allowedDownloadHosts !== undefined ? [...policy.allowedDownloadHosts] : [...gatewayHosts];
 }
 
+/**
+ * Issue 17: the host of an update's DownloadURL when it may join the external-link allow-list:
+ * only a URL that passes the download check itself (https, a host of downloadHosts), so a gateway
+ * cannot widen the list with any host it names. Null otherwise.
+ */
+export function linkableDownloadHost(
+  url: string | null | undefined,
+  policy: UpdatePolicy,
+  gatewayHosts: readonly string[],
+): string | null {
+  if (!url) return null;
+  try {
+    return normalizeHost(checkDownloadUrl(url, downloadHosts(policy, gatewayHosts)).hostname);
+  } catch {
+    return null;
+  }
+}
+
 /** MobileMessengerVersion through a signed-in client, as fetchRelease gives it. */
 export async function releaseFrom(client: GatewayClient): Promise<Omit<UpdateInfo, 'newer'>> {
   const r = await client.mobileMessengerVersion();
@@ -107,6 +132,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
     opts.log(`updates.channel ${JSON.stringify(policy.channel)} is not "stable" or "beta": using "stable"`);
   const interval = opts.intervalMs ?? UPDATE_CHECK_INTERVAL_MS;
   const downloadsDir = opts.downloadsDir ?? join(homedir(), 'Downloads');
+  const publicKeys = updateKeys(policy.publicKeys, opts.log, opts.builtInKeys);
 
   let available: UpdateInfo | null = null;
   let lastCheckedAt: number | null = null;
@@ -208,6 +234,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       path: null,
       error: null,
       canOpen: opts.openPath !== undefined,
+      verified: false,
     };
     download = state;
     const announce = (): void => {
@@ -220,6 +247,8 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       allowedHosts,
       fallbackName: `Messenger-${info.version}`,
       signal: controller.signal,
+      publicKeys,
+      ...(policy.maxDownloadBytes !== undefined ? { maxBytes: policy.maxDownloadBytes } : {}),
       ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
       onProgress: (p) => {
         state.received = p.received;
@@ -233,7 +262,10 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       state.state = 'done';
       state.path = result.path;
       state.received = result.bytes;
-      opts.log(`update ${info.version} downloaded to ${result.path}`);
+      state.verified = result.verified;
+      opts.log(
+        `update ${info.version} downloaded to ${result.path} (${result.verified ? 'signature verified' : 'NOT verified: no update key is configured'})`,
+      );
       announce();
       return { ...state };
     } catch (err) {

@@ -130,6 +130,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
       'secondaryUrl?': str,
       rememberPin: bool,
       'acceptPlainTextStorage?': bool,
+      'acceptInsecureGateway?': bool, // issue 17
     }),
   ),
   'accounts.signOut': none,
@@ -275,6 +276,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
       groupIds: arr(posInt),
     }),
   ),
+  // issue 17: Continue sending
+  'outbox.continue': posInt,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -30,6 +30,24 @@ interface AccountRow {
 const SELECT =
   'SELECT id, label, username, primary_url, secondary_url, sandbox, pin_secret IS NOT NULL AS has_secret FROM accounts';
 
+/**
+ * Issue 17: the URLs of `urls` that would carry the PIN in clear: plain http to anything but this
+ * machine (localhost, 127.0.0.0/8, ::1).
+ */
+export function insecureGatewayUrls(urls: ReadonlyArray<string | null | undefined>): string[] {
+  return urls.filter((u): u is string => {
+    if (!u) return false;
+    try {
+      const url = new URL(u.trim());
+      if (url.protocol !== 'http:') return false;
+      const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+      return !(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
+    } catch {
+      return false;
+    }
+  });
+}
+
 function toSummary(r: AccountRow): AccountSummary {
   return {
     id: r.id,
@@ -39,6 +57,7 @@ function toSummary(r: AccountRow): AccountSummary {
     secondaryUrl: r.secondary_url,
     sandbox: r.sandbox === 1,
     pinStored: r.has_secret === 1,
+    insecure: insecureGatewayUrls([r.primary_url, r.secondary_url]).length > 0,
   };
 }
 
@@ -128,6 +147,21 @@ export class AccountsRepo {
   }
 
   /** Store the PIN as encrypted by safeStorage (never the PIN itself), or forget it (null). */
+  /** Issue 17: the push receiver's address kept for this account (port and path), or null. */
+  pushAddress(id: string): { port: number; path: string } | null {
+    const r = this.#app.db.prepare('SELECT push_port, push_path FROM accounts WHERE id = ?').get(id) as
+      { push_port: number | null; push_path: string | null } | undefined;
+    return r && r.push_port !== null && r.push_path !== null
+      ? { port: r.push_port, path: r.push_path }
+      : null;
+  }
+
+  setPushAddress(id: string, address: { port: number; path: string }): void {
+    this.#app.db
+      .prepare('UPDATE accounts SET push_port = ?, push_path = ? WHERE id = ?')
+      .run(address.port, address.path, id);
+  }
+
   storeEncryptedPin(id: string, encrypted: Uint8Array | null): void {
     const r = this.#app.db
       .prepare('UPDATE accounts SET pin_secret = ?, updated_at = ? WHERE id = ?')

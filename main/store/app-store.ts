@@ -1,6 +1,7 @@
 // The app's storage-backed services, opened together: the repositories on one SQLite file, and the
 // settings in the preferences file beside it (./preferences.ts). The service facade of
 // preload/api.ts builds on this.
+import { chmodSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openAppDb } from './db.ts';
 import type { AppDb } from './db.ts';
@@ -11,7 +12,8 @@ import { AccountsRepo } from './accounts.ts';
 import { ContactsRepo } from './contacts.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { GroupsRepo } from './groups.ts';
-import { OutboxJournal } from './outbox-journal.ts';
+import { OutboxJournal, outboxRunId } from './outbox-journal.ts';
+import { releaseRunLock } from './run-lock.ts';
 import { SearchRepo } from './search.ts';
 import { TemplatesRepo } from './templates.ts';
 import { ChildAccountsRepo } from './children.ts';
@@ -46,6 +48,8 @@ export interface AppStoreOptions {
 /** Open the app database at `file` with every repository, and the preferences. */
 export function openAppStore(file: string, options: AppStoreOptions = {}): AppStore {
   const app = openAppDb(file);
+  // Issue 17: the app's data folder (messages, contacts, the journal) is its owner's alone.
+  if (process.platform !== 'win32' && file !== ':memory:') chmodSync(dirname(file), 0o700);
   try {
     const preferences = options.preferences ?? openPreferences(dirname(file));
     migrateSqliteSettings(app, preferences);
@@ -62,7 +66,10 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): AppSt
       settings: new SettingsRepo(preferences),
       children: new ChildAccountsRepo(app),
       libraryNumbers: new LibraryNumbersRepo(app),
-      close: () => app.close(),
+      close: () => {
+        app.close();
+        releaseRunLock(file, outboxRunId()); // issue 17: this run is over
+      },
     };
   } catch (err) {
     app.close();

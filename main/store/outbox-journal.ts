@@ -12,6 +12,7 @@
 // Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as preload/api.ts types; the
 // journal extends it), ./outbox-receipts.ts (delivery receipts, early ones kept until their batch
 // is answered); here the states a send goes through.
+import { holdRunLock, isRunAlive } from './run-lock.ts';
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
@@ -36,11 +37,21 @@ import type {
 
 export { statusOfReceipt } from './outbox-receipts.ts';
 
+/** This run's random id (its lock: ./run-lock.ts); released when the app closes. */
+export function outboxRunId(): string {
+  return RUN_ID;
+}
+
 export const CRASH_REASON =
   'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
 
-/** This process's claim on the batches it sends: the pid alone may be reused (pid 1 in a container). */
-const OWNER = `${process.pid}:${randomUUID()}`;
+/**
+ * This process's claim on the batches it sends, "pid:run id". Issue 17: whether the owner lives is
+ * told by its run lock (./run-lock.ts), never by the pid alone, which may be reused (pid 1 in a
+ * container, after a reboot).
+ */
+const RUN_ID = randomUUID();
+const OWNER = `${process.pid}:${RUN_ID}`;
 
 /** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
 export function isProcessAlive(pid: number): boolean {
@@ -56,6 +67,8 @@ export interface RecoverOptions {
   reason?: string;
   /** How to tell whether another process that claimed a batch still runs (tests replace it). */
   isProcessAlive?: (pid: number) => boolean;
+  /** Whether a run (by its random id) still holds its lock (tests replace it). */
+  isRunAlive?: (runId: string) => boolean;
 }
 
 /** The recipient status a gateway report gives (spec 7.1): accepted, queued, rejected or unknown. */
@@ -98,6 +111,7 @@ export class OutboxJournal extends OutboxReads {
     }
     this.#batchSize = size;
     this.#now = options.now ?? Date.now;
+    holdRunLock(app.file, RUN_ID);
   }
 
   /**
@@ -312,6 +326,7 @@ export class OutboxJournal extends OutboxReads {
    */
   recoverAfterCrash(options: RecoverOptions = {}): OutboxBatch[] {
     const alive = options.isProcessAlive ?? isProcessAlive;
+    const runAlive = options.isRunAlive ?? ((run: string) => isRunAlive(this.app.file, run));
     return this.app.transaction(() => {
       const rows = rowsAs<{ id: number; owner: string | null }>(
         this.app.db.prepare("SELECT id, owner FROM outbox_batches WHERE state = 'sending' ORDER BY id").all(),
@@ -319,10 +334,12 @@ export class OutboxJournal extends OutboxReads {
       const orphans = rows.filter((r) => {
         if (r.owner === null) return true;
         if (r.owner === OWNER) return false;
-        const pid = Number(r.owner.split(':')[0]);
+        const [pidText, run] = r.owner.split(':');
+        const pid = Number(pidText);
         // Our own pid with another token: a previous run of this process id, now gone.
-        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return true;
-        return !alive(pid);
+        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !run) return true;
+        // Alive only if its process runs and its run still holds its lock (a reused pid does not).
+        return !(alive(pid) && runAlive(run));
       });
       for (const r of orphans) this.markUnknown(r.id, options.reason ?? CRASH_REASON);
       return orphans.map((r) => this.mustBatch(r.id));

@@ -91,11 +91,11 @@ export class OutboxReads {
             WHERE b.job_id = ? ORDER BY b.seq, m.position`,
         )
         .all(jobId),
-    ).map(toOutcome);
+    ).map((r) => toOutcome(r));
   }
 
   recipientsOfBatch(batchId: number): RecipientOutcome[] {
-    return rowsAs<MessageRow>(this.batchRecipients.all(batchId)).map(toOutcome);
+    return rowsAs<MessageRow>(this.batchRecipients.all(batchId)).map((r) => toOutcome(r));
   }
 
   protected mustBatch(batchId: number): OutboxBatch {
@@ -147,9 +147,20 @@ export class OutboxReads {
   }
 }
 
-export function toOutcome(row: MessageRow): RecipientOutcome {
+/**
+ * Issue 17: an accepted recipient without a delivery receipt this long after the send is shown as
+ * "no receipt yet" rather than left "accepted" as if nothing were missing (receipts can be lost).
+ */
+export const RECEIPT_OVERDUE_MS = 60 * 60 * 1000;
+
+export function toOutcome(row: MessageRow, now = Date.now()): RecipientOutcome {
   const m = toMessage(row);
   return {
+    receiptOverdue:
+      m.status === 'accepted' &&
+      m.receiptReport === null &&
+      row.sent_at !== null &&
+      now - row.sent_at > RECEIPT_OVERDUE_MS,
     to: m.peer,
     status: m.status as OutboundStatus,
     messageIdentifier: m.messageIdentifier,

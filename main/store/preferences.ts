@@ -138,6 +138,7 @@ export function openPreferences(dir: string, backend: PreferencesBackend = confB
     projectVersion: PREFERENCES_VERSION,
     migrations: PREFERENCES_MIGRATIONS,
     clearInvalidConfig: false,
+    configFileMode: 0o600, // issue 17: other local users cannot read it
   };
   try {
     return backend(options, PREFERENCES_NAME);

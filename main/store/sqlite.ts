@@ -18,7 +18,7 @@
 // the Electron bundle rewrites exactly that expression (scripts/bundle-migrations.ts).
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -61,7 +61,14 @@ export function loadMigrations(dir: string): Migration[] {
  * set it up and bring its schema up to date. The connection is closed again if that fails.
  */
 export function openSqlite(file: string, options: OpenSqliteOptions): DatabaseSync {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    // Issue 17: messages are private: a new folder is 0700, the database 0600 (SQLite gives its
+    // -wal and -shm files the database's mode). An existing database is narrowed to 0600 too; the
+    // folder of an existing install is left as its owner set it.
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    closeSync(openSync(file, 'a', 0o600));
+    if (process.platform !== 'win32') chmodSync(file, 0o600);
+  }
   const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);

@@ -3,6 +3,11 @@
 // → { id, channel, arg? }   ← { id, ...ApiEnvelope } | { event, payload }.
 // The envelope, the error codes and apiOver() are preload/ipc-contract.ts's, so an error reaches
 // the renderer as the same ApiError (code, message, problems) as in the Electron app.
+//
+// Authentication (issue 17): no cookie. The one-time token of the printed URL is taken out of the
+// address bar at once and offered in the WebSocket handshake (subprotocol "messenger.token.<t>");
+// the app answers with a session for this tab ({ session }), kept in sessionStorage and offered on
+// every reconnect ("messenger.session.<s>"). The URL token then works no more.
 import { apiOver } from '../../preload/ipc-contract.ts';
 import type { ApiEnvelope } from '../../preload/ipc-contract.ts';
 import type { ApiChannel, MessengerApi } from '../../preload/api.ts';
@@ -21,7 +26,18 @@ export interface WebBridge {
   close(): void;
 }
 
-export function createWebBridge(url = defaultUrl()): WebBridge {
+/** What the handshake offers: the URL's one-time token until a session was given, then the session. */
+export interface WebCredentials {
+  token: string | null;
+  session: string | null;
+  /** Keeps the session the app gave (the page: sessionStorage). */
+  keep?: (session: string) => void;
+}
+
+export const WS_PROTOCOL = 'messenger';
+const SESSION_KEY = 'messenger.session';
+
+export function createWebBridge(url = defaultUrl(), creds: WebCredentials = pageCredentials()): WebBridge {
   let nextId = 1;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<(p: unknown) => void>>();
@@ -31,8 +47,14 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
   let retry = 500;
   let closed = false;
 
+  function protocols(): string[] {
+    if (creds.session) return [WS_PROTOCOL, `${WS_PROTOCOL}.session.${creds.session}`];
+    if (creds.token) return [WS_PROTOCOL, `${WS_PROTOCOL}.token.${creds.token}`];
+    return [WS_PROTOCOL];
+  }
+
   function connect(): void {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, protocols());
     ws = socket;
     socket.addEventListener('open', () => {
       retry = 500;
@@ -41,10 +63,16 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
       for (const l of connListeners) l(true);
     });
     socket.addEventListener('message', (ev) => {
-      let msg: { id?: number; event?: string; payload?: unknown };
+      let msg: { id?: number; event?: string; payload?: unknown; session?: unknown };
       try {
         msg = JSON.parse(String(ev.data)) as typeof msg;
       } catch {
+        return;
+      }
+      if (typeof msg.session === 'string') {
+        creds.session = msg.session;
+        creds.token = null;
+        creds.keep?.(msg.session);
         return;
       }
       if (typeof msg.event === 'string') {
@@ -116,8 +144,33 @@ export function createWebBridge(url = defaultUrl()): WebBridge {
 function defaultUrl(): string {
   const u = new URL('/api', window.location.href);
   u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
-  // The page load set the HttpOnly cookie; the token in the query covers browsers that do not send it.
-  const token = new URLSearchParams(window.location.search).get('token');
-  if (token) u.searchParams.set('token', token);
   return u.toString();
+}
+
+/** This tab's session, else the URL's token (removed from the address bar and the history entry). */
+function pageCredentials(): WebCredentials {
+  const here = new URL(window.location.href);
+  const token = here.searchParams.get('token');
+  if (token !== null) {
+    here.searchParams.delete('token');
+    window.history.replaceState(window.history.state, '', here.pathname + here.search + here.hash);
+  }
+  let session: string | null = null;
+  try {
+    session = window.sessionStorage.getItem(SESSION_KEY);
+  } catch {
+    // storage switched off: the session lives as long as the page
+  }
+  return {
+    // A new URL (the app restarted) wins over an old tab's session.
+    token,
+    session: token !== null ? null : session,
+    keep: (s) => {
+      try {
+        window.sessionStorage.setItem(SESSION_KEY, s);
+      } catch {
+        // as above
+      }
+    },
+  };
 }

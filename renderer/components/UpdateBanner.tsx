@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { UpdateDownload, UpdateInfo } from '../../preload/api.ts';
 import { api, errorText, useEvent } from '../api.ts';
+import { useDialog } from './Dialog.tsx';
 import { ErrorText } from './ErrorText.tsx';
 
 /** The release date in the user's local time ("20 Nov 2026, 10:30"); the text as given when unreadable. */
@@ -29,6 +30,7 @@ export function UpdateBanner() {
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
+  const dialog = useDialog();
 
   useEffect(() => {
     api()
@@ -105,7 +107,18 @@ export function UpdateBanner() {
       .updates.cancelDownload()
       .catch((e: unknown) => setError(errorText(e)));
   };
-  const open = (reveal: boolean) => {
+  const open = async (reveal: boolean) => {
+    // An unverified file (no update key configured) is opened only when the user says so.
+    if (!reveal && download && !download.verified) {
+      const yes = await dialog.confirm({
+        title: 'Open an unverified update?',
+        message:
+          'No update signing key is configured, so this file could not be checked against the publisher. Open it only if you trust where it came from.',
+        confirmLabel: 'Open anyway',
+        danger: true,
+      });
+      if (!yes) return;
+    }
     api()
       .updates.openDownload({ reveal })
       .catch((e: unknown) => setError(errorText(e)));
@@ -166,13 +179,18 @@ export function UpdateBanner() {
       {done && mine ? (
         <div className="update-done" role="status">
           Saved to <code data-testid="download-path">{mine.path}</code>
+          {mine.verified ? (
+            <span className="muted"> · signature verified</span>
+          ) : (
+            <strong data-testid="download-unverified"> · not verified (no signing key configured)</strong>
+          )}
           {mine.canOpen ? (
             <>
               {' '}
-              <button type="button" onClick={() => open(false)}>
+              <button type="button" onClick={() => void open(false)}>
                 Open
               </button>{' '}
-              <button type="button" onClick={() => open(true)}>
+              <button type="button" onClick={() => void open(true)}>
                 Show in folder
               </button>
             </>

@@ -105,6 +105,12 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
   return (
     <section className="view account" aria-labelledby="account-title">
       <h1 id="account-title">Account</h1>
+      {account.insecure ? (
+        <p role="alert" className="banner error" data-testid="insecure-gateway">
+          This account signs in over plain http: the PIN and every message travel unencrypted and can be read
+          on the network. Ask for the gateway&apos;s https address and sign in again with it.
+        </p>
+      ) : null}
       <div className="card">
         <dl className="facts">
           <dt>Account</dt>

@@ -165,6 +165,26 @@ function JobDetail({
         >
           Edit and send again
         </button>
+        {pendingCount && !job.counts.sending ? (
+          // Issue 17: only the recipients never requested; an unknown one is not sent again.
+          <button
+            type="button"
+            className="primary"
+            onClick={() =>
+              void api()
+                .outbox.continue(job.id)
+                .then(
+                  () => {
+                    setNotice(`Continuing: ${pendingCount} recipient(s) never requested`);
+                    onChanged();
+                  },
+                  (e: unknown) => setError(e),
+                )
+            }
+          >
+            Continue sending ({pendingCount})
+          </button>
+        ) : null}
         {pendingCount ? (
           <button
             type="button"
@@ -200,6 +220,7 @@ function JobDetail({
               <td className="muted">
                 {r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : ''}
                 {r.receiptReport !== null ? ` · receipt ${r.receiptReport}` : ''}
+                {r.receiptOverdue ? ' · no receipt yet' : ''}
               </td>
               <td className="muted small">{r.messageIdentifier ?? ''}</td>
             </tr>

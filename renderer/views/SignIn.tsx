@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { AccountSummary, EffectivePolicy, SignInRequest } from '../../preload/api.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { api, bridge } from '../api.ts';
+import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useAction } from '../hooks/useAction.ts';
 
@@ -29,9 +30,23 @@ export function SignIn({
   const primaryUrl = locked ? (g?.primaryUrl ?? '') : (primaryTyped ?? g?.primaryUrl ?? '');
   const secondaryUrl = locked ? (g?.secondaryUrl ?? '') : (secondaryTyped ?? g?.secondaryUrl ?? '');
 
-  const signIn = useAction(async (request: SignInRequest) =>
-    onSignedIn(await api().accounts.signIn(request)),
-  );
+  const dialog = useDialog();
+  const signIn = useAction(async (request: SignInRequest) => {
+    try {
+      onSignedIn(await api().accounts.signIn(request));
+    } catch (e) {
+      // Issue 17: plain http to another machine sends the PIN in clear: only when the user says so.
+      if ((e as { code?: unknown }).code !== 'insecure-gateway' || request.sandbox === true) throw e;
+      const yes = await dialog.confirm({
+        title: 'Sign in without encryption?',
+        message: `${(e as Error).message}.`,
+        confirmLabel: 'Sign in unencrypted',
+        danger: true,
+      });
+      if (!yes) return;
+      onSignedIn(await api().accounts.signIn({ ...request, acceptInsecureGateway: true }));
+    }
+  });
   const { busy, error } = signIn;
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -93,13 +93,15 @@ describe.skipIf(!HAS_CHROMIUM)('web shell life (issue 13)', { timeout: 120_000 }
     expect(await banner.textContent()).toContain('npm run web');
     await shoot(page, 'web-shell-lost');
 
-    // A new run on the same port: this tab's cookie is the earlier run's.
+    // A new run on the same port: this tab's session (issue 17: no cookie) is the earlier run's, so
+    // the page loads and says what happened and how to get in.
     const second = await run(join(tmp, 'data'), port);
     runs.push(second);
     expect(second.url).not.toBe(first.url);
     await page.goto(`http://127.0.0.1:${port}/`);
-    await page.getByRole('heading', { name: 'Open the link of the running web shell' }).waitFor();
-    expect(await page.textContent('body')).toContain('opened by an earlier run');
+    const stale = page.getByTestId('connection-lost');
+    await stale.getByText('The Messenger web shell has stopped or restarted.').waitFor({ timeout: 15_000 });
+    expect(await stale.textContent()).toContain('open the new URL');
     await shoot(page, 'web-shell-stale-tab');
     // The new URL opens the app.
     await page.goto(second.url);

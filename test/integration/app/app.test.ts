@@ -161,7 +161,7 @@ describe('createMessengerApp against a real gateway', () => {
     expect(a.pushReceiverUrl()).toBeNull();
     await a.api.settings.update({ pushReceiver: { enabled: true, port: null } });
     const receiverUrl = a.pushReceiverUrl();
-    expect(receiverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/push$/);
+    expect(receiverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/push\/[0-9a-f]{32}$/);
     gw.ctx.db.prepare('UPDATE accounts SET push_url = ? WHERE username = ?').run(receiverUrl, gw.username);
 
     const receipts: Array<MessengerEvents['inbox:receipt']> = [];

@@ -137,6 +137,9 @@ describe('every API channel', () => {
     expect(await call('outbox.recipients', sent.job.id)).toHaveLength(2);
     expect(await call('outbox.unknownBatches')).toEqual([]);
     expect(await call('outbox.cancel', sent.job.id)).toEqual([]);
+    // issue 17: nothing left that was never requested
+    await expect(call('outbox.continue', sent.job.id)).rejects.toMatchObject({ code: 'invalid-state' });
+    await expect(call('outbox.continue', 'x')).rejects.toMatchObject({ code: 'bad-argument' });
     const again = await call<OutboxJob>('outbox.resend', { jobId: sent.job.id, numbers: ['447700900812'] });
     expect(again).toMatchObject({ resendOf: sent.job.id, recipientCount: 1 });
     const history = await call<{ items: unknown[] }>('history.messages', { filter: { jobId: sent.job.id } });

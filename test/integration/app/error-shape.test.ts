@@ -42,7 +42,7 @@ beforeAll(async () => {
     log: () => {},
     env: {},
   });
-  web = createWebBridge(`ws://127.0.0.1:${shell.port}/api?token=${shell.token}`);
+  web = createWebBridge(`ws://127.0.0.1:${shell.port}/api`, { token: shell.token, session: null });
   const preload = await buildPreload();
   electron = loadPreload(preload.code, APP_URL, shell.app.call, (url) => url === APP_URL).api;
 }, 60_000);

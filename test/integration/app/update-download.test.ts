@@ -99,7 +99,7 @@ describe('update download over HTTPS', { timeout: 30_000 }, () => {
       onProgress: (p) => progress.push(p),
       progressIntervalMs: 0,
     });
-    expect(result).toEqual({ path: join(dir, 'Messenger-2.0.0.AppImage'), bytes: SIZE });
+    expect(result).toEqual({ path: join(dir, 'Messenger-2.0.0.AppImage'), bytes: SIZE, verified: false });
     expect(readFileSync(result.path).equals(BODY)).toBe(true);
     expect(readdirSync(dir)).toEqual(['Messenger-2.0.0.AppImage']);
     expect(progress.length).toBeGreaterThan(3);

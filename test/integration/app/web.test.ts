@@ -1,6 +1,7 @@
-// The web shell over real HTTP and WebSocket on loopback: the token is required (403 without), the
-// page load sets an HttpOnly SameSite=Strict cookie, Host and Origin are checked, a call round trip,
-// a bad argument answered with code bad-argument, and events pushed to the socket.
+// The web shell over real HTTP and WebSocket on loopback: the API needs the one-time URL token,
+// exchanged once for a per-tab session in the WebSocket handshake (no cookie; issue 17), Host and
+// Origin are checked, a call round trip, a bad argument answered with code bad-argument, and events
+// pushed to the socket.
 import { copyFile, mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
@@ -54,9 +55,25 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
   });
 }
 
-function connect(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+const sessions = new WeakMap<WebSocket, Promise<Record<string, unknown>>>();
+const firstMessage = (ws: WebSocket): Promise<Record<string, unknown>> => sessions.get(ws)!;
+
+/** The handshake's secret as the page's bridge offers it (renderer/bridge/web.ts). */
+const byToken = (t: string): string[] => ['messenger', `messenger.token.${t}`];
+const bySession = (s: string): string[] => ['messenger', `messenger.session.${s}`];
+
+function connect(
+  url: string,
+  headers: Record<string, string> = {},
+  protocols: string[] = [],
+): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
+    const ws = new WebSocket(url, protocols, { headers });
+    // The session the app gives for a token comes right after the handshake: caught from the start.
+    sessions.set(
+      ws,
+      new Promise((r) => ws.once('message', (d) => r(JSON.parse(d.toString()) as Record<string, unknown>))),
+    );
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('error', reject);
@@ -78,28 +95,27 @@ function rpc(ws: WebSocket, id: number, channel: string, arg?: unknown): Promise
 }
 
 describe('web shell', () => {
-  it('prints a loopback URL with a token and refuses every request without it', async () => {
+  it('prints a loopback URL with a token; the API refuses every connection without a secret', async () => {
     const s = await shell();
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
     const host = { host: `127.0.0.1:${s.port}` };
-    expect((await get(s.port, '/', host)).status).toBe(403);
-    expect((await get(s.port, '/?token=wrong', host)).status).toBe(403);
-    expect((await get(s.port, '/assets/app.js', host)).status).toBe(403);
-
+    // The page and its assets are the public renderer bundle: served, but no cookie is ever set.
     const page = await get(s.port, `/?token=${s.token}`, host);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>Messenger</title>');
     expect(page.headers['content-security-policy']).toMatch(/default-src 'none'.*script-src 'self'/);
     expect(page.headers['referrer-policy']).toBe('no-referrer');
-    const cookie = String(page.headers['set-cookie']);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-
-    const cookieHeader = cookie.split(';')[0] ?? '';
-    const asset = await get(s.port, '/assets/app.js', { ...host, cookie: cookieHeader });
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const asset = await get(s.port, '/assets/app.js', host);
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);
-    const escape = await get(s.port, '/..%2f..%2f..%2fetc%2fpasswd', { ...host, cookie: cookieHeader });
+    expect(asset.headers['set-cookie']).toBeUndefined();
+    const api = `ws://127.0.0.1:${s.port}/api`;
+    await expect(connect(api)).rejects.toThrow(/403/);
+    await expect(connect(`${api}?token=${s.token}`)).rejects.toThrow(/403/); // not in the query
+    await expect(connect(api, { cookie: `messenger_token=${s.token}` })).rejects.toThrow(/403/);
+    await expect(connect(api, {}, byToken('nope'))).rejects.toThrow(/403/);
+    const escape = await get(s.port, '/..%2f..%2f..%2fetc%2fpasswd', host);
     expect(escape.status).toBe(404);
     expect(escape.body).not.toMatch(/root:/);
   });
@@ -132,17 +148,38 @@ describe('web shell', () => {
         })
       ).status,
     ).toBe(403);
-    const ws = `ws://127.0.0.1:${s.port}/api?token=${s.token}`;
-    await expect(connect(ws, { origin: 'http://evil.example' })).rejects.toThrow(/403/);
-    await expect(connect(`ws://127.0.0.1:${s.port}/api`)).rejects.toThrow(/403/);
-    await expect(connect(`ws://127.0.0.1:${s.port}/api?token=nope`)).rejects.toThrow(/403/);
+    const ws = `ws://127.0.0.1:${s.port}/api`;
+    await expect(connect(ws, { origin: 'http://evil.example' }, byToken(s.token))).rejects.toThrow(/403/);
+    await expect(connect(ws)).rejects.toThrow(/403/);
+    // The refused attempt did not spend the token.
+    (await connect(ws, {}, byToken(s.token))).close();
+  });
+
+  it('exchanges the URL token once for a per-tab session; the token is worthless afterwards', async () => {
+    const s = await shell();
+    const api = `ws://127.0.0.1:${s.port}/api`;
+    const first = await connect(api, { origin: `http://127.0.0.1:${s.port}` }, byToken(s.token));
+    const given = await firstMessage(first);
+    expect(given.session).toMatch(/^[\w-]{43}$/);
+    expect(first.protocol).toBe('messenger');
+    first.close();
+    // The token from the browser history (or a port-scanning neighbour that saw it): refused.
+    await expect(connect(api, {}, byToken(s.token))).rejects.toThrow(/403/);
+    // The tab's session reconnects (a dropped connection, a reload).
+    const again = await connect(api, {}, bySession(String(given.session)));
+    expect(await rpc(again, 1, 'accounts.current')).toEqual({ id: 1, ok: true, result: null });
+    again.close();
+    await expect(connect(api, {}, bySession('A'.repeat(43)))).rejects.toThrow(/403/);
   });
 
   it('answers calls over the WebSocket, refuses bad arguments and pushes events', async () => {
     const s = await shell();
-    const ws = await connect(`ws://127.0.0.1:${s.port}/api?token=${s.token}`, {
-      origin: `http://127.0.0.1:${s.port}`,
-    });
+    const ws = await connect(
+      `ws://127.0.0.1:${s.port}/api`,
+      { origin: `http://127.0.0.1:${s.port}` },
+      byToken(s.token),
+    );
+    expect(await firstMessage(ws)).toHaveProperty('session');
     cleanups.push(async () => {
       ws.close();
     });
@@ -218,7 +255,8 @@ describe('npm run web -- --sandbox', () => {
     const line = await firstLine;
     const m = /^URL: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([\w-]{43}))$/.exec(line);
     expect(m).not.toBeNull();
-    const ws = await connect(`ws://127.0.0.1:${m?.[2]}/api?token=${m?.[3]}`);
+    const ws = await connect(`ws://127.0.0.1:${m?.[2]}/api`, {}, byToken(m?.[3] ?? ''));
+    expect(await firstMessage(ws)).toHaveProperty('session');
     const current = await rpc(ws, 1, 'accounts.current');
     expect(current.result).toMatchObject({ sandbox: true });
     const credit = await rpc(ws, 2, 'credit.refresh');
@@ -270,8 +308,7 @@ describe('renderer build', () => {
     expect(page.status).toBe(200);
     const script = /src="\.?\/?(assets\/[^"]+\.js)"/.exec(page.body)?.[1];
     expect(script).toBeDefined();
-    const cookie = String(page.headers['set-cookie']).split(';')[0] ?? '';
-    const js = await get(s.port, `/${script}`, { ...host, cookie });
+    const js = await get(s.port, `/${script}`, host);
     expect(js.status).toBe(200);
     expect(js.body).toContain('hello');
   }, 60_000);

@@ -36,9 +36,41 @@ async function soapPost(url: string, body: string): Promise<{ status: number; te
 }
 
 describe('PushReceiver', () => {
+  it('refuses what a web page can send: no SOAP content type, an Origin, a guessed path (issue 17)', async () => {
+    const r = await start();
+    const planted = buildRequestEnvelope('DeliverMessage', {
+      Username: 'acme.1',
+      Recipient: { SendTo: '447700900999' },
+      ReplyTo: '447700900123',
+      Message: { TextMessage: 'fake SMS from a web page' },
+      Timestamp1: '2026-11-22T08:01:00',
+    });
+    // A form post (the content types a page may send without a preflight).
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const res = await fetch(r.url, { method: 'POST', headers: { 'content-type': type }, body: planted });
+      expect(res.status, type).toBe(415);
+    }
+    const withOrigin = await fetch(r.url, {
+      method: 'POST',
+      headers: { 'content-type': SOAP_CONTENT_TYPE, origin: 'https://evil.example' },
+      body: planted,
+    });
+    expect(withOrigin.status).toBe(403);
+    const guessed = await soapPost(new URL('/push', r.url).href, planted);
+    expect(guessed.status).toBe(404);
+    expect(r.messages).toEqual([]);
+    expect(r.refused).toHaveLength(4);
+    // Two receivers never share a path.
+    expect(new PushReceiver({ username: 'x' }).url).toBeUndefined();
+  });
+
   it('emits a delivery receipt and acknowledges it', async () => {
     const r = await start();
-    expect(r.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/push$/);
+    expect(r.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/push\/[0-9a-f]{32}$/);
     const xml = buildRequestEnvelope('SubmitDeliveryReceipt', {
       Username: 'acme.1',
       Timestamp1: '2026-11-22T08:00:00',

@@ -22,8 +22,18 @@ afterAll(async () => {
 });
 
 async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  return cliWith({}, ...args);
+}
+
+/** The CLI with extra environment (GATEWAY_PIN); stdin is not a terminal, so nothing is prompted. */
+async function cliWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(NODE, [CLI, ...args, '--data', dataDir]);
+    const { stdout, stderr } = await run(NODE, [CLI, ...args, '--data', dataDir], {
+      env: { ...process.env, GATEWAY_PIN: '', ...env },
+    });
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout: string; stderr: string; code: number };
@@ -33,13 +43,12 @@ async function cli(...args: string[]): Promise<{ stdout: string; stderr: string;
 
 describe('gateway CLI', () => {
   it('account add, list, top-up', async () => {
-    const add = await cli(
+    const add = await cliWith(
+      { GATEWAY_PIN: 'Secret42' },
       'account',
       'add',
       '--username',
       'shop.one',
-      '--pin',
-      'Secret42',
       '--credit',
       '2.50',
       '--restricted',
@@ -59,12 +68,39 @@ describe('gateway CLI', () => {
   });
 
   it('refuses bad input with a message and a non-zero exit code', async () => {
-    const dup = await cli('account', 'add', '--username', 'shop.one', '--pin', 'x1');
+    const dup = await cliWith({ GATEWAY_PIN: 'Secret4242' }, 'account', 'add', '--username', 'shop.one');
     expect(dup.code).not.toBe(0);
     expect(dup.stderr).toMatch(/taken/);
-    const badCredit = await cli('account', 'add', '--username', 'other', '--pin', 'x1', '--credit', 'lots');
+    const badCredit = await cliWith(
+      { GATEWAY_PIN: 'Secret4242' },
+      'account',
+      'add',
+      '--username',
+      'other',
+      '--credit',
+      'lots',
+    );
     expect(badCredit.code).not.toBe(0);
     expect(badCredit.stderr).toMatch(/--credit/);
+    // Issue 17: the PIN never as a flag (visible in ps), and not too short.
+    const flag = await cliWith(
+      { GATEWAY_PIN: 'Secret4242' },
+      'account',
+      'add',
+      '--username',
+      'flag',
+      '--pin',
+      'Secret4242',
+    );
+    expect(flag.code).not.toBe(0);
+    expect(flag.stderr).toMatch(/--pin is not accepted.*ps/);
+    const short = await cliWith({ GATEWAY_PIN: 'abc123' }, 'account', 'add', '--username', 'short');
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toMatch(/8 to 20 letters and digits/);
+    const none = await cli('account', 'add', '--username', 'nopin');
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/no PIN: set GATEWAY_PIN/);
+    expect((await cli('account', 'list')).stdout).not.toMatch(/flag|short|nopin/);
     const unknown = await cli('frobnicate');
     expect(unknown.code).not.toBe(0);
   });

@@ -97,11 +97,18 @@ describe('deploy policy parsing', () => {
         locked: true,
       },
       allowedUsernames: ['acme.sales', 'acme.support'],
-      updates: { enabled: true, channel: 'beta', allowedDownloadHosts: ['downloads.example.com'] },
+      updates: {
+        enabled: true,
+        channel: 'beta',
+        allowedDownloadHosts: ['downloads.example.com'],
+        publicKeys: [],
+        maxDownloadBytes: 1024 ** 3,
+      },
       pollIntervalSeconds: { min: 15, max: 600 },
       offerSandbox: false,
       childAccounts: true,
       soapTypesNamespace: 'http://www.csoft.co.uk/dtd/sendsms5.xsd',
+      allowInsecureGateways: false,
     });
   });
 
@@ -132,7 +139,7 @@ describe('deploy policy parsing', () => {
     expect(p?.error?.path).toBe(path);
     expect(p?.error?.problems.sort()).toEqual(
       [
-        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox, childAccounts, soapTypesNamespace)',
+        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox, childAccounts, soapTypesNamespace, allowInsecureGateways)',
         'childAccounts: must be true or false ("yes")',
         'soapTypesNamespace: must be an absolute URI such as http://www.csoft.co.uk/dtd/sendsms5.xsd ("not a namespace")',
         'gateway.port: not a known field (expected one of primaryUrl, secondaryUrl, locked)',

@@ -110,6 +110,10 @@ describe('electron-builder.yml', () => {
       enableNodeCliInspectArguments: false,
       enableCookieEncryption: true,
       onlyLoadAppFromAsar: true,
+      // issue 17: NODE_OPTIONS ignored, the asar checked against its embedded hash, file:// unprivileged
+      enableNodeOptionsEnvironmentVariable: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      grantFileProtocolExtraPrivileges: false,
     });
   });
 

@@ -221,13 +221,19 @@ describe('outbox journal', () => {
     const small = new OutboxJournal(app, { batchSize: 1 });
     small.createJob(numbers(3, 100), TEXT);
     const mine = journal.markSending(journal.nextBatch()!.id);
-    const ids = [1, 2, 3].map(() => small.markSending(small.nextBatch()!.id).id);
+    small.createJob(numbers(1, 200), TEXT);
+    const ids = [1, 2, 3, 4].map(() => small.markSending(small.nextBatch()!.id).id);
     const setOwner = app.db.prepare('UPDATE outbox_batches SET owner = ? WHERE id = ?');
     setOwner.run('4242:other-process', ids[0]!); // another process, still running
     setOwner.run('4343:crashed-process', ids[1]!); // another process, gone
     setOwner.run(`${process.pid}:a-previous-run`, ids[2]!); // our pid, reused after a restart
-    const recovered = journal.recoverAfterCrash({ isProcessAlive: (pid) => pid === 4242 });
-    expect(recovered.map((b) => b.id)).toEqual([ids[1], ids[2]]);
+    // Issue 17: a pid that runs again (a container's pid 1, after a reboot), but not that run.
+    setOwner.run('4242:run-before-the-reboot', ids[3]!);
+    const recovered = journal.recoverAfterCrash({
+      isProcessAlive: (pid) => pid === 4242,
+      isRunAlive: (run) => run === 'other-process',
+    });
+    expect(recovered.map((b) => b.id)).toEqual([ids[1], ids[2], ids[3]]);
     expect(journal.batch(mine.id)?.state).toBe('sending');
     expect(journal.batch(ids[0]!)?.state).toBe('sending');
   });

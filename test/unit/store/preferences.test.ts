@@ -72,7 +72,15 @@ describe('preferences', () => {
     expect(seen).toEqual([
       {
         name: PREFERENCES_NAME,
-        keys: ['clearInvalidConfig', 'cwd', 'migrations', 'projectVersion', 'rootSchema', 'schema'],
+        keys: [
+          'clearInvalidConfig',
+          'configFileMode',
+          'cwd',
+          'migrations',
+          'projectVersion',
+          'rootSchema',
+          'schema',
+        ],
       },
     ]);
     expect(existsSync(file)).toBe(true);

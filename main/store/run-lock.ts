@@ -1,0 +1,65 @@
+// Issue 17, item 18: which runs of the app are alive, without trusting process ids. A batch the
+// outbox journal claims is owned by a per-run random id; each run holds an exclusive SQLite lock on
+// "<data>/runs/<id>.lock" for as long as it lives. The operating system drops that lock when the
+// process ends in any way (kill -9, a crash, a reboot), so "is run X alive?" is "is its lock held?"
+// — a reused process id (pid 1 in a container, after a reboot) cannot make a dead run look alive.
+import { DatabaseSync } from 'node:sqlite';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const locks = new Map<string, DatabaseSync>();
+
+function lockFile(dataFile: string, runId: string): string {
+  return join(dirname(dataFile), 'runs', `${runId.replace(/[^\w-]/g, '_')}.lock`);
+}
+
+/** Takes this run's lock beside the database `dataFile` (idempotent). */
+export function holdRunLock(dataFile: string, runId: string): void {
+  if (dataFile === ':memory:') return;
+  const file = lockFile(dataFile, runId);
+  if (locks.has(file)) return;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  db.exec('BEGIN EXCLUSIVE');
+  locks.set(file, db);
+}
+
+/** Gives this run's lock back (the app closes). */
+export function releaseRunLock(dataFile: string, runId: string): void {
+  const file = lockFile(dataFile, runId);
+  const db = locks.get(file);
+  if (!db) return;
+  locks.delete(file);
+  try {
+    db.close();
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Whether the run `runId` of the database `dataFile` still holds its lock. A run without a lock
+ * file (gone, or an earlier version that kept none) is not alive; a dead run's file is removed.
+ */
+export function isRunAlive(dataFile: string, runId: string): boolean {
+  if (dataFile === ':memory:') return false;
+  const file = lockFile(dataFile, runId);
+  if (locks.has(file)) return true;
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(file, { timeout: 0 });
+  } catch {
+    return false;
+  }
+  try {
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('ROLLBACK');
+  } catch {
+    db.close();
+    return true; // SQLITE_BUSY: its process holds the lock
+  }
+  db.close();
+  rmSync(file, { force: true });
+  return false;
+}

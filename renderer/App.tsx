@@ -214,9 +214,27 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [compose]);
 
+  // The bridge is down: first "reconnecting", then (lostLong) what most likely happened and how to get in.
+  const connectionLost = (
+    <div role="alert" className="banner error" data-testid="connection-lost">
+      {lostLong ? (
+        <>
+          <strong>The Messenger web shell has stopped or restarted.</strong> This tab cannot reach it any
+          more. If it is running again, open the new <code>URL: …</code> line it printed in its terminal (each
+          run has its own link; this tab's link no longer works). If it is not running, start it with{' '}
+          <code>npm run web</code> and open the URL it prints. Still trying to reconnect…
+        </>
+      ) : (
+        'Connection to the app lost — reconnecting…'
+      )}
+    </div>
+  );
+
   if (loadError) {
     return (
       <main className="center-page">
+        {/* A tab of an earlier run (its session refused) lands here: say what happened, not only the error. */}
+        {!connected ? connectionLost : null}
         <ErrorText error={loadError} prefix="Could not reach the app: " />
       </main>
     );
@@ -290,20 +308,7 @@ export function App() {
       </nav>
       <main className="content">
         <PolicyBanner policy={policy} />
-        {!connected ? (
-          <div role="alert" className="banner error" data-testid="connection-lost">
-            {lostLong ? (
-              <>
-                <strong>The Messenger web shell has stopped or restarted.</strong> This tab cannot reach it
-                any more. If it is running again, open the new <code>URL: …</code> line it printed in its
-                terminal (each run has its own link; this tab's link no longer works). If it is not running,
-                start it with <code>npm run web</code> and open the URL it prints. Still trying to reconnect…
-              </>
-            ) : (
-              'Connection to the app lost — reconnecting…'
-            )}
-          </div>
-        ) : null}
+        {!connected ? connectionLost : null}
         <UpdateBanner />
         {pollError ? (
           <div role="status" className="banner warn">

@@ -15,6 +15,12 @@ export const BUNDLED_WORKERS = [
     source: './number-worker.ts',
     entry: 'number-worker',
   },
+  {
+    module: 'gateway/library/adapt-pool.ts',
+    worker: 'gateway/library/adapt-worker.ts',
+    source: './adapt-worker.ts',
+    entry: 'adapt-worker',
+  },
 ] as const;
 
 /** The main build's extra entries: entry name → absolute source path. */

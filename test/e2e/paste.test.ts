@@ -29,6 +29,8 @@ describe.skipIf(!HAS_CHROMIUM)('pasting many numbers into Compose', { timeout: 9
       };
     });
     page = app.page;
+    // The URL's token is spent once (issue 17): reload once this tab holds its session.
+    await page.waitForFunction(() => window.sessionStorage.getItem('messenger.session') !== null);
     await page.reload();
     await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });
   }, 180_000);

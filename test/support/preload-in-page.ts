@@ -28,9 +28,9 @@ function inPage(
   };
   const url = new URL('/api', window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  // The web shell's handshake (main/web.ts): the URL's one-time token offered as a subprotocol.
   const token = new URLSearchParams(window.location.search).get('token');
-  if (token) url.searchParams.set('token', token);
-  const socket = new WebSocket(url);
+  const socket = new WebSocket(url, token ? ['messenger', `messenger.token.${token}`] : ['messenger']);
   const queue: string[] = [];
   const pending = new Map<number, (envelope: unknown) => void>();
   const listeners = new Map<string, Array<(event: unknown, ...args: unknown[]) => void>>();

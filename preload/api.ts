@@ -305,6 +305,32 @@ export interface SendRequest {
   contactIds?: number[];
   groupIds?: number[];
   content: OutboxContent;
+  /** Send to the first `limit` distinct recipients only (the confirmation's "first K the credit covers"). */
+  limit?: number;
+}
+
+/** What a send would cost before it is journaled (send.estimate). */
+export interface SendEstimate {
+  /** Distinct valid recipients. */
+  recipients: number;
+  invalid: number;
+  /** Entries naming a number already counted. */
+  duplicates: number;
+  /** Message parts per recipient (a rich content counts as one). */
+  segments: number;
+  /** recipients × segments. */
+  messages: number;
+  /** Messages the account's credit covers (AvailableMessages), null when not known. */
+  availableMessages: number | null;
+  credit: { amount: string; currency: string } | null;
+  /** How many recipients, in order, the credit covers; null when not known. */
+  affordableRecipients: number | null;
+  /** Recipients that would fail for want of credit. */
+  wouldFail: number;
+  /** settings.confirmAboveRecipients when estimated. */
+  confirmAbove: number;
+  /** Above the threshold, or more than the credit covers: Compose asks first. */
+  needsConfirm: boolean;
 }
 
 export interface SendAccepted {
@@ -360,6 +386,8 @@ export interface Settings {
   pushReceiver: { enabled: boolean; port: number | null };
   notifications: boolean;
   theme: 'system' | 'light' | 'dark';
+  /** A send to more recipients than this is confirmed first (issue 12). */
+  confirmAboveRecipients: number;
 }
 
 /**
@@ -499,6 +527,8 @@ export interface MessengerApi {
     /** Journal the send and start it; progress arrives as 'outbox:progress' events. */
     submit(request: SendRequest): Promise<SendAccepted>;
     permittedReplyTo(): Promise<string[]>;
+    /** Recipients, parts and messages a request would cost, against the credit (nothing is sent). */
+    estimate(request: SendRequest): Promise<SendEstimate>;
   };
   outbox: {
     jobs(args?: { limit?: number; beforeId?: number }): Promise<OutboxJob[]>;

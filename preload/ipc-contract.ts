@@ -74,6 +74,8 @@ export const API_CHANNELS = [
   'policy.get',
   'library.list',
   'sandbox.outbound',
+  // issue 12: sending an office can trust
+  'send.estimate',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

@@ -66,6 +66,8 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     sessions,
     country,
     refreshCredit: () => credit.refresh(),
+    credit: () => credit.api.get(),
+    settings: settings.current,
     closing: isClosing,
     emit,
     log,

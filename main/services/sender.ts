@@ -4,7 +4,6 @@
 // 'outbox:progress' per batch, the rest cancelled after a whole-account stop (SEND_STOP_REPORTS),
 // credit refreshed after. A request that threw may have reached the gateway: unknown, never re-sent
 // by itself. Sends run one after another on one chain; resend only when the user asks.
-import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { SEND_STOP_REPORTS } from '../../protocol/reports.ts';
 import type { SmsRequest } from '../client/gateway-client.ts';
 import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
@@ -13,15 +12,18 @@ import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
+import { estimateSend, planRecipients } from './send-plan.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
+  Credit,
   MessengerApi,
   OutboxBatch,
   OutboxContent,
   OutboxJob,
   RecipientResult,
   SendRequest,
+  Settings,
 } from '../../preload/api.ts';
 
 export interface SenderDeps {
@@ -29,6 +31,9 @@ export interface SenderDeps {
   sessions: { current(): Session | null; require(): Session };
   country(): string | undefined;
   refreshCredit(): Promise<unknown>;
+  /** The last credit read (null before the first). */
+  credit(): Promise<Credit | null>;
+  settings(): Settings;
   closing(): boolean;
   emit: Emit;
   log: Log;
@@ -145,22 +150,10 @@ export function createSender(deps: SenderDeps) {
     const s = sessions.require();
     checkContent(req.content);
     const c = deps.country();
-    const numbers: string[] = [];
-    const invalid: Array<{ input: string; reason: string }> = [];
-    for (const input of req.recipients) {
-      const n = normalizeMsisdn(input, c);
-      if (n.ok) numbers.push(n.msisdn);
-      else invalid.push({ input, reason: n.reason });
-    }
-    for (const id of req.contactIds ?? []) {
-      const contact = store.contacts.get(id);
-      if (contact) numbers.push(contact.number);
-      else invalid.push({ input: `contact ${id}`, reason: 'no such contact' });
-    }
-    for (const id of req.groupIds ?? []) {
-      if (!store.groups.get(id)) invalid.push({ input: `group ${id}`, reason: 'no such group' });
-      else for (const m of store.groups.members(id)) numbers.push(m.number);
-    }
+    const plan = planRecipients(store, req, c);
+    const { invalid } = plan;
+    // "Send to the first K the credit covers": the rest is not journaled at all.
+    const numbers = req.limit !== undefined ? plan.numbers.slice(0, req.limit) : plan.numbers;
     if (numbers.length === 0) {
       throw new ApiError(
         'invalid-recipients',
@@ -180,6 +173,18 @@ export function createSender(deps: SenderDeps) {
   const api: Pick<MessengerApi, 'send' | 'outbox'> = {
     send: {
       submit,
+      estimate: async (req) => {
+        sessions.require();
+        checkContent(req.content);
+        const plan = planRecipients(store, req, deps.country());
+        let credit = await deps.credit();
+        if (!credit)
+          credit = await deps.refreshCredit().then(
+            (c) => c as Credit,
+            () => null,
+          );
+        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients);
+      },
       permittedReplyTo: async () => {
         const r = await sessions.require().client.permittedReplyTo();
         if (r.outcome !== 'ok')

@@ -103,6 +103,13 @@ const content = obj({
   'sendTimeAbsolute?': str,
   'fields?': record(str),
 });
+const sendRequest = obj({
+  recipients: arr(str),
+  'contactIds?': arr(posInt),
+  'groupIds?': arr(posInt),
+  content,
+  'limit?': posInt,
+});
 const threadCursor = obj({ createdAt: num, id: int });
 const importOptions = obj({ 'defaultCountry?': str, 'onDuplicate?': oneOf('skip', 'update') });
 const contactInput = obj({ name: str, number: str, 'email?': str, 'notes?': str });
@@ -134,12 +141,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   ),
   'accounts.signOut': none,
   'accounts.changePin': obj({ oldPin: str, newPin: str }),
-  'send.submit': obj({
-    recipients: arr(str),
-    'contactIds?': arr(posInt),
-    'groupIds?': arr(posInt),
-    content,
-  }),
+  'send.submit': sendRequest,
   'send.permittedReplyTo': none,
   'outbox.jobs': optional(obj({ 'limit?': posInt, 'beforeId?': posInt })),
   'outbox.job': posInt,
@@ -208,6 +210,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'pushReceiver?': obj({ enabled: bool, port: nullable(int) }),
     'notifications?': bool,
     'theme?': str,
+    'confirmAboveRecipients?': num,
   }),
   'settings.get': none,
   'children.permitted': none,
@@ -243,6 +246,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
           : `${p} must be a whole number from 1 to ${OUTBOUND_PAGE_MAX}`,
     }),
   ),
+  // issue 12: sending an office can trust
+  'send.estimate': sendRequest,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -22,6 +22,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   pushReceiver: { enabled: false, port: null },
   notifications: true,
   theme: 'system',
+  confirmAboveRecipients: 50,
 });
 
 export const POLL_INTERVAL_RANGE = [5, 3600] as const;
@@ -49,6 +50,11 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
   },
   notifications: { type: 'boolean', default: DEFAULT_SETTINGS.notifications },
   theme: { enum: ['system', 'light', 'dark'], default: DEFAULT_SETTINGS.theme },
+  confirmAboveRecipients: {
+    type: 'integer',
+    minimum: 0,
+    default: DEFAULT_SETTINGS.confirmAboveRecipients,
+  },
 };
 
 /** Where and how big the main window was when it last closed (the Electron shell). */

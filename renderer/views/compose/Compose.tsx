@@ -1,18 +1,28 @@
 // The Compose view: recipients, content (text, flash or a rich kind), send options and the results of
 // the send, each its own part; useComposeValidation lists every problem before anything is sent.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { Contact, ContentKind, Credit, Group, SendRequest, Template } from '../../../preload/api.ts';
+import type {
+  Contact,
+  ContentKind,
+  Credit,
+  Group,
+  SendEstimate,
+  SendRequest,
+  Template,
+} from '../../../preload/api.ts';
 import { isRichKind } from '../../../protocol/content.ts';
 import type { PhoneMake } from '../../../protocol/limits.ts';
 import { api, SEND_REQUEST_EVENT } from '../../api.ts';
 import { useDialog } from '../../components/Dialog.tsx';
 import { ErrorText, errorParts } from '../../components/ErrorText.tsx';
+import { plural } from '../../format.ts';
 import { useAction } from '../../hooks/useAction.ts';
 import type { ContentDraft } from '../media/types.ts';
 import { ContentChoice, effectivePhoneMake, MessageBox, RichContent } from './MessageBox.tsx';
 import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
 import { chipKey, makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
 import { Results, useSendJob } from './Results.tsx';
+import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
 
 /** What another view asks Compose to start with (reply, resend, send to group). */
@@ -81,16 +91,60 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     a.send.permittedReplyTo().then(setReplyTos, () => setReplyTos([]));
   }, [draft]);
 
+  // After a send the form is locked until "New message" or "Edit and send again": a second click or
+  // Ctrl+Enter cannot send the same content twice (a ref: the state arrives a render later).
+  const [sent, setSent] = useState(false);
+  const sentRef = useRef(false);
+  const [confirming, setConfirming] = useState<SendEstimate | null>(null);
+  const answerRef = useRef<(choice: SendChoice) => void>(() => {});
+  const ask = (estimate: SendEstimate) =>
+    new Promise<SendChoice>((resolve) => {
+      answerRef.current = (choice) => {
+        setConfirming(null);
+        resolve(choice);
+      };
+      setConfirming(estimate);
+    });
+
   const submit = useAction(async (request: SendRequest) => {
+    // Before money is spent: a large send, or one the credit does not cover, asks first.
+    const estimate = await api().send.estimate(request);
+    let limit: number | undefined;
+    if (estimate.needsConfirm) {
+      const choice = await ask(estimate);
+      if (choice === null) return;
+      if (choice === 'first') limit = estimate.affordableRecipients ?? undefined;
+    }
     sendJob.clear();
-    const accepted = await api().send.submit(request);
+    const accepted = await api().send.submit(limit !== undefined ? { ...request, limit } : request);
+    sentRef.current = true;
+    setSent(true);
     sendJob.follow(accepted.job);
     if (accepted.invalid.length) setErrors(accepted.invalid.map((i) => `${i.input}: ${i.reason} (not sent)`));
-    setNotice(`Sending to ${accepted.job.recipientCount} recipient(s)…`);
+    setNotice(`Sending to ${plural(accepted.job.recipientCount, 'recipient')}…`);
   });
 
+  /** "Edit and send again": the same chips (groups and names stay chips) and content, unlocked. */
+  const editAgain = () => {
+    sentRef.current = false;
+    setSent(false);
+    setNotice(null);
+    setErrors([]);
+    sendJob.reset();
+  };
+  /** "New message": an empty form. */
+  const newMessage = () => {
+    editAgain();
+    setChips([]);
+    setEntry('');
+    setText('');
+    setRichDraft(null);
+    setKind('text');
+    setOptions(DEFAULT_OPTIONS);
+  };
+
   function send() {
-    if (submit.busy) return;
+    if (submit.busy || sentRef.current) return;
     const found = check.problems();
     setErrors(found);
     setNotice(null);
@@ -203,25 +257,42 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       />
 
       <div className="row">
-        <button
-          type="button"
-          className="primary"
-          onClick={send}
-          disabled={submit.busy || contentBlocked}
-          aria-describedby={contentBlocked ? 'content-problems' : undefined}
-          title="Ctrl+Enter"
-        >
-          {submit.busy ? 'Sending…' : 'Send'}
-        </button>
+        {sent ? (
+          <>
+            <button type="button" className="primary" onClick={newMessage}>
+              New message
+            </button>
+            <button type="button" onClick={editAgain}>
+              Edit and send again
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            onClick={send}
+            disabled={submit.busy || contentBlocked}
+            aria-describedby={contentBlocked ? 'content-problems' : undefined}
+            title="Ctrl+Enter"
+          >
+            {submit.busy ? 'Sending…' : 'Send'}
+          </button>
+        )}
         <button type="button" onClick={() => void saveTemplate()} disabled={!text || rich}>
           Save as template
         </button>
         {job && done === job.recipientCount ? (
-          <span className="muted">All {job.recipientCount} recipient(s) answered.</span>
+          <span className="muted">All {plural(job.recipientCount, 'recipient')} answered.</span>
         ) : notice ? (
           <span className="muted">{notice}</span>
         ) : null}
       </div>
+      {sent ? (
+        <p className="muted small" data-testid="sent-lock">
+          Sent. To send this again, choose “Edit and send again”.
+        </p>
+      ) : null}
+      {confirming ? <SendConfirm estimate={confirming} onAnswer={(c) => answerRef.current(c)} /> : null}
 
       {job ? <Results {...sendJob} job={job} /> : null}
     </section>

@@ -21,6 +21,8 @@ export interface SendJob {
   clear: () => void;
   /** The job submit() accepted. */
   follow: (accepted: OutboxJob) => void;
+  /** No job shown (a new message). */
+  reset: () => void;
 }
 
 export function useSendJob(): SendJob {
@@ -73,7 +75,11 @@ export function useSendJob(): SendJob {
   };
 
   const done = job ? job.recipientCount - job.counts.pending - job.counts.sending : 0;
-  return { job, outcomes, done, clear: () => setOutcomes(new Map()), follow };
+  const reset = () => {
+    setJob(null);
+    setOutcomes(new Map());
+  };
+  return { job, outcomes, done, clear: () => setOutcomes(new Map()), follow, reset };
 }
 
 export function Results({ job, outcomes, done }: SendJob & { job: OutboxJob }) {

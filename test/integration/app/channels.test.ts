@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
-import type { ApiChannel, Contact, Group, OutboxJob, Template } from '../../../preload/api.ts';
+import type { ApiChannel, Contact, Group, OutboxJob, SendEstimate, Template } from '../../../preload/api.ts';
 import { API_CHANNELS } from '../../../preload/ipc-contract.ts';
 import { postForm, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
@@ -116,6 +116,14 @@ describe('every API channel', () => {
   });
 
   it('send, outbox, history and inbox', async () => {
+    // issue 12: what a send would cost, nothing journaled.
+    const estimate = await call<SendEstimate>('send.estimate', {
+      recipients: ['447700900811', '07700 900812', '447700900811', '12ab'],
+      content: { kind: 'text', text: 'Channel check' },
+    });
+    expect(estimate).toMatchObject({ recipients: 2, duplicates: 1, invalid: 1, segments: 1, messages: 2 });
+    expect(estimate.needsConfirm).toBe(false);
+    expect(estimate.availableMessages).toBeGreaterThan(2);
     const sent = await call<{ job: OutboxJob }>('send.submit', {
       recipients: ['447700900811', '447700900812'],
       content: { kind: 'text', text: 'Channel check' },

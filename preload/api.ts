@@ -309,6 +309,27 @@ export interface SendRequest {
   limit?: number;
 }
 
+/** Compose's draft as kept per account (drafts.*; issue 12). */
+export interface SavedDraft {
+  /** Number chips as typed. */
+  numbers: string[];
+  contactIds: number[];
+  groupIds: number[];
+  kind: ContentKind;
+  text: string;
+  /** '' for none. */
+  phoneMake: string;
+  options: {
+    replyTo: string;
+    delivery: DeliveryOption;
+    schedule: 'now' | 'delay' | 'at';
+    delay: string;
+    at: string;
+  };
+  /** What was typed in the recipients field and not added yet. */
+  entry: string;
+}
+
 /** What a send would cost before it is journaled (send.estimate). */
 export interface SendEstimate {
   /** Distinct valid recipients. */
@@ -644,6 +665,13 @@ export interface MessengerApi {
      * Refused with code 'not-sandbox' when the current account is not the local sandbox.
      */
     outbound(args?: { afterId?: number; limit?: number }): Promise<Page<SandboxPdu, number>>;
+  };
+  // issue 12: sending an office can trust
+  drafts: {
+    /** The signed-in account's Compose draft, or null. */
+    get(): Promise<SavedDraft | null>;
+    save(draft: SavedDraft): Promise<void>;
+    discard(): Promise<void>;
   };
 }
 

@@ -76,6 +76,9 @@ export const API_CHANNELS = [
   'sandbox.outbound',
   // issue 12: sending an office can trust
   'send.estimate',
+  'drafts.get',
+  'drafts.save',
+  'drafts.discard',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

@@ -126,7 +126,8 @@ export function App() {
   }, []);
 
   // The Electron menu's accelerators reach us as events (the keydown handler below covers browsers).
-  useEvent('menu:compose', () => compose(null));
+  // New message (menu, Ctrl+N) starts empty; the Compose item brings the saved draft back.
+  useEvent('menu:compose', () => compose({}));
   useEvent('menu:search', () => {
     setView('inbox');
     setSearchFocus((n) => n + 1);
@@ -147,7 +148,7 @@ export function App() {
       const k = e.key.toLowerCase();
       if (k === 'n') {
         e.preventDefault();
-        compose(null);
+        compose({});
       } else if (k === 'f') {
         e.preventDefault();
         setView('inbox');

@@ -11,6 +11,7 @@ import { createEvents, message, packageVersion, resolvePolicy } from './app-opti
 import type { MessengerApp, MessengerAppOptions } from './app-options.ts';
 import { createChildren } from './children.ts';
 import { createCredit } from './credit.ts';
+import { createDrafts } from './drafts.ts';
 import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
@@ -83,6 +84,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   });
   const children = createChildren({ store, sessions, refreshCredit: credit.refresh, country, log });
   const records = createRecords({ store, country });
+  const drafts = createDrafts({ store, sessions });
 
   // Update checks: on start (once a session exists) and every 24 h, policy permitting (./updates.ts).
   const { enabled, channel, allowedDownloadHosts } = policy.updates;
@@ -124,6 +126,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     children: children.api,
     policy: { get: async () => structuredClone(policy) },
     sandbox: sandbox.api.sandbox,
+    drafts: drafts.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -248,6 +248,24 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   ),
   // issue 12: sending an office can trust
   'send.estimate': sendRequest,
+  'drafts.get': none,
+  'drafts.save': obj({
+    numbers: arr(str, 1_000_000),
+    contactIds: arr(posInt),
+    groupIds: arr(posInt),
+    kind: oneOf(...CONTENT_KINDS),
+    text: str,
+    phoneMake: str,
+    options: obj({
+      replyTo: str,
+      delivery: oneOf(...DELIVERY_OPTIONS),
+      schedule: oneOf('now', 'delay', 'at'),
+      delay: str,
+      at: str,
+    }),
+    entry: str,
+  }),
+  'drafts.discard': none,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

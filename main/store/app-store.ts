@@ -16,6 +16,7 @@ import { SearchRepo } from './search.ts';
 import { TemplatesRepo } from './templates.ts';
 import { ChildAccountsRepo } from './children.ts';
 import { LibraryNumbersRepo } from './library-numbers.ts';
+import { DraftsRepo } from './drafts.ts';
 
 export interface AppStore {
   app: AppDb;
@@ -30,6 +31,7 @@ export interface AppStore {
   settings: SettingsRepo;
   children: ChildAccountsRepo;
   libraryNumbers: LibraryNumbersRepo;
+  drafts: DraftsRepo;
   close(): void;
 }
 
@@ -62,6 +64,7 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): AppSt
       settings: new SettingsRepo(preferences),
       children: new ChildAccountsRepo(app),
       libraryNumbers: new LibraryNumbersRepo(app),
+      drafts: new DraftsRepo(app),
       close: () => app.close(),
     };
   } catch (err) {

@@ -20,7 +20,8 @@ import { useAction } from '../../hooks/useAction.ts';
 import type { ContentDraft } from '../media/types.ts';
 import { ContentChoice, effectivePhoneMake, MessageBox, RichContent } from './MessageBox.tsx';
 import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
-import { chipKey, makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
+import { makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
+import { chipsOfDraft, savedDraftOf, useDraftSaver } from './draft.ts';
 import { Results, useSendJob } from './Results.tsx';
 import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
@@ -54,10 +55,16 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const effectiveMake = effectivePhoneMake(kind, phoneMake);
   const check = useComposeValidation({ chips, entry, kind, text, richDraft, effectiveMake, options });
 
+  // Saving starts once the saved draft has been read (and stops while the form shows a send's result).
+  const [loaded, setLoaded] = useState(false);
+  const [restored, setRestored] = useState(false);
   useEffect(() => {
     const a = api();
-    void Promise.all([a.contacts.list(), a.groups.list(), a.templates.list(), a.settings.get()]).then(
-      ([c, g, t, s]) => {
+    // A draft handed over by another view (reply, send to group, New message) starts the form;
+    // otherwise the account's saved draft comes back.
+    const saved = draft ? Promise.resolve(null) : a.drafts.get().catch(() => null);
+    void Promise.all([a.contacts.list(), a.groups.list(), a.templates.list(), a.settings.get(), saved]).then(
+      ([c, g, t, s, d]) => {
         setContacts(c);
         setGroups(g);
         setTemplates(t);
@@ -73,18 +80,28 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           ),
         );
         if (draft) {
-          const next: Chip[] = [];
-          for (const id of draft.contactIds ?? []) {
-            const contact = c.find((x) => x.id === id);
-            if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
-          }
-          for (const id of draft.groupIds ?? []) {
-            const group = g.find((x) => x.id === id);
-            if (group) next.push({ kind: 'group', key: chipKey(), group });
-          }
-          for (const n of draft.numbers ?? []) next.push(makeNumberChip(n, defaultCountry));
-          setChips(next);
+          setChips(
+            chipsOfDraft(
+              {
+                numbers: draft.numbers ?? [],
+                contactIds: draft.contactIds ?? [],
+                groupIds: draft.groupIds ?? [],
+              },
+              c,
+              g,
+              defaultCountry,
+            ),
+          );
+        } else if (d) {
+          setChips(chipsOfDraft(d, c, g, defaultCountry));
+          setText(d.text);
+          setKind(d.kind);
+          setEntry(d.entry);
+          setPhoneMake(d.phoneMake as PhoneMake | '');
+          setOptions(d.options);
+          setRestored(true);
         }
+        setLoaded(true);
       },
       (e: unknown) => setErrors(errorMessages(e)),
     );
@@ -95,6 +112,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   // Ctrl+Enter cannot send the same content twice (a ref: the state arrives a render later).
   const [sent, setSent] = useState(false);
   const sentRef = useRef(false);
+  useDraftSaver(savedDraftOf({ chips, entry, kind, text, phoneMake, options }), loaded && !sent);
   const [confirming, setConfirming] = useState<SendEstimate | null>(null);
   const answerRef = useRef<(choice: SendChoice) => void>(() => {});
   const ask = (estimate: SendEstimate) =>
@@ -119,6 +137,10 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     const accepted = await api().send.submit(limit !== undefined ? { ...request, limit } : request);
     sentRef.current = true;
     setSent(true);
+    // Sent: no longer a draft.
+    void api()
+      .drafts.discard()
+      .catch(() => undefined);
     sendJob.follow(accepted.job);
     if (accepted.invalid.length) setErrors(accepted.invalid.map((i) => `${i.input}: ${i.reason} (not sent)`));
     setNotice(`Sending to ${plural(accepted.job.recipientCount, 'recipient')}…`);
@@ -132,9 +154,13 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setErrors([]);
     sendJob.reset();
   };
-  /** "New message": an empty form. */
+  /** "New message" and "Discard draft": an empty form, and no saved draft. */
   const newMessage = () => {
     editAgain();
+    setRestored(false);
+    void api()
+      .drafts.discard()
+      .catch(() => undefined);
     setChips([]);
     setEntry('');
     setText('');
@@ -198,7 +224,19 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
 
   return (
     <section className="view compose" aria-labelledby="compose-title" onKeyDown={onTextKey}>
-      <h1 id="compose-title">Compose</h1>
+      <div className="row compose-head">
+        <h1 id="compose-title">Compose</h1>
+        {restored && !sent ? (
+          <span className="muted small" data-testid="draft-restored">
+            Draft restored
+          </span>
+        ) : null}
+        {!sent && (chips.length > 0 || text !== '' || entry !== '') ? (
+          <button type="button" className="link" onClick={newMessage}>
+            Discard draft
+          </button>
+        ) : null}
+      </div>
       <Recipients
         chips={chips}
         setChips={setChips}

@@ -124,6 +124,25 @@ describe('every API channel', () => {
     expect(estimate).toMatchObject({ recipients: 2, duplicates: 1, invalid: 1, segments: 1, messages: 2 });
     expect(estimate.needsConfirm).toBe(false);
     expect(estimate.availableMessages).toBeGreaterThan(2);
+    // issue 12: the account's Compose draft.
+    expect(await call('drafts.get')).toBeNull();
+    const saved = {
+      numbers: ['07700 900811', 'nope'],
+      contactIds: [],
+      groupIds: [],
+      kind: 'text',
+      text: 'Half written',
+      phoneMake: '',
+      options: { replyTo: '', delivery: 'Economy', schedule: 'now', delay: '60', at: '' },
+      entry: 'Ali',
+    };
+    await call('drafts.save', saved);
+    expect(await call('drafts.get')).toEqual(saved);
+    await expect(call('drafts.save', { ...saved, kind: 'fax' })).rejects.toMatchObject({
+      code: 'bad-argument',
+    });
+    await call('drafts.discard');
+    expect(await call('drafts.get')).toBeNull();
     const sent = await call<{ job: OutboxJob }>('send.submit', {
       recipients: ['447700900811', '447700900812'],
       content: { kind: 'text', text: 'Channel check' },

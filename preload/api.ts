@@ -337,6 +337,8 @@ export interface SendEstimate {
   invalid: number;
   /** Entries naming a number already counted. */
   duplicates: number;
+  /** Numbers on the opt-out list, not counted in `recipients` and never sent to. */
+  optedOut: number;
   /** Message parts per recipient (a rich content counts as one). */
   segments: number;
   /** recipients × segments. */
@@ -357,6 +359,17 @@ export interface SendEstimate {
 export interface SendAccepted {
   job: OutboxJob;
   invalid: Array<{ input: string; reason: string }>;
+  /** Recipients left out because they are on the account's opt-out list (issue 12). */
+  optedOut?: number;
+}
+
+/** A number on the account's opt-out list (issue 12). */
+export interface OptOut {
+  number: string;
+  /** 'keyword': the number sent an opt-out keyword; 'manual': the user added it. */
+  source: 'keyword' | 'manual';
+  keyword: string | null;
+  createdAt: Millis;
 }
 
 export interface Credit {
@@ -409,6 +422,10 @@ export interface Settings {
   theme: 'system' | 'light' | 'dark';
   /** A send to more recipients than this is confirmed first (issue 12). */
   confirmAboveRecipients: number;
+  /** Inbound first words that put the number on the opt-out list (case-insensitive). */
+  optOutKeywords: string[];
+  /** Inbound first words that take it off again. */
+  optInKeywords: string[];
 }
 
 /**
@@ -672,6 +689,13 @@ export interface MessengerApi {
     get(): Promise<SavedDraft | null>;
     save(draft: SavedDraft): Promise<void>;
     discard(): Promise<void>;
+  };
+  optouts: {
+    list(): Promise<OptOut[]>;
+    /** Numbers as typed; the invalid ones are listed back. */
+    add(numbers: string[]): Promise<{ added: number; invalid: string[] }>;
+    remove(numbers: string[]): Promise<number>;
+    exportCsv(): Promise<string>;
   };
 }
 

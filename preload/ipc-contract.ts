@@ -79,6 +79,10 @@ export const API_CHANNELS = [
   'drafts.get',
   'drafts.save',
   'drafts.discard',
+  'optouts.list',
+  'optouts.add',
+  'optouts.remove',
+  'optouts.exportCsv',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

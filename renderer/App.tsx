@@ -13,14 +13,17 @@ import { ChildAccounts } from './views/ChildAccounts.tsx';
 import { PolicyBanner } from './components/PolicyBanner.tsx';
 import { UpdateBanner } from './components/UpdateBanner.tsx';
 import { Phone } from './views/Phone.tsx';
+import { Automation } from './views/Automation.tsx';
 
-export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children' | 'phone';
+export type View =
+  'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children' | 'phone' | 'automation';
 
 const NAV: ReadonlyArray<{ view: View; label: string; sandboxOnly?: boolean }> = [
   { view: 'compose', label: 'Compose' },
   { view: 'inbox', label: 'Inbox' },
   { view: 'contacts', label: 'Contacts & groups' },
   { view: 'history', label: 'History' },
+  { view: 'automation', label: 'Opt-outs & auto-replies' },
   { view: 'children', label: 'Accounts' },
   { view: 'account', label: 'Account' },
   { view: 'phone', label: 'Virtual phone', sandboxOnly: true },
@@ -234,6 +237,7 @@ export function App() {
         {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
         {view === 'children' && childrenPermitted ? <ChildAccounts account={account} /> : null}
         {view === 'phone' && account.sandbox ? <Phone /> : null}
+        {view === 'automation' ? <Automation /> : null}
       </main>
     </div>
   );

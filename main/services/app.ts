@@ -12,6 +12,7 @@ import type { MessengerApp, MessengerAppOptions } from './app-options.ts';
 import { createChildren } from './children.ts';
 import { createCredit } from './credit.ts';
 import { createDrafts } from './drafts.ts';
+import { createOptOuts } from './optouts.ts';
 import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
@@ -81,10 +82,14 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     closing: isClosing,
     emit,
     log,
+    onReceived: (messages) => {
+      optouts.received(messages);
+    },
   });
   const children = createChildren({ store, sessions, refreshCredit: credit.refresh, country, log });
   const records = createRecords({ store, country });
   const drafts = createDrafts({ store, sessions });
+  const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
 
   // Update checks: on start (once a session exists) and every 24 h, policy permitting (./updates.ts).
   const { enabled, channel, allowedDownloadHosts } = policy.updates;
@@ -127,6 +132,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     policy: { get: async () => structuredClone(policy) },
     sandbox: sandbox.api.sandbox,
     drafts: drafts.api,
+    optouts: optouts.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -13,6 +13,8 @@ export interface RecipientPlan {
   invalid: Array<{ input: string; reason: string }>;
   /** Entries that named a number already in `numbers`. */
   duplicates: number;
+  /** Numbers left out as opted out (not in `numbers`). */
+  optedOut?: number;
 }
 
 /** The recipients of a request as the journal will hold them. */
@@ -77,6 +79,7 @@ export function estimateSend(
     recipients,
     invalid: plan.invalid.length,
     duplicates: plan.duplicates,
+    optedOut: plan.optedOut ?? 0,
     segments,
     messages,
     availableMessages: available,

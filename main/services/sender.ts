@@ -22,6 +22,7 @@ import type {
   OutboxContent,
   OutboxJob,
   RecipientResult,
+  SendAccepted,
   SendRequest,
   Settings,
 } from '../../preload/api.ts';
@@ -143,21 +144,24 @@ export function createSender(deps: SenderDeps) {
       .catch((err: unknown) => log(`send of job ${jobId} failed: ${message(err)}`));
   }
 
-  async function submit(req: SendRequest): Promise<{
-    job: OutboxJob;
-    invalid: Array<{ input: string; reason: string }>;
-  }> {
+  async function submit(req: SendRequest): Promise<SendAccepted> {
     const s = sessions.require();
     checkContent(req.content);
     const c = deps.country();
     const plan = planRecipients(store, req, c);
     const { invalid } = plan;
+    // Nothing is ever sent to an opted-out number.
+    const { kept, skipped } = store.optOuts.filter(s.account.id, plan.numbers);
     // "Send to the first K the credit covers": the rest is not journaled at all.
-    const numbers = req.limit !== undefined ? plan.numbers.slice(0, req.limit) : plan.numbers;
+    const numbers = req.limit !== undefined ? kept.slice(0, req.limit) : kept;
     if (numbers.length === 0) {
       throw new ApiError(
         'invalid-recipients',
-        invalid.length === 0 ? 'no recipients' : `no valid recipient; ${invalid.length} invalid`,
+        skipped.length > 0 && invalid.length === 0
+          ? `every recipient is on the opt-out list (${skipped.length})`
+          : invalid.length === 0
+            ? 'no recipients'
+            : `no valid recipient; ${invalid.length} invalid`,
         invalid,
       );
     }
@@ -167,16 +171,18 @@ export function createSender(deps: SenderDeps) {
       ...(c ? { defaultCountry: c } : {}),
     });
     startSending(job.id);
-    return { job, invalid };
+    return { job, invalid, optedOut: skipped.length };
   }
 
   const api: Pick<MessengerApi, 'send' | 'outbox'> = {
     send: {
       submit,
       estimate: async (req) => {
-        sessions.require();
+        const s = sessions.require();
         checkContent(req.content);
-        const plan = planRecipients(store, req, deps.country());
+        const all = planRecipients(store, req, deps.country());
+        const { kept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
+        const plan = { ...all, numbers: kept, optedOut: skipped.length };
         let credit = await deps.credit();
         if (!credit)
           credit = await deps.refreshCredit().then(
@@ -200,8 +206,15 @@ export function createSender(deps: SenderDeps) {
       unknownBatches: async () => store.outbox.unknownBatches(),
       cancel: async (id) => store.outbox.cancelPending(id),
       resend: async ({ jobId, numbers }) => {
-        sessions.require();
-        const job = store.outbox.resendToRecipients(jobId, numbers);
+        const s = sessions.require();
+        // A number that opted out since is not sent to again.
+        const { kept, skipped } = store.optOuts.filter(s.account.id, numbers);
+        if (kept.length === 0 && skipped.length > 0)
+          throw new ApiError(
+            'invalid-recipients',
+            `every recipient is on the opt-out list (${skipped.length})`,
+          );
+        const job = store.outbox.resendToRecipients(jobId, kept);
         startSending(job.id);
         return job;
       },

@@ -211,6 +211,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'notifications?': bool,
     'theme?': str,
     'confirmAboveRecipients?': num,
+    'optOutKeywords?': arr(str, 50),
+    'optInKeywords?': arr(str, 50),
   }),
   'settings.get': none,
   'children.permitted': none,
@@ -266,6 +268,10 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     entry: str,
   }),
   'drafts.discard': none,
+  'optouts.list': none,
+  'optouts.add': arr(str),
+  'optouts.remove': arr(str),
+  'optouts.exportCsv': none,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -17,6 +17,7 @@ import { TemplatesRepo } from './templates.ts';
 import { ChildAccountsRepo } from './children.ts';
 import { LibraryNumbersRepo } from './library-numbers.ts';
 import { DraftsRepo } from './drafts.ts';
+import { OptOutsRepo } from './opt-outs.ts';
 
 export interface AppStore {
   app: AppDb;
@@ -32,6 +33,7 @@ export interface AppStore {
   children: ChildAccountsRepo;
   libraryNumbers: LibraryNumbersRepo;
   drafts: DraftsRepo;
+  optOuts: OptOutsRepo;
   close(): void;
 }
 
@@ -65,6 +67,7 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): AppSt
       children: new ChildAccountsRepo(app),
       libraryNumbers: new LibraryNumbersRepo(app),
       drafts: new DraftsRepo(app),
+      optOuts: new OptOutsRepo(app),
       close: () => app.close(),
     };
   } catch (err) {

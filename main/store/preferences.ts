@@ -23,6 +23,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   notifications: true,
   theme: 'system',
   confirmAboveRecipients: 50,
+  optOutKeywords: ['STOP', 'UNSUBSCRIBE'],
+  optInKeywords: ['START'],
 });
 
 export const POLL_INTERVAL_RANGE = [5, 3600] as const;
@@ -54,6 +56,18 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
     type: 'integer',
     minimum: 0,
     default: DEFAULT_SETTINGS.confirmAboveRecipients,
+  },
+  optOutKeywords: {
+    type: 'array',
+    items: { type: 'string', minLength: 1, pattern: '^\\S+$' },
+    maxItems: 50,
+    default: DEFAULT_SETTINGS.optOutKeywords,
+  },
+  optInKeywords: {
+    type: 'array',
+    items: { type: 'string', minLength: 1, pattern: '^\\S+$' },
+    maxItems: 50,
+    default: DEFAULT_SETTINGS.optInKeywords,
   },
 };
 

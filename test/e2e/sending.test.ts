@@ -5,6 +5,7 @@
 // it again until "Edit and send again", which keeps the chips.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { HAS_CHROMIUM, shoot, startApp, type E2eApp } from './support.ts';
 
 describe.skipIf(!HAS_CHROMIUM)(
@@ -119,6 +120,41 @@ describe.skipIf(!HAS_CHROMIUM)(
       await dialog.getByRole('button', { name: 'Go back' }).click();
       await dialog.waitFor({ state: 'detached' });
       expect(await page.getByTestId('sent-lock').count()).toBe(0);
+      expect(app.pageErrors).toEqual([]);
+    });
+
+    it('STOP from a phone puts the number on the opt-out list; a send skips it and says so', async () => {
+      const gateway = await page.evaluate(
+        async () => (await window.messenger!.accounts.current())!.primaryUrl,
+      );
+      const res = await fetch(new URL('/sandbox/inbound', gateway), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        body: new URLSearchParams({
+          SendTo: DEMO_NUMBER,
+          ReplyTo: '447700900401',
+          Message: 'STOP',
+        }).toString(),
+      });
+      expect(res.status).toBe(200);
+      await page.evaluate(() => window.messenger!.inbox.pollNow());
+      await page.getByRole('button', { name: 'Opt-outs & auto-replies' }).click();
+      const list = page.getByTestId('optout-list');
+      await list.getByText('+447700900401').waitFor();
+      expect(await list.textContent()).toContain('sent STOP');
+
+      await page.getByRole('button', { name: 'Compose', exact: true }).click();
+      await page.keyboard.press('Control+n');
+      await paste('+447700900401, +447700900402');
+      await message().fill('Weekly offer');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page
+        .getByText('Sending to 1 recipient… 1 opted-out number skipped.')
+        .waitFor({ timeout: 20_000 });
+      const job = (await jobs())[0];
+      expect(job?.recipientCount).toBe(1);
+      const rows = await page.evaluate((id) => window.messenger!.outbox.recipients(id), job!.id);
+      expect(rows.map((r) => r.to)).toEqual(['447700900402']);
       expect(app.pageErrors).toEqual([]);
     });
   },

@@ -143,7 +143,11 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       .catch(() => undefined);
     sendJob.follow(accepted.job);
     if (accepted.invalid.length) setErrors(accepted.invalid.map((i) => `${i.input}: ${i.reason} (not sent)`));
-    setNotice(`Sending to ${plural(accepted.job.recipientCount, 'recipient')}…`);
+    const skipped = accepted.optedOut ?? 0;
+    setNotice(
+      `Sending to ${plural(accepted.job.recipientCount, 'recipient')}…` +
+        (skipped > 0 ? ` ${plural(skipped, 'opted-out number')} skipped.` : ''),
+    );
   });
 
   /** "Edit and send again": the same chips (groups and names stay chips) and content, unlocked. */

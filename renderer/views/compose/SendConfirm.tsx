@@ -46,6 +46,9 @@ export function SendConfirm({
           The credit runs out after {plural(k, 'recipient')}: {plural(e.wouldFail, 'recipient')} would fail.
         </p>
       ) : null}
+      {e.optedOut > 0 ? (
+        <p className="muted small">{plural(e.optedOut, 'opted-out number')} left out: never sent to.</p>
+      ) : null}
       {e.duplicates > 0 || e.invalid > 0 ? (
         <p className="muted small">
           {plural(e.duplicates, 'duplicate')} removed, {plural(e.invalid, 'invalid entry', 'invalid entries')}{' '}

@@ -143,6 +143,11 @@ describe('every API channel', () => {
     });
     await call('drafts.discard');
     expect(await call('drafts.get')).toBeNull();
+    // issue 12: the opt-out list.
+    expect(await call('optouts.add', ['447700900899'])).toEqual({ added: 1, invalid: [] });
+    expect(await call('optouts.list')).toMatchObject([{ number: '447700900899', source: 'manual' }]);
+    expect(await call('optouts.exportCsv')).toContain('447700900899,manual');
+    expect(await call('optouts.remove', ['447700900899'])).toBe(1);
     const sent = await call<{ job: OutboxJob }>('send.submit', {
       recipients: ['447700900811', '447700900812'],
       content: { kind: 'text', text: 'Channel check' },

@@ -68,6 +68,8 @@ export interface MessageRecord {
   /** The gateway's Timestamp1 of an inbound message, as given. */
   sentTimestamp: string | null;
   gatewayId: string | null;
+  /** Sent by a keyword auto-reply rule (issue 12). */
+  automatic?: boolean;
 }
 
 export interface ConversationSummary {
@@ -363,6 +365,16 @@ export interface SendAccepted {
   optedOut?: number;
 }
 
+/** "Inbound text starts with KEYWORD → reply TEXT" (issue 12). */
+export interface AutoReplyRule {
+  id: number;
+  keyword: string;
+  reply: string;
+  enabled: boolean;
+  /** Auto-replies this rule sent today (UTC). */
+  sentToday: number;
+}
+
 /** A number on the account's opt-out list (issue 12). */
 export interface OptOut {
   number: string;
@@ -426,6 +438,8 @@ export interface Settings {
   optOutKeywords: string[];
   /** Inbound first words that take it off again. */
   optInKeywords: string[];
+  /** Auto-replies sent per day (UTC) at most, over all rules. */
+  autoReplyDailyCap: number;
 }
 
 /**
@@ -689,6 +703,12 @@ export interface MessengerApi {
     get(): Promise<SavedDraft | null>;
     save(draft: SavedDraft): Promise<void>;
     discard(): Promise<void>;
+  };
+  autoReplies: {
+    list(): Promise<AutoReplyRule[]>;
+    create(rule: { keyword: string; reply: string; enabled?: boolean }): Promise<AutoReplyRule>;
+    update(args: { id: number; keyword?: string; reply?: string; enabled?: boolean }): Promise<AutoReplyRule>;
+    delete(id: number): Promise<void>;
   };
   optouts: {
     list(): Promise<OptOut[]>;

@@ -13,6 +13,7 @@ import { createChildren } from './children.ts';
 import { createCredit } from './credit.ts';
 import { createDrafts } from './drafts.ts';
 import { createOptOuts } from './optouts.ts';
+import { createAutoReplies } from './auto-replies.ts';
 import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
@@ -82,14 +83,19 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     closing: isClosing,
     emit,
     log,
-    onReceived: (messages) => {
-      optouts.received(messages);
-    },
+    onReceived: (messages) => autoReplies.received(messages, optouts.received(messages)),
   });
   const children = createChildren({ store, sessions, refreshCredit: credit.refresh, country, log });
   const records = createRecords({ store, country });
   const drafts = createDrafts({ store, sessions });
   const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
+  const autoReplies = createAutoReplies({
+    store,
+    sessions,
+    settings: settings.current,
+    submit: (req) => sender.api.send.submit(req),
+    log,
+  });
 
   // Update checks: on start (once a session exists) and every 24 h, policy permitting (./updates.ts).
   const { enabled, channel, allowedDownloadHosts } = policy.updates;
@@ -133,6 +139,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     sandbox: sandbox.api.sandbox,
     drafts: drafts.api,
     optouts: optouts.api,
+    autoReplies: autoReplies.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 
@@ -157,6 +164,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       closing = true;
       poller.close();
       await updater.close();
+      await autoReplies.close();
       await sender.close();
       await sessions.close();
       children.close();

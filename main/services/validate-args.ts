@@ -213,6 +213,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'confirmAboveRecipients?': num,
     'optOutKeywords?': arr(str, 50),
     'optInKeywords?': arr(str, 50),
+    'autoReplyDailyCap?': num,
   }),
   'settings.get': none,
   'children.permitted': none,
@@ -272,6 +273,10 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'optouts.add': arr(str),
   'optouts.remove': arr(str),
   'optouts.exportCsv': none,
+  'autoReplies.list': none,
+  'autoReplies.create': obj({ keyword: str, reply: str, 'enabled?': bool }),
+  'autoReplies.update': obj({ id: posInt, 'keyword?': str, 'reply?': str, 'enabled?': bool }),
+  'autoReplies.delete': posInt,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -18,6 +18,7 @@ import { ChildAccountsRepo } from './children.ts';
 import { LibraryNumbersRepo } from './library-numbers.ts';
 import { DraftsRepo } from './drafts.ts';
 import { OptOutsRepo } from './opt-outs.ts';
+import { AutoRepliesRepo } from './auto-replies.ts';
 
 export interface AppStore {
   app: AppDb;
@@ -34,6 +35,7 @@ export interface AppStore {
   libraryNumbers: LibraryNumbersRepo;
   drafts: DraftsRepo;
   optOuts: OptOutsRepo;
+  autoReplies: AutoRepliesRepo;
   close(): void;
 }
 
@@ -68,6 +70,7 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): AppSt
       libraryNumbers: new LibraryNumbersRepo(app),
       drafts: new DraftsRepo(app),
       optOuts: new OptOutsRepo(app),
+      autoReplies: new AutoRepliesRepo(app),
       close: () => app.close(),
     };
   } catch (err) {

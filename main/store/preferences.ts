@@ -25,6 +25,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   confirmAboveRecipients: 50,
   optOutKeywords: ['STOP', 'UNSUBSCRIBE'],
   optInKeywords: ['START'],
+  autoReplyDailyCap: 200,
 });
 
 export const POLL_INTERVAL_RANGE = [5, 3600] as const;
@@ -69,6 +70,7 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
     maxItems: 50,
     default: DEFAULT_SETTINGS.optInKeywords,
   },
+  autoReplyDailyCap: { type: 'integer', minimum: 0, default: DEFAULT_SETTINGS.autoReplyDailyCap },
 };
 
 /** Where and how big the main window was when it last closed (the Electron shell). */

@@ -148,13 +148,50 @@ describe.skipIf(!HAS_CHROMIUM)(
       await paste('+447700900401, +447700900402');
       await message().fill('Weekly offer');
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await page
-        .getByText('Sending to 1 recipient… 1 opted-out number skipped.')
-        .waitFor({ timeout: 20_000 });
+      await page.getByText('1 opted-out number skipped: never sent to.').waitFor({ timeout: 20_000 });
       const job = (await jobs())[0];
       expect(job?.recipientCount).toBe(1);
       const rows = await page.evaluate((id) => window.messenger!.outbox.recipients(id), job!.id);
       expect(rows.map((r) => r.to)).toEqual(['447700900402']);
+      expect(app.pageErrors).toEqual([]);
+    });
+
+    it('an auto-reply answers a keyword once, marked automatic in the conversation', async () => {
+      await page.getByRole('button', { name: 'Opt-outs & auto-replies' }).click();
+      const form = page.getByRole('form', { name: 'New auto-reply' });
+      await form.getByLabel('Inbound text starts with').fill('JOIN');
+      await form.getByLabel('Reply with').fill('Welcome to the club!');
+      await form.getByRole('button', { name: 'Add auto-reply' }).click();
+      const rules = page.getByTestId('auto-reply-rules');
+      await rules.getByText('Welcome to the club!').waitFor();
+      await shoot(page, 'automation');
+
+      const gateway = await page.evaluate(
+        async () => (await window.messenger!.accounts.current())!.primaryUrl,
+      );
+      const inbound = (text: string) =>
+        fetch(new URL('/sandbox/inbound', gateway), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+          body: new URLSearchParams({
+            SendTo: DEMO_NUMBER,
+            ReplyTo: '447700900451',
+            Message: text,
+          }).toString(),
+        });
+      expect((await inbound('join us')).status).toBe(200);
+      await page.evaluate(() => window.messenger!.inbox.pollNow());
+      await rules.getByText('1 reply').waitFor({ timeout: 20_000 });
+      expect((await inbound('JOIN')).status).toBe(200);
+      await page.evaluate(() => window.messenger!.inbox.pollNow());
+
+      await page.getByRole('button', { name: /^Inbox/ }).click();
+      await page.getByRole('list', { name: 'Conversations' }).getByText('+447700900451').first().click();
+      const thread = page.getByRole('region', { name: /Conversation with/ });
+      await thread.getByText('JOIN', { exact: true }).waitFor();
+      const out = thread.getByTestId('bubble').filter({ hasText: 'Welcome to the club!' });
+      await out.getByText('auto-reply').waitFor();
+      expect(await out.count()).toBe(1);
       expect(app.pageErrors).toEqual([]);
     });
   },

@@ -42,3 +42,6 @@ CREATE TABLE auto_reply_log (
 CREATE INDEX auto_reply_log_day ON auto_reply_log (account_id, day);
 
 ALTER TABLE outbox_jobs ADD COLUMN auto_reply_rule INTEGER REFERENCES auto_reply_rules (id) ON DELETE SET NULL;
+
+-- An outbound message an auto-reply rule sent (shown as automatic in the conversation).
+ALTER TABLE messages ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0 CHECK (automatic IN (0, 1));

@@ -49,6 +49,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [options, setOptions] = useState<SendOptions>(DEFAULT_OPTIONS);
   const [errors, setErrors] = useState<string[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
+  const [skipped, setSkipped] = useState<string | null>(null);
   const dialog = useDialog();
   const sendJob = useSendJob();
   const rich = isRichKind(kind);
@@ -144,10 +145,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     sendJob.follow(accepted.job);
     if (accepted.invalid.length) setErrors(accepted.invalid.map((i) => `${i.input}: ${i.reason} (not sent)`));
     const skipped = accepted.optedOut ?? 0;
-    setNotice(
-      `Sending to ${plural(accepted.job.recipientCount, 'recipient')}…` +
-        (skipped > 0 ? ` ${plural(skipped, 'opted-out number')} skipped.` : ''),
-    );
+    setNotice(`Sending to ${plural(accepted.job.recipientCount, 'recipient')}…`);
+    setSkipped(skipped > 0 ? `${plural(skipped, 'opted-out number')} skipped: never sent to.` : null);
   });
 
   /** "Edit and send again": the same chips (groups and names stay chips) and content, unlocked. */
@@ -155,6 +154,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     sentRef.current = false;
     setSent(false);
     setNotice(null);
+    setSkipped(null);
     setErrors([]);
     sendJob.reset();
   };
@@ -329,6 +329,11 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           <span className="muted">{notice}</span>
         ) : null}
       </div>
+      {sent && skipped ? (
+        <p className="muted small" data-testid="opted-out-skipped">
+          {skipped}
+        </p>
+      ) : null}
       {sent ? (
         <p className="muted small" data-testid="sent-lock">
           Sent. To send this again, choose “Edit and send again”.

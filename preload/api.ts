@@ -704,7 +704,7 @@ export interface MessengerApi {
     save(draft: SavedDraft): Promise<void>;
     discard(): Promise<void>;
   };
-  autoReplies: {
+  autoreplies: {
     list(): Promise<AutoReplyRule[]>;
     create(rule: { keyword: string; reply: string; enabled?: boolean }): Promise<AutoReplyRule>;
     update(args: { id: number; keyword?: string; reply?: string; enabled?: boolean }): Promise<AutoReplyRule>;

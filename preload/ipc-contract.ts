@@ -83,10 +83,10 @@ export const API_CHANNELS = [
   'optouts.add',
   'optouts.remove',
   'optouts.exportCsv',
-  'autoReplies.list',
-  'autoReplies.create',
-  'autoReplies.update',
-  'autoReplies.delete',
+  'autoreplies.list',
+  'autoreplies.create',
+  'autoreplies.update',
+  'autoreplies.delete',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

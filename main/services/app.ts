@@ -139,7 +139,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     sandbox: sandbox.api.sandbox,
     drafts: drafts.api,
     optouts: optouts.api,
-    autoReplies: autoReplies.api,
+    autoreplies: autoReplies.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -50,7 +50,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   const account = () => sessions.require().account.id;
   let chain: Promise<void> = Promise.resolve();
 
-  const api: MessengerApi['autoReplies'] = {
+  const api: MessengerApi['autoreplies'] = {
     list: async () => store.autoReplies.list(account()),
     create: async (rule) => {
       checkRule(rule);

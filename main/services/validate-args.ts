@@ -273,10 +273,10 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'optouts.add': arr(str),
   'optouts.remove': arr(str),
   'optouts.exportCsv': none,
-  'autoReplies.list': none,
-  'autoReplies.create': obj({ keyword: str, reply: str, 'enabled?': bool }),
-  'autoReplies.update': obj({ id: posInt, 'keyword?': str, 'reply?': str, 'enabled?': bool }),
-  'autoReplies.delete': posInt,
+  'autoreplies.list': none,
+  'autoreplies.create': obj({ keyword: str, reply: str, 'enabled?': bool }),
+  'autoreplies.update': obj({ id: posInt, 'keyword?': str, 'reply?': str, 'enabled?': bool }),
+  'autoreplies.delete': posInt,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -88,6 +88,7 @@ export class ConversationsRepo {
   readonly #app: AppDb;
   readonly #defaultCountry: string | undefined;
   readonly #upsert: StatementSync;
+  readonly #upsertCampaign: StatementSync;
   readonly #firstPage: StatementSync;
   readonly #nextPage: StatementSync;
   readonly #threadFirst: StatementSync;
@@ -97,16 +98,22 @@ export class ConversationsRepo {
     this.#app = app;
     this.#defaultCountry = options.defaultCountry;
     const db = app.db;
+    // A reply or a message to the number alone lists its conversation (campaign_only cleared); a
+    // campaign send makes one that is not listed, and leaves a listed one listed.
     this.#upsert = db.prepare(
       `INSERT INTO conversations (peer, last_activity_at) VALUES (?, ?)
+       ON CONFLICT (peer) DO UPDATE SET campaign_only = 0 RETURNING id`,
+    );
+    this.#upsertCampaign = db.prepare(
+      `INSERT INTO conversations (peer, last_activity_at, campaign_only) VALUES (?, ?, 1)
        ON CONFLICT (peer) DO UPDATE SET peer = excluded.peer RETURNING id`,
     );
     const order = 'ORDER BY cv.has_unread DESC, cv.last_activity_at DESC, cv.id DESC LIMIT ?';
-    this.#firstPage = db.prepare(`${CONVERSATION_SELECT} ${order}`);
+    this.#firstPage = db.prepare(`${CONVERSATION_SELECT} WHERE cv.campaign_only = 0 ${order}`);
     // Keyset pagination: every column of the ORDER BY is descending, so "after the cursor" is
     // one row-value comparison, served by the conversations_inbox index.
     this.#nextPage = db.prepare(
-      `${CONVERSATION_SELECT} WHERE (cv.has_unread, cv.last_activity_at, cv.id) < (?, ?, ?) ${order}`,
+      `${CONVERSATION_SELECT} WHERE cv.campaign_only = 0 AND (cv.has_unread, cv.last_activity_at, cv.id) < (?, ?, ?) ${order}`,
     );
     this.#threadFirst = db.prepare(
       `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ?
@@ -118,9 +125,12 @@ export class ConversationsRepo {
     );
   }
 
-  /** The conversation of `peer` (already a conversation key), created if needed. */
-  ensure(peer: string, at: number = Date.now()): number {
-    const row = rowAs<{ id: number }>(this.#upsert.get(peer, at));
+  /**
+   * The conversation of `peer` (already a conversation key), created if needed; `campaign`: for a
+   * send to many (issue 12), not listed in the Inbox until the number replies or is sent to alone.
+   */
+  ensure(peer: string, at: number = Date.now(), campaign = false): number {
+    const row = rowAs<{ id: number }>((campaign ? this.#upsertCampaign : this.#upsert).get(peer, at));
     if (!row) throw new StoreError('invalid-state', `could not create the conversation of ${peer}`);
     return row.id;
   }

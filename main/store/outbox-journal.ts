@@ -154,7 +154,8 @@ export class OutboxJournal extends OutboxReads {
         const batch = rowAs<{ id: number }>(insertBatch.get(job.id, seq, now));
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
         numbers.slice(start, start + this.#batchSize).forEach((to, position) => {
-          const conversationId = this.#conversations.ensure(to, now);
+          // A campaign (more than one recipient) makes no Inbox conversation per recipient.
+          const conversationId = this.#conversations.ensure(to, now, numbers.length > 1);
           insertMessage.run(
             conversationId,
             content.kind,

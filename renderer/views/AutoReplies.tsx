@@ -18,7 +18,7 @@ export function AutoReplies() {
 
   const load = useCallback(() => {
     void api()
-      .autoReplies.list()
+      .autoreplies.list()
       .then(setRules, () => undefined);
   }, []);
   useEffect(() => {
@@ -30,13 +30,13 @@ export function AutoReplies() {
   useEvent('outbox:progress', load);
 
   const add = useAction(async () => {
-    await api().autoReplies.create({ keyword, reply });
+    await api().autoreplies.create({ keyword, reply });
     setKeyword('');
     setReply('');
     load();
   });
   const toggle = useAction(async (rule: AutoReplyRule) => {
-    await api().autoReplies.update({ id: rule.id, enabled: !rule.enabled });
+    await api().autoreplies.update({ id: rule.id, enabled: !rule.enabled });
     load();
   });
   const remove = useAction(async (rule: AutoReplyRule) => {
@@ -47,7 +47,7 @@ export function AutoReplies() {
       danger: true,
     });
     if (!yes) return;
-    await api().autoReplies.delete(rule.id);
+    await api().autoreplies.delete(rule.id);
     load();
   });
   const saveCap = useAction(async (value: number) => {

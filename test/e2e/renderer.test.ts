@@ -175,7 +175,7 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     await job.getByRole('button', { name: /Ping/ }).click();
     await job.getByRole('button', { name: 'Resend to failed (1)' }).click();
     const confirm = page.getByRole('dialog', { name: 'Resend to failed recipients?' });
-    expect(await confirm.textContent()).toContain('Send the message again to 1 failed recipient(s)?');
+    expect(await confirm.textContent()).toContain('Send the message again to 1 failed recipient?');
     await confirm.getByRole('button', { name: 'Resend' }).click();
     await confirm.waitFor({ state: 'detached' });
     await job.getByText(/Resent as send #\d+/).waitFor();

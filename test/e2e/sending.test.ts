@@ -3,6 +3,7 @@
 // than the sandbox's credit covers asks first with the out-of-credit figures, and "send to the first
 // K" journals exactly K; after a send the form is locked: neither a second click nor Ctrl+Enter sends
 // it again until "Edit and send again", which keeps the chips.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
@@ -192,6 +193,40 @@ describe.skipIf(!HAS_CHROMIUM)(
       const out = thread.getByTestId('bubble').filter({ hasText: 'Welcome to the club!' });
       await out.getByText('auto-reply').waitFor();
       expect(await out.count()).toBe(1);
+      expect(app.pageErrors).toEqual([]);
+    });
+
+    it('a campaign makes no conversation per recipient; History updates live on a receipt', async () => {
+      // The send to many above (the first K the credit covered) is one campaign: no conversations.
+      const campaign = (await jobs()).find((j) => j.content.text === 'Hello all')!;
+      expect(campaign.recipientCount).toBeGreaterThan(1);
+      const peers = await page.evaluate(async () =>
+        (await window.messenger!.inbox.conversations({ limit: 500 })).items.map((c) => c.peer),
+      );
+      expect(peers.filter((p) => /^447700900(0\d\d|1\d\d)$/.test(p))).toEqual([]);
+      // A message to one number alone is a conversation.
+      expect(peers).toContain('447700900201');
+
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('heading', { name: 'History' }).waitFor();
+      const job = await page.evaluate(() =>
+        window.messenger!.send.submit({
+          recipients: ['447700900461'],
+          content: { kind: 'text', text: 'Live receipt check' },
+        }),
+      );
+      const row = page.getByRole('listitem').filter({ hasText: 'Live receipt check' });
+      await row.getByText('1 delivered').waitFor({ timeout: 20_000 });
+      const fresh = await page.evaluate((id) => window.messenger!.outbox.job(id), job.job.id);
+      expect(fresh?.counts.delivered).toBe(1);
+      await row.getByRole('button', { name: /Live receipt check/ }).click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        row.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`send-${job.job.id}.csv`);
+      const csv = readFileSync(await download.path(), 'utf8');
+      expect(csv.split('\r\n')[1]).toMatch(/^447700900461,delivered,/);
       expect(app.pageErrors).toEqual([]);
     });
   },

@@ -45,3 +45,7 @@ ALTER TABLE outbox_jobs ADD COLUMN auto_reply_rule INTEGER REFERENCES auto_reply
 
 -- An outbound message an auto-reply rule sent (shown as automatic in the conversation).
 ALTER TABLE messages ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0 CHECK (automatic IN (0, 1));
+
+-- A conversation made only by campaign sends (more than one recipient) is not listed in the Inbox
+-- until the number replies or is sent a message alone (then the flag is cleared).
+ALTER TABLE conversations ADD COLUMN campaign_only INTEGER NOT NULL DEFAULT 0 CHECK (campaign_only IN (0, 1));

@@ -60,8 +60,8 @@ async function settle(a: MessengerApp, expected: number): Promise<void> {
 describe('keyword auto-replies against the reference gateway', () => {
   it('answers a keyword once per number per day, marked automatic; never a disabled rule or an opt-out', async () => {
     const { gw, a } = await signedIn();
-    const join = await a.api.autoReplies.create({ keyword: 'JOIN', reply: 'Welcome to the club!' });
-    const off = await a.api.autoReplies.create({ keyword: 'HOURS', reply: 'Open 9-5', enabled: false });
+    const join = await a.api.autoreplies.create({ keyword: 'JOIN', reply: 'Welcome to the club!' });
+    const off = await a.api.autoreplies.create({ keyword: 'HOURS', reply: 'Open 9-5', enabled: false });
     expect(join).toMatchObject({ keyword: 'JOIN', enabled: true, sentToday: 0 });
     await a.api.optouts.add(['447700900719']);
 
@@ -88,10 +88,10 @@ describe('keyword auto-replies against the reference gateway', () => {
     expect(await a.api.inbox.pollNow()).toEqual({ received: 1 });
     await settle(a, 1);
     expect(await replies(a)).toHaveLength(1);
-    expect((await a.api.autoReplies.list()).find((r) => r.id === join.id)?.sentToday).toBe(1);
+    expect((await a.api.autoreplies.list()).find((r) => r.id === join.id)?.sentToday).toBe(1);
 
     // Enabled now, the other rule answers.
-    await a.api.autoReplies.update({ id: off.id, enabled: true });
+    await a.api.autoreplies.update({ id: off.id, enabled: true });
     await fromPhone(gw, '447700900714', 'HOURS');
     await a.api.inbox.pollNow();
     await settle(a, 2);
@@ -104,7 +104,7 @@ describe('keyword auto-replies against the reference gateway', () => {
   it('stops at the daily cap; a rule can be deleted; an empty keyword is refused', async () => {
     const { gw, a } = await signedIn();
     await a.api.settings.update({ autoReplyDailyCap: 1 });
-    const rule = await a.api.autoReplies.create({ keyword: 'info', reply: 'See example.org' });
+    const rule = await a.api.autoreplies.create({ keyword: 'info', reply: 'See example.org' });
     await fromPhone(gw, '447700900721', 'INFO');
     await fromPhone(gw, '447700900722', 'info');
     await a.api.inbox.pollNow();
@@ -116,10 +116,10 @@ describe('keyword auto-replies against the reference gateway', () => {
     await a.api.inbox.pollNow();
     await settle(a, 2);
     expect((await replies(a)).map(([n]) => n)).toEqual(['447700900721', '447700900723']);
-    await expect(a.api.autoReplies.create({ keyword: ' ', reply: 'x' })).rejects.toMatchObject({
+    await expect(a.api.autoreplies.create({ keyword: ' ', reply: 'x' })).rejects.toMatchObject({
       code: 'invalid-request',
     });
-    await a.api.autoReplies.delete(rule.id);
-    expect(await a.api.autoReplies.list()).toEqual([]);
+    await a.api.autoreplies.delete(rule.id);
+    expect(await a.api.autoreplies.list()).toEqual([]);
   });
 });

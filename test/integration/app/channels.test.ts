@@ -149,15 +149,15 @@ describe('every API channel', () => {
     expect(await call('optouts.exportCsv')).toContain('447700900899,manual');
     expect(await call('optouts.remove', ['447700900899'])).toBe(1);
     // issue 12: keyword auto-reply rules.
-    const rule = await call<{ id: number }>('autoReplies.create', { keyword: 'JOIN', reply: 'Welcome' });
-    expect(await call('autoReplies.update', { id: rule.id, enabled: false })).toMatchObject({
+    const rule = await call<{ id: number }>('autoreplies.create', { keyword: 'JOIN', reply: 'Welcome' });
+    expect(await call('autoreplies.update', { id: rule.id, enabled: false })).toMatchObject({
       enabled: false,
     });
-    expect(await call('autoReplies.list')).toMatchObject([
+    expect(await call('autoreplies.list')).toMatchObject([
       { keyword: 'JOIN', reply: 'Welcome', sentToday: 0 },
     ]);
-    await call('autoReplies.delete', rule.id);
-    expect(await call('autoReplies.list')).toEqual([]);
+    await call('autoreplies.delete', rule.id);
+    expect(await call('autoreplies.list')).toEqual([]);
     const sent = await call<{ job: OutboxJob }>('send.submit', {
       recipients: ['447700900811', '447700900812'],
       content: { kind: 'text', text: 'Channel check' },

@@ -354,7 +354,9 @@ export interface SendEstimate {
   wouldFail: number;
   /** settings.confirmAboveRecipients when estimated. */
   confirmAbove: number;
-  /** Above the threshold, or more than the credit covers: Compose asks first. */
+  /** So many parts per recipient that the send is confirmed even to one recipient. */
+  longMessage: boolean;
+  /** Above the threshold, more than the credit covers, or a long message: Compose asks first. */
   needsConfirm: boolean;
 }
 

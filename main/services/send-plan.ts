@@ -51,6 +51,9 @@ export function planRecipients(
   return { numbers, invalid, duplicates };
 }
 
+/** A text of this many parts or more is said before it is sent (each part is a message's credit). */
+export const LONG_MESSAGE_PARTS = 5;
+
 /** Message parts one recipient costs: a text's SMS parts; a rich content counted as one (an estimate). */
 export function partsPerRecipient(content: OutboxContent): number {
   if (content.kind === 'text' || content.kind === 'flash')
@@ -87,6 +90,7 @@ export function estimateSend(
     affordableRecipients,
     wouldFail: overCredit && affordableRecipients !== null ? recipients - affordableRecipients : 0,
     confirmAbove,
-    needsConfirm: recipients > confirmAbove || overCredit,
+    longMessage: segments >= LONG_MESSAGE_PARTS,
+    needsConfirm: recipients > confirmAbove || overCredit || segments >= LONG_MESSAGE_PARTS,
   };
 }

@@ -121,21 +121,21 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
                 {scheduledAt(j) ? ` · scheduled for ${scheduledAt(j)}` : ''}
               </span>
               <span className="counts">
+                {/* One pill per outcome: rejected and failed are both "failed". */}
                 {(
                   [
-                    'delivered',
-                    'accepted',
-                    'queued',
-                    'pending',
-                    'sending',
-                    'unknown',
-                    'rejected',
-                    'failed',
+                    ['delivered', j.counts.delivered],
+                    ['accepted', j.counts.accepted],
+                    ['queued', j.counts.queued],
+                    ['pending', j.counts.pending],
+                    ['sending', j.counts.sending],
+                    ['unknown', j.counts.unknown],
+                    ['failed', j.counts.rejected + j.counts.failed],
                   ] as const
-                ).map((s) =>
-                  j.counts[s] ? (
+                ).map(([s, n]) =>
+                  n ? (
                     <span key={s} className={`pill ${s}`}>
-                      {j.counts[s]} {s === 'rejected' ? 'failed' : s}
+                      {n} {s}
                     </span>
                   ) : null,
                 )}

@@ -22,7 +22,13 @@ export function SendConfirm({
   const k = e.affordableRecipients ?? 0;
   return (
     <Dialog
-      title={short ? 'Not enough credit for this send' : 'Send to many recipients?'}
+      title={
+        short
+          ? 'Not enough credit for this send'
+          : e.recipients > e.confirmAbove
+            ? 'Send to many recipients?'
+            : 'Send a long message?'
+      }
       onCancel={() => onAnswer(null)}
       describedBy={id}
       className="send-confirm"
@@ -41,6 +47,12 @@ export function SendConfirm({
             : `${plural(e.availableMessages, 'message')}${e.credit ? ` (${e.credit.currency} ${Number(e.credit.amount).toFixed(2)})` : ''}`}
         </dd>
       </dl>
+      {e.longMessage ? (
+        <p className="warning" data-testid="long-message">
+          Each recipient gets {e.segments} parts: the message costs {e.segments} messages&apos; credit per
+          recipient.
+        </p>
+      ) : null}
       {short ? (
         <p className="warning">
           The credit runs out after {plural(k, 'recipient')}: {plural(e.wouldFail, 'recipient')} would fail.
@@ -62,7 +74,7 @@ export function SendConfirm({
           </button>
         ) : null}
         <button type="button" className={short ? undefined : 'primary'} onClick={() => onAnswer('all')}>
-          {short ? 'Send to all anyway' : `Send to ${e.recipients.toLocaleString()}`}
+          {short ? 'Send to all anyway' : `Send to ${plural(e.recipients, 'recipient')}`}
         </button>
         <button type="button" onClick={() => onAnswer(null)} data-autofocus={short || undefined}>
           Go back

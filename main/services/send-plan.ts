@@ -67,9 +67,14 @@ export function estimateSend(
   content: OutboxContent,
   credit: Credit | null,
   confirmAbove: number,
+  /** Mail merge: each recipient's own text (the longest sets the parts). */
+  textOf?: (msisdn: string) => string,
 ): SendEstimate {
   const recipients = plan.numbers.length;
-  const segments = partsPerRecipient(content);
+  const segments =
+    textOf && (content.kind === 'text' || content.kind === 'flash')
+      ? plan.numbers.reduce((max, n) => Math.max(max, partsPerRecipient({ ...content, text: textOf(n) })), 1)
+      : partsPerRecipient(content);
   const messages = recipients * segments;
   const available =
     credit !== null && credit.availableMessages !== null && /^\d+$/.test(credit.availableMessages)

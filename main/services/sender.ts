@@ -12,6 +12,7 @@ import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
+import { fillText, hasMergeFields } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
@@ -60,7 +61,8 @@ export function createSender(deps: SenderDeps) {
       const req: SmsRequest = {
         to: batch.recipients,
         recipientsNormalized: true,
-        text: content.text,
+        // A mail merge's batch carries its recipients' own text (one text per batch).
+        text: store.outbox.batchText(batch.id) ?? content.text,
         flash: content.kind === 'flash',
         ...(content.replyTo !== undefined && content.replyTo !== '' ? { replyTo: content.replyTo } : {}),
         ...(content.deliveryOption !== undefined ? { deliveryOption: content.deliveryOption } : {}),
@@ -166,7 +168,12 @@ export function createSender(deps: SenderDeps) {
       );
     }
     // Journaled BEFORE the first request (the journal de-duplicates).
+    const merge =
+      (req.content.kind === 'text' || req.content.kind === 'flash') && hasMergeFields(req.content.text)
+        ? (to: string) => fillText(req.content.text, store.contacts.byNumber(to), to)
+        : undefined;
     const job = store.outbox.createJob(numbers, req.content, {
+      ...(merge ? { textOf: merge } : {}),
       accountId: s.account.id,
       ...(c ? { defaultCountry: c } : {}),
     });
@@ -189,7 +196,10 @@ export function createSender(deps: SenderDeps) {
             (c) => c as Credit,
             () => null,
           );
-        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients);
+        const merge = hasMergeFields(req.content.text)
+          ? (to: string) => fillText(req.content.text, store.contacts.byNumber(to), to)
+          : undefined;
+        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients, merge);
       },
       permittedReplyTo: async () => {
         const r = await sessions.require().client.permittedReplyTo();

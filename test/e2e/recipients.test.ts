@@ -87,5 +87,33 @@ describe.skipIf(!HAS_CHROMIUM)(
       expect(await page.getByTestId('credit-amount').textContent()).toMatch(/^\d+\.\d\d$/);
       expect(app.pageErrors).toEqual([]);
     });
+
+    it('mail merge sends each recipient their own name', async () => {
+      await page.evaluate(async () => {
+        await window.messenger!.contacts.add({ name: 'Alice Archer', number: '447700900931' });
+        await window.messenger!.contacts.add({ name: 'Bob Baker', number: '447700900932' });
+      });
+      // The contacts are read when Compose opens.
+      await page.getByRole('button', { name: 'Inbox' }).first().click();
+      await page.getByRole('button', { name: 'Compose', exact: true }).click();
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      for (const name of ['Alice Archer', 'Bob Baker', '+44 7700 900933']) {
+        await entry().fill(name);
+        await entry().press('Enter');
+      }
+      await expect.poll(() => chips().count()).toBe(3);
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Hi {first name|there}!');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.getByTestId('sent-lock').waitFor({ timeout: 20_000 });
+      await expect
+        .poll(async () =>
+          (await page.evaluate(() => window.messenger!.history.messages({ limit: 50 }))).items
+            .filter((m) => m.direction === 'out' && m.text.startsWith('Hi '))
+            .map((m) => `${m.peer} ${m.text}`)
+            .sort(),
+        )
+        .toEqual(['447700900931 Hi Alice!', '447700900932 Hi Bob!', '447700900933 Hi there!']);
+      expect(app.pageErrors).toEqual([]);
+    });
   },
 );

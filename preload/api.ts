@@ -68,6 +68,8 @@ export interface MessageRecord {
   /** The gateway's Timestamp1 of an inbound message, as given. */
   sentTimestamp: string | null;
   gatewayId: string | null;
+  /** Sent by a keyword auto-reply rule (issue 12). */
+  automatic?: boolean;
 }
 
 export interface ConversationSummary {
@@ -332,11 +334,87 @@ export interface SendRequest {
   contactIds?: number[];
   groupIds?: number[];
   content: OutboxContent;
+  /** Send to the first `limit` distinct recipients only (the confirmation's "first K the credit covers"). */
+  limit?: number;
+}
+
+/** Compose's draft as kept per account (drafts.*; issue 12). */
+export interface SavedDraft {
+  /** Number chips as typed. */
+  numbers: string[];
+  contactIds: number[];
+  groupIds: number[];
+  kind: ContentKind;
+  text: string;
+  /** '' for none. */
+  phoneMake: string;
+  options: {
+    replyTo: string;
+    delivery: DeliveryOption;
+    schedule: 'now' | 'delay' | 'at';
+    delay: string;
+    at: string;
+    /** PhoneModel of a rich send (issue 16), '' = none. */
+    phoneModel?: string;
+    /** DisableRepurposing of a WAP push (issue 16). */
+    disableRepurposing?: boolean;
+  };
+  /** What was typed in the recipients field and not added yet. */
+  entry: string;
+}
+
+/** What a send would cost before it is journaled (send.estimate). */
+export interface SendEstimate {
+  /** Distinct valid recipients. */
+  recipients: number;
+  invalid: number;
+  /** Entries naming a number already counted. */
+  duplicates: number;
+  /** Numbers on the opt-out list, not counted in `recipients` and never sent to. */
+  optedOut: number;
+  /** Message parts per recipient (a rich content counts as one). */
+  segments: number;
+  /** recipients × segments. */
+  messages: number;
+  /** Messages the account's credit covers (AvailableMessages), null when not known. */
+  availableMessages: number | null;
+  credit: { amount: string; currency: string } | null;
+  /** How many recipients, in order, the credit covers; null when not known. */
+  affordableRecipients: number | null;
+  /** Recipients that would fail for want of credit. */
+  wouldFail: number;
+  /** settings.confirmAboveRecipients when estimated. */
+  confirmAbove: number;
+  /** So many parts per recipient that the send is confirmed even to one recipient. */
+  longMessage: boolean;
+  /** Above the threshold, more than the credit covers, or a long message: Compose asks first. */
+  needsConfirm: boolean;
 }
 
 export interface SendAccepted {
   job: OutboxJob;
   invalid: Array<{ input: string; reason: string }>;
+  /** Recipients left out because they are on the account's opt-out list (issue 12). */
+  optedOut?: number;
+}
+
+/** "Inbound text starts with KEYWORD → reply TEXT" (issue 12). */
+export interface AutoReplyRule {
+  id: number;
+  keyword: string;
+  reply: string;
+  enabled: boolean;
+  /** Auto-replies this rule sent today (UTC). */
+  sentToday: number;
+}
+
+/** A number on the account's opt-out list (issue 12). */
+export interface OptOut {
+  number: string;
+  /** 'keyword': the number sent an opt-out keyword; 'manual': the user added it. */
+  source: 'keyword' | 'manual';
+  keyword: string | null;
+  createdAt: Millis;
 }
 
 export interface Credit {
@@ -399,6 +477,14 @@ export interface Settings {
   // issue 13: the reply box's keys
   /** Enter sends a reply and Shift+Enter makes a new line (true), or Ctrl/Cmd+Enter sends and Enter makes a new line. */
   enterSends: boolean;
+  /** A send to more recipients than this is confirmed first (issue 12). */
+  confirmAboveRecipients: number;
+  /** Inbound first words that put the number on the opt-out list (case-insensitive). */
+  optOutKeywords: string[];
+  /** Inbound first words that take it off again. */
+  optInKeywords: string[];
+  /** Auto-replies sent per day (UTC) at most, over all rules. */
+  autoReplyDailyCap: number;
 }
 
 /**
@@ -552,6 +638,8 @@ export interface MessengerApi {
     /** Journal the send and start it; progress arrives as 'outbox:progress' events. */
     submit(request: SendRequest): Promise<SendAccepted>;
     permittedReplyTo(): Promise<string[]>;
+    /** Recipients, parts and messages a request would cost, against the credit (nothing is sent). */
+    estimate(request: SendRequest): Promise<SendEstimate>;
   };
   outbox: {
     jobs(args?: { limit?: number; beforeId?: number }): Promise<OutboxJob[]>;
@@ -693,6 +781,26 @@ export interface MessengerApi {
   addressbooks: {
     /** The account's address books at the gateway (QueryAddressBook), read each time. */
     list(): Promise<ServerAddressBook[]>;
+  };
+  // issue 12: sending an office can trust
+  drafts: {
+    /** The signed-in account's Compose draft, or null. */
+    get(): Promise<SavedDraft | null>;
+    save(draft: SavedDraft): Promise<void>;
+    discard(): Promise<void>;
+  };
+  autoreplies: {
+    list(): Promise<AutoReplyRule[]>;
+    create(rule: { keyword: string; reply: string; enabled?: boolean }): Promise<AutoReplyRule>;
+    update(args: { id: number; keyword?: string; reply?: string; enabled?: boolean }): Promise<AutoReplyRule>;
+    delete(id: number): Promise<void>;
+  };
+  optouts: {
+    list(): Promise<OptOut[]>;
+    /** Numbers as typed; the invalid ones are listed back. */
+    add(numbers: string[]): Promise<{ added: number; invalid: string[] }>;
+    remove(numbers: string[]): Promise<number>;
+    exportCsv(): Promise<string>;
   };
 }
 

@@ -87,6 +87,19 @@ export const API_CHANNELS = [
   'contacts.restore',
   // issue 17: Continue sending an interrupted job (only recipients never requested)
   'outbox.continue',
+  // issue 12: sending an office can trust
+  'send.estimate',
+  'drafts.get',
+  'drafts.save',
+  'drafts.discard',
+  'optouts.list',
+  'optouts.add',
+  'optouts.remove',
+  'optouts.exportCsv',
+  'autoreplies.list',
+  'autoreplies.create',
+  'autoreplies.update',
+  'autoreplies.delete',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

@@ -14,14 +14,17 @@ import { PolicyBanner } from './components/PolicyBanner.tsx';
 import { UpdateBanner } from './components/UpdateBanner.tsx';
 import { Phone } from './views/Phone.tsx';
 import { askNotificationPermission, notificationPermission, notifyReceived, windowTitle } from './notify.ts';
+import { Automation } from './views/Automation.tsx';
 
-export type View = 'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children' | 'phone';
+export type View =
+  'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children' | 'phone' | 'automation';
 
 const NAV: ReadonlyArray<{ view: View; label: string; sandboxOnly?: boolean }> = [
   { view: 'compose', label: 'Compose' },
   { view: 'inbox', label: 'Inbox' },
   { view: 'contacts', label: 'Contacts & groups' },
   { view: 'history', label: 'History' },
+  { view: 'automation', label: 'Opt-outs & auto-replies' },
   { view: 'children', label: 'Accounts' },
   { view: 'account', label: 'Account' },
   { view: 'phone', label: 'Virtual phone', sandboxOnly: true },
@@ -182,7 +185,8 @@ export function App() {
   }, []);
 
   // The Electron menu's accelerators reach us as events (the keydown handler below covers browsers).
-  useEvent('menu:compose', () => compose(null));
+  // New message (menu, Ctrl+N) starts empty; the Compose item brings the saved draft back.
+  useEvent('menu:compose', () => compose({}));
   useEvent('menu:search', () => {
     setView('inbox');
     setSearchFocus((n) => n + 1);
@@ -203,7 +207,7 @@ export function App() {
       const k = e.key.toLowerCase();
       if (k === 'n') {
         e.preventDefault();
-        compose(null);
+        compose({});
       } else if (k === 'f') {
         e.preventDefault();
         setView('inbox');
@@ -356,6 +360,7 @@ export function App() {
         {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
         {view === 'children' && childrenPermitted ? <ChildAccounts account={account} /> : null}
         {view === 'phone' && account.sandbox ? <Phone /> : null}
+        {view === 'automation' ? <Automation /> : null}
       </main>
     </div>
   );

@@ -52,3 +52,8 @@ export function snippetParts(snippet: string): Array<{ text: string; hit: boolea
   }
   return out;
 }
+
+/** "1 recipient", "3 recipients", "1,204 recipients" (issue 12: no "(s)"). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}

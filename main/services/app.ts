@@ -12,6 +12,9 @@ import type { MessengerApp, MessengerAppOptions } from './app-options.ts';
 import { createServerBooks } from './server-books.ts';
 import { createChildren } from './children.ts';
 import { createCredit } from './credit.ts';
+import { createDrafts } from './drafts.ts';
+import { createOptOuts } from './optouts.ts';
+import { createAutoReplies } from './auto-replies.ts';
 import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
@@ -67,6 +70,8 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     sessions,
     country,
     refreshCredit: () => credit.refresh(),
+    credit: () => credit.api.get(),
+    settings: settings.current,
     closing: isClosing,
     emit,
     log,
@@ -79,6 +84,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     closing: isClosing,
     emit,
     log,
+    onReceived: (messages) => autoReplies.received(messages, optouts.received(messages)),
   });
   const serverBooks = createServerBooks({ sessions });
   const children = createChildren({
@@ -94,6 +100,15 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       sessions.current()?.account.sandbox === true,
   });
   const records = createRecords({ store, country });
+  const drafts = createDrafts({ store, sessions });
+  const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
+  const autoReplies = createAutoReplies({
+    store,
+    sessions,
+    settings: settings.current,
+    submit: (req) => sender.api.send.submit(req),
+    log,
+  });
 
   // Update checks: on start (once a session exists) and every 24 h, policy permitting (./updates.ts).
   const { enabled, channel, allowedDownloadHosts, publicKeys, maxDownloadBytes } = policy.updates;
@@ -142,6 +157,9 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     policy: { get: async () => structuredClone(policy) },
     sandbox: sandbox.api.sandbox,
     ...serverBooks.api,
+    drafts: drafts.api,
+    optouts: optouts.api,
+    autoreplies: autoReplies.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 
@@ -169,6 +187,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       const steps: Array<() => unknown> = [
         () => poller.close(),
         () => updater.close(),
+        () => autoReplies.close(),
         () => sender.close(),
         () => sessions.close(),
         () => children.close(),

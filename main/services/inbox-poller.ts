@@ -26,6 +26,8 @@ export interface InboxPollerDeps {
   closing(): boolean;
   emit: Emit;
   log: Log;
+  /** New inbound messages, after they are stored and announced (opt-outs, auto-replies; issue 12). */
+  onReceived?(messages: MessageRecord[]): void;
 }
 
 interface Inbound {
@@ -60,8 +62,14 @@ export function createInboxPoller(deps: InboxPollerDeps) {
         if (r.stored) stored.push(r.message);
       }
     });
-    if (stored.length > 0)
+    if (stored.length > 0) {
       emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+      try {
+        deps.onReceived?.(stored);
+      } catch (err) {
+        log(`inbound messages not handled: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
     return stored;
   }
 

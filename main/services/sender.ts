@@ -4,7 +4,6 @@
 // 'outbox:progress' per batch, the rest cancelled after a whole-account stop (SEND_STOP_REPORTS),
 // credit refreshed after. A request that threw may have reached the gateway: unknown, never re-sent
 // by itself. Sends run one after another on one chain; resend only when the user asks.
-import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { SEND_STOP_REPORTS } from '../../protocol/reports.ts';
 import type { SmsRequest } from '../client/gateway-client.ts';
 import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
@@ -13,15 +12,20 @@ import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
+import { fillText, hasMergeFields } from './mail-merge.ts';
+import { estimateSend, planRecipients } from './send-plan.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
+  Credit,
   MessengerApi,
   OutboxBatch,
   OutboxContent,
   OutboxJob,
   RecipientResult,
+  SendAccepted,
   SendRequest,
+  Settings,
 } from '../../preload/api.ts';
 
 export interface SenderDeps {
@@ -29,6 +33,9 @@ export interface SenderDeps {
   sessions: { current(): Session | null; require(): Session };
   country(): string | undefined;
   refreshCredit(): Promise<unknown>;
+  /** The last credit read (null before the first). */
+  credit(): Promise<Credit | null>;
+  settings(): Settings;
   closing(): boolean;
   emit: Emit;
   log: Log;
@@ -54,7 +61,8 @@ export function createSender(deps: SenderDeps) {
       const req: SmsRequest = {
         to: batch.recipients,
         recipientsNormalized: true,
-        text: content.text,
+        // A mail merge's batch carries its recipients' own text (one text per batch).
+        text: store.outbox.batchText(batch.id) ?? content.text,
         flash: content.kind === 'flash',
         ...(content.replyTo !== undefined && content.replyTo !== '' ? { replyTo: content.replyTo } : {}),
         ...(content.deliveryOption !== undefined ? { deliveryOption: content.deliveryOption } : {}),
@@ -140,48 +148,61 @@ export function createSender(deps: SenderDeps) {
       .catch((err: unknown) => log(`send of job ${jobId} failed: ${message(err)}`));
   }
 
-  async function submit(req: SendRequest): Promise<{
-    job: OutboxJob;
-    invalid: Array<{ input: string; reason: string }>;
-  }> {
+  async function submit(req: SendRequest): Promise<SendAccepted> {
     const s = sessions.require();
     checkContent(req.content);
     const c = deps.country();
-    const numbers: string[] = [];
-    const invalid: Array<{ input: string; reason: string }> = [];
-    for (const input of req.recipients) {
-      const n = normalizeMsisdn(input, c);
-      if (n.ok) numbers.push(n.msisdn);
-      else invalid.push({ input, reason: n.reason });
-    }
-    for (const id of req.contactIds ?? []) {
-      const contact = store.contacts.get(id);
-      if (contact) numbers.push(contact.number);
-      else invalid.push({ input: `contact ${id}`, reason: 'no such contact' });
-    }
-    for (const id of req.groupIds ?? []) {
-      if (!store.groups.get(id)) invalid.push({ input: `group ${id}`, reason: 'no such group' });
-      else for (const m of store.groups.members(id)) numbers.push(m.number);
-    }
+    const plan = planRecipients(store, req, c);
+    const { invalid } = plan;
+    // Nothing is ever sent to an opted-out number.
+    const { kept, skipped } = store.optOuts.filter(s.account.id, plan.numbers);
+    // "Send to the first K the credit covers": the rest is not journaled at all.
+    const numbers = req.limit !== undefined ? kept.slice(0, req.limit) : kept;
     if (numbers.length === 0) {
       throw new ApiError(
         'invalid-recipients',
-        invalid.length === 0 ? 'no recipients' : `no valid recipient; ${invalid.length} invalid`,
+        skipped.length > 0 && invalid.length === 0
+          ? `every recipient is on the opt-out list (${skipped.length})`
+          : invalid.length === 0
+            ? 'no recipients'
+            : `no valid recipient; ${invalid.length} invalid`,
         invalid,
       );
     }
     // Journaled BEFORE the first request (the journal de-duplicates).
+    const merge =
+      (req.content.kind === 'text' || req.content.kind === 'flash') && hasMergeFields(req.content.text)
+        ? (to: string) => fillText(req.content.text, store.contacts.byNumber(to), to)
+        : undefined;
     const job = store.outbox.createJob(numbers, req.content, {
+      ...(merge ? { textOf: merge } : {}),
       accountId: s.account.id,
       ...(c ? { defaultCountry: c } : {}),
     });
     startSending(job.id);
-    return { job, invalid };
+    return { job, invalid, optedOut: skipped.length };
   }
 
   const api: Pick<MessengerApi, 'send' | 'outbox'> = {
     send: {
       submit,
+      estimate: async (req) => {
+        const s = sessions.require();
+        checkContent(req.content);
+        const all = planRecipients(store, req, deps.country());
+        const { kept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
+        const plan = { ...all, numbers: kept, optedOut: skipped.length };
+        let credit = await deps.credit();
+        if (!credit)
+          credit = await deps.refreshCredit().then(
+            (c) => c as Credit,
+            () => null,
+          );
+        const merge = hasMergeFields(req.content.text)
+          ? (to: string) => fillText(req.content.text, store.contacts.byNumber(to), to)
+          : undefined;
+        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients, merge);
+      },
       permittedReplyTo: async () => {
         const r = await sessions.require().client.permittedReplyTo();
         if (r.outcome !== 'ok')
@@ -222,7 +243,14 @@ export function createSender(deps: SenderDeps) {
             `job ${jobId} was sent from another account: sign in to that account to resend it`,
           );
         }
-        const job = store.outbox.resendToRecipients(jobId, numbers);
+        // A number that opted out since is not sent to again.
+        const { kept, skipped } = store.optOuts.filter(s.account.id, numbers);
+        if (kept.length === 0 && skipped.length > 0)
+          throw new ApiError(
+            'invalid-recipients',
+            `every recipient is on the opt-out list (${skipped.length})`,
+          );
+        const job = store.outbox.resendToRecipients(jobId, kept);
         startSending(job.id);
         return job;
       },

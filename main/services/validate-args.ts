@@ -103,6 +103,13 @@ const content = obj({
   'sendTimeAbsolute?': str,
   'fields?': record(str),
 });
+const sendRequest = obj({
+  recipients: arr(str),
+  'contactIds?': arr(posInt),
+  'groupIds?': arr(posInt),
+  content,
+  'limit?': posInt,
+});
 const threadCursor = obj({ createdAt: num, id: int });
 const importOptions = obj({ 'defaultCountry?': str, 'onDuplicate?': oneOf('skip', 'update') });
 const contactInput = obj({ name: str, number: str, 'email?': str, 'notes?': str });
@@ -135,12 +142,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   ),
   'accounts.signOut': none,
   'accounts.changePin': obj({ oldPin: str, newPin: str }),
-  'send.submit': obj({
-    recipients: arr(str),
-    'contactIds?': arr(posInt),
-    'groupIds?': arr(posInt),
-    content,
-  }),
+  'send.submit': sendRequest,
   'send.permittedReplyTo': none,
   'outbox.jobs': optional(obj({ 'limit?': posInt, 'beforeId?': posInt })),
   'outbox.job': posInt,
@@ -216,6 +218,10 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'childAccounts?': bool,
     'soapTypesNamespace?': str,
     'enterSends?': bool,
+    'confirmAboveRecipients?': num,
+    'optOutKeywords?': arr(str, 50),
+    'optInKeywords?': arr(str, 50),
+    'autoReplyDailyCap?': num,
   }),
   'settings.get': none,
   'children.permitted': none,
@@ -278,6 +284,36 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   ),
   // issue 17: Continue sending
   'outbox.continue': posInt,
+  // issue 12: sending an office can trust
+  'send.estimate': sendRequest,
+  'drafts.get': none,
+  'drafts.save': obj({
+    numbers: arr(str, 1_000_000),
+    contactIds: arr(posInt),
+    groupIds: arr(posInt),
+    kind: oneOf(...CONTENT_KINDS),
+    text: str,
+    phoneMake: str,
+    options: obj({
+      replyTo: str,
+      delivery: oneOf(...DELIVERY_OPTIONS),
+      schedule: oneOf('now', 'delay', 'at'),
+      delay: str,
+      at: str,
+      'phoneModel?': str,
+      'disableRepurposing?': bool,
+    }),
+    entry: str,
+  }),
+  'drafts.discard': none,
+  'optouts.list': none,
+  'optouts.add': arr(str),
+  'optouts.remove': arr(str),
+  'optouts.exportCsv': none,
+  'autoreplies.list': none,
+  'autoreplies.create': obj({ keyword: str, reply: str, 'enabled?': bool }),
+  'autoreplies.update': obj({ id: posInt, 'keyword?': str, 'reply?': str, 'enabled?': bool }),
+  'autoreplies.delete': posInt,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

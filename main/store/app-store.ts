@@ -18,6 +18,9 @@ import { SearchRepo } from './search.ts';
 import { TemplatesRepo } from './templates.ts';
 import { ChildAccountsRepo } from './children.ts';
 import { LibraryNumbersRepo } from './library-numbers.ts';
+import { DraftsRepo } from './drafts.ts';
+import { OptOutsRepo } from './opt-outs.ts';
+import { AutoRepliesRepo } from './auto-replies.ts';
 
 export interface AppStore {
   app: AppDb;
@@ -32,6 +35,9 @@ export interface AppStore {
   settings: SettingsRepo;
   children: ChildAccountsRepo;
   libraryNumbers: LibraryNumbersRepo;
+  drafts: DraftsRepo;
+  optOuts: OptOutsRepo;
+  autoReplies: AutoRepliesRepo;
   close(): void;
 }
 
@@ -66,6 +72,9 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): AppSt
       settings: new SettingsRepo(preferences),
       children: new ChildAccountsRepo(app),
       libraryNumbers: new LibraryNumbersRepo(app),
+      drafts: new DraftsRepo(app),
+      optOuts: new OptOutsRepo(app),
+      autoReplies: new AutoRepliesRepo(app),
       close: () => {
         app.close();
         releaseRunLock(file, outboxRunId()); // issue 17: this run is over

@@ -93,6 +93,7 @@ export class ConversationsRepo {
   readonly #app: AppDb;
   readonly #defaultCountry: string | undefined;
   readonly #upsert: StatementSync;
+  readonly #upsertCampaign: StatementSync;
   readonly #threadFirst: StatementSync;
   readonly #threadNext: StatementSync;
   /** storeInbound's two statements, prepared once (a burst of replies stores thousands in a row) */
@@ -110,8 +111,14 @@ export class ConversationsRepo {
        VALUES (?, 'in', ?, ?, ?, ?, ?, 'received', ?, ?, ?, 0)
        RETURNING ${MESSAGE_COLUMNS.replaceAll('m.', '')}`,
     );
+    // A reply or a message to the number alone lists its conversation (campaign_only cleared); a
+    // campaign send makes one that is not listed, and leaves a listed one listed.
     this.#upsert = db.prepare(
       `INSERT INTO conversations (peer, last_activity_at) VALUES (?, ?)
+       ON CONFLICT (peer) DO UPDATE SET campaign_only = 0 RETURNING id`,
+    );
+    this.#upsertCampaign = db.prepare(
+      `INSERT INTO conversations (peer, last_activity_at, campaign_only) VALUES (?, ?, 1)
        ON CONFLICT (peer) DO UPDATE SET peer = excluded.peer RETURNING id`,
     );
     this.#threadFirst = db.prepare(
@@ -124,9 +131,12 @@ export class ConversationsRepo {
     );
   }
 
-  /** The conversation of `peer` (already a conversation key), created if needed. */
-  ensure(peer: string, at: number = Date.now()): number {
-    const row = rowAs<{ id: number }>(this.#upsert.get(peer, at));
+  /**
+   * The conversation of `peer` (already a conversation key), created if needed; `campaign`: for a
+   * send to many (issue 12), not listed in the Inbox until the number replies or is sent to alone.
+   */
+  ensure(peer: string, at: number = Date.now(), campaign = false): number {
+    const row = rowAs<{ id: number }>((campaign ? this.#upsertCampaign : this.#upsert).get(peer, at));
     if (!row) throw new StoreError('invalid-state', `could not create the conversation of ${peer}`);
     return row.id;
   }
@@ -141,7 +151,11 @@ export class ConversationsRepo {
   ): Page<ConversationSummary, ConversationCursor> {
     const limit = clampLimit(args.limit);
     const c = args.cursor;
-    const where = [args.filter === 'archived' ? 'cv.archived = 1' : 'cv.archived = 0'];
+    // A campaign's recipients are not listed until they reply or are sent to alone (issue 12).
+    const where = [
+      'cv.campaign_only = 0',
+      args.filter === 'archived' ? 'cv.archived = 1' : 'cv.archived = 0',
+    ];
     const params: number[] = [];
     if (args.filter === 'unread') where.push('cv.has_unread = 1');
     if (c) {

@@ -123,7 +123,13 @@ export class OutboxJournal extends OutboxReads {
   createJob(
     recipients: readonly string[],
     content: OutboxContent,
-    options: { resendOf?: number; defaultCountry?: string; accountId?: string } = {},
+    options: {
+      resendOf?: number;
+      defaultCountry?: string;
+      accountId?: string;
+      /** Mail merge (issue 12): each recipient's own text; recipients sharing a text share batches. */
+      textOf?: (msisdn: string) => string;
+    } = {},
   ): OutboxJob {
     const country = options.defaultCountry ?? this.#defaultCountry;
     const numbers: string[] = [];
@@ -164,17 +170,32 @@ export class OutboxJournal extends OutboxReads {
         `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status, job_id, batch_id, position, read)
          VALUES (?, 'out', ?, ?, ?, ?, ?, 'pending', ?, ?, ?, 1)`,
       );
-      for (let start = 0, seq = 1; start < numbers.length; start += this.#batchSize, seq++) {
+      // One batch = one request = one text: merged recipients are grouped by their final text.
+      const textOf = options.textOf ?? (() => content.text);
+      const groups = new Map<string, string[]>();
+      for (const to of numbers) {
+        const t = textOf(to);
+        const g = groups.get(t);
+        if (g) g.push(to);
+        else groups.set(t, [to]);
+      }
+      const chunks: Array<{ text: string; to: string[] }> = [];
+      for (const [text, list] of groups)
+        for (let start = 0; start < list.length; start += this.#batchSize)
+          chunks.push({ text, to: list.slice(start, start + this.#batchSize) });
+      for (const [i, chunk] of chunks.entries()) {
+        const seq = i + 1;
         const batch = rowAs<{ id: number }>(insertBatch.get(job.id, seq, now));
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
-        numbers.slice(start, start + this.#batchSize).forEach((to, position) => {
-          const conversationId = this.#conversations.ensure(to, now);
+        chunk.to.forEach((to, position) => {
+          // A campaign (more than one recipient) makes no Inbox conversation per recipient.
+          const conversationId = this.#conversations.ensure(to, now, numbers.length > 1);
           insertMessage.run(
             conversationId,
             content.kind,
             to,
             content.replyTo ?? null,
-            content.text,
+            chunk.text,
             now,
             job.id,
             batch.id,
@@ -185,6 +206,17 @@ export class OutboxJournal extends OutboxReads {
       return job.id;
     });
     return this.mustJob(jobId);
+  }
+
+  /** The text of a batch's messages (one per batch; a mail merge's own text), null when it has none. */
+  batchText(batchId: number): string | null {
+    return (
+      rowAs<{ text: string }>(
+        this.app.db
+          .prepare('SELECT text FROM messages WHERE batch_id = ? ORDER BY position LIMIT 1')
+          .get(batchId),
+      )?.text ?? null
+    );
   }
 
   /** The oldest batch still 'pending' (null when there is nothing to send). */
@@ -386,7 +418,16 @@ export class OutboxJournal extends OutboxReads {
       .filter((n) => !recipients.has(peerOf(n, this.#defaultCountry)))
       .map((input) => ({ input, reason: `not a recipient of job ${jobId}` }));
     if (problems.length > 0 || numbers.length === 0) throw new InvalidRecipientsError(problems);
+    // A merged send is resent with each recipient's own text.
+    const texts = new Map(
+      rowsAs<{ peer: string; text: string }>(
+        this.app.db
+          .prepare("SELECT peer, text FROM messages WHERE job_id = ? AND direction = 'out'")
+          .all(jobId),
+      ).map((r) => [r.peer, r.text]),
+    );
     return this.createJob(numbers, job.content, {
+      textOf: (to) => texts.get(to) ?? job.content.text,
       resendOf: jobId,
       ...(job.accountId === null ? {} : { accountId: job.accountId }),
     });

@@ -25,6 +25,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   childAccounts: false,
   soapTypesNamespace: '',
   enterSends: true,
+  confirmAboveRecipients: 50,
+  optOutKeywords: ['STOP', 'UNSUBSCRIBE'],
+  optInKeywords: ['START'],
+  autoReplyDailyCap: 200,
 });
 
 export const POLL_INTERVAL_RANGE = [5, 3600] as const;
@@ -61,6 +65,24 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
     default: DEFAULT_SETTINGS.soapTypesNamespace,
   },
   enterSends: { type: 'boolean', default: DEFAULT_SETTINGS.enterSends },
+  confirmAboveRecipients: {
+    type: 'integer',
+    minimum: 0,
+    default: DEFAULT_SETTINGS.confirmAboveRecipients,
+  },
+  optOutKeywords: {
+    type: 'array',
+    items: { type: 'string', minLength: 1, pattern: '^\\S+$' },
+    maxItems: 50,
+    default: DEFAULT_SETTINGS.optOutKeywords,
+  },
+  optInKeywords: {
+    type: 'array',
+    items: { type: 'string', minLength: 1, pattern: '^\\S+$' },
+    maxItems: 50,
+    default: DEFAULT_SETTINGS.optInKeywords,
+  },
+  autoReplyDailyCap: { type: 'integer', minimum: 0, default: DEFAULT_SETTINGS.autoReplyDailyCap },
 };
 
 /** Where and how big the main window was when it last closed (the Electron shell). */

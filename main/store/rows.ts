@@ -38,12 +38,13 @@ export interface MessageRow {
   gateway_id: Nullable<string>;
   dedupe_key: Nullable<string>;
   read: number;
+  automatic?: number;
 }
 
 export const MESSAGE_COLUMNS =
   'm.id, m.conversation_id, m.direction, m.kind, m.peer, m.local, m.text, m.created_at, m.status, m.job_id, ' +
   'm.batch_id, m.position, m.message_identifier, m.report, m.report_text, m.classification, m.sent_at, ' +
-  'm.answered_at, m.receipt_report, m.receipt_at, m.sent_timestamp, m.gateway_id, m.dedupe_key, m.read';
+  'm.answered_at, m.receipt_report, m.receipt_at, m.sent_timestamp, m.gateway_id, m.dedupe_key, m.read, m.automatic';
 
 export function toMessage(row: MessageRow): MessageRecord {
   return {
@@ -69,6 +70,8 @@ export function toMessage(row: MessageRow): MessageRecord {
     receiptAt: row.receipt_at,
     sentTimestamp: row.sent_timestamp,
     gatewayId: row.gateway_id,
+    // Sent by a keyword auto-reply rule (issue 12); absent on every other message.
+    ...(row.automatic === 1 ? { automatic: true } : {}),
   };
 }
 

@@ -63,6 +63,10 @@ const RULES: Record<Key, string> = {
   theme: 'theme must be system, light or dark',
   childAccounts: 'childAccounts must be true or false',
   enterSends: 'enterSends must be true or false',
+  confirmAboveRecipients: 'confirmAboveRecipients must be a whole number, 0 or more',
+  optOutKeywords: 'optOutKeywords must be a list of up to 50 words without spaces',
+  optInKeywords: 'optInKeywords must be a list of up to 50 words without spaces',
+  autoReplyDailyCap: 'autoReplyDailyCap must be a whole number, 0 or more',
   soapTypesNamespace: 'soapTypesNamespace must be an absolute URI (or empty: learnt from the gateway)',
 };
 

@@ -17,7 +17,11 @@ export function CreditBadge({
       <div className="credit-amount" aria-live="polite">
         {credit ? (
           <>
-            <strong data-testid="credit-amount">{credit.credit}</strong> {credit.currency}
+            {/* Two decimals are enough here; the exact balance is the tooltip. */}
+            <strong data-testid="credit-amount" title={`${credit.credit} ${credit.currency}`}>
+              {Number.isFinite(Number(credit.credit)) ? Number(credit.credit).toFixed(2) : credit.credit}
+            </strong>{' '}
+            {credit.currency}
           </>
         ) : (
           '—'

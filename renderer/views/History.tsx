@@ -4,11 +4,13 @@ import { describeReport } from '../../protocol/reports.ts';
 import { api, useEvent } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { StatusPill } from '../components/StatusPill.tsx';
-import { displayNumber, formatTime } from '../format.ts';
+import { displayNumber, download, formatTime, plural } from '../format.ts';
+import { isRichKind } from '../../protocol/content.ts';
+import { EDITORS } from './media/registry.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 
-type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending';
+type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
   all: null,
   accepted: ['accepted', 'queued', 'delivered'],
@@ -16,7 +18,27 @@ const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
   failed: ['rejected', 'failed'],
   unknown: ['unknown'],
   pending: ['pending', 'sending'],
+  scheduled: null,
 };
+
+/** A send with a schedule the gateway accepted and has not delivered yet (spec: no cancel). */
+const isScheduled = (j: OutboxJob): boolean =>
+  (j.content.sendTimeAbsolute !== undefined || j.content.sendTimeDelay !== undefined) &&
+  j.counts.accepted + j.counts.queued + j.counts.pending > 0;
+
+/** When a scheduled send goes out, as the user set it. */
+function scheduledAt(j: OutboxJob): string | null {
+  if (j.content.sendTimeAbsolute !== undefined) return `${j.content.sendTimeAbsolute.replace('T', ' ')} UTC`;
+  if (j.content.sendTimeDelay !== undefined)
+    return formatTime(j.createdAt + j.content.sendTimeDelay * 60_000);
+  return null;
+}
+
+/** A send's title: its text, else the name of its content kind ("Operator logo"). */
+const jobTitle = (j: OutboxJob): string =>
+  j.content.text || (isRichKind(j.content.kind) ? EDITORS[j.content.kind].label : j.content.kind);
+
+const csvCell = (v: string): string => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
 
 export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void }) {
   const [jobs, setJobs] = useState<OutboxJob[]>([]);
@@ -40,9 +62,24 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
     ),
   );
   useEvent('outbox:recovered', load);
+  // A receipt changes its send's counts while the view is open (issue 12: History updates live).
+  useEvent('inbox:receipt', (p) => {
+    const id = p.message.jobId;
+    if (id === null) return;
+    void api()
+      .outbox.job(id)
+      .then((fresh) => {
+        if (fresh) setJobs((js) => js.map((j) => (j.id === fresh.id ? fresh : j)));
+      });
+  });
 
   const statuses = FILTER_STATUSES[filter];
-  const shown = statuses ? jobs.filter((j) => statuses.some((s) => j.counts[s] > 0)) : jobs;
+  const shown =
+    filter === 'scheduled'
+      ? jobs.filter(isScheduled)
+      : statuses
+        ? jobs.filter((j) => statuses.some((s) => j.counts[s] > 0))
+        : jobs;
 
   return (
     <section className="view history" aria-labelledby="history-title">
@@ -57,14 +94,15 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
             <option value="failed">Failed</option>
             <option value="unknown">Unknown outcome</option>
             <option value="pending">Pending</option>
+            <option value="scheduled">Scheduled</option>
           </select>
         </label>
       </div>
       <ErrorText error={error} />
       {unknown.length ? (
         <div className="banner warn" role="status">
-          {unknown.length} batch(es) were being sent when the app stopped; their outcome is unknown. Check the
-          recipients below before resending — they may already have received the message.
+          {plural(unknown.length, 'batch', 'batches')} were being sent when the app stopped; their outcome is
+          unknown. Check the recipients below before resending — they may already have received the message.
         </div>
       ) : null}
       {shown.length === 0 ? <p className="muted">No sends.</p> : null}
@@ -77,26 +115,27 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
               aria-expanded={open === j.id}
               onClick={() => setOpen(open === j.id ? null : j.id)}
             >
-              <span className="job-text">{j.content.text || `(${j.content.kind})`}</span>
+              <span className="job-text">{jobTitle(j)}</span>
               <span className="muted small">
-                {formatTime(j.createdAt)} · {j.recipientCount} recipient(s)
+                {formatTime(j.createdAt)} · {plural(j.recipientCount, 'recipient')}
+                {scheduledAt(j) ? ` · scheduled for ${scheduledAt(j)}` : ''}
               </span>
               <span className="counts">
+                {/* One pill per outcome: rejected and failed are both "failed". */}
                 {(
                   [
-                    'delivered',
-                    'accepted',
-                    'queued',
-                    'pending',
-                    'sending',
-                    'unknown',
-                    'rejected',
-                    'failed',
+                    ['delivered', j.counts.delivered],
+                    ['accepted', j.counts.accepted],
+                    ['queued', j.counts.queued],
+                    ['pending', j.counts.pending],
+                    ['sending', j.counts.sending],
+                    ['unknown', j.counts.unknown],
+                    ['failed', j.counts.rejected + j.counts.failed],
                   ] as const
-                ).map((s) =>
-                  j.counts[s] ? (
+                ).map(([s, n]) =>
+                  n ? (
                     <span key={s} className={`pill ${s}`}>
-                      {j.counts[s]} {s === 'rejected' ? 'failed' : s}
+                      {n} {s}
                     </span>
                   ) : null,
                 )}
@@ -138,7 +177,7 @@ function JobDetail({
   const resend = async () => {
     const yes = await dialog.confirm({
       title: 'Resend to failed recipients?',
-      message: `Send the message again to ${failed.length} failed recipient(s)?`,
+      message: `Send the message again to ${plural(failed.length, 'failed recipient')}?`,
       confirmLabel: 'Resend',
     });
     if (!yes) return;
@@ -153,6 +192,24 @@ function JobDetail({
       );
   };
   const pendingCount = job.counts.pending;
+  // The per-recipient report of this send, as the table shows it.
+  const exportCsv = () => {
+    const lines = ['number,status,report,report text,receipt,message id'];
+    for (const r of rows)
+      lines.push(
+        [
+          r.to,
+          r.status,
+          r.report ?? '',
+          r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : '',
+          r.receiptReport !== null ? describeReport(r.receiptReport) : '',
+          r.messageIdentifier ?? '',
+        ]
+          .map(csvCell)
+          .join(','),
+      );
+    download(`send-${job.id}.csv`, lines.join('\r\n') + '\r\n');
+  };
   return (
     <div className="job-detail">
       <div className="row">
@@ -198,8 +255,17 @@ function JobDetail({
             Cancel pending ({pendingCount})
           </button>
         ) : null}
+        <button type="button" onClick={exportCsv} disabled={rows.length === 0}>
+          Export CSV
+        </button>
         {notice ? <span className="muted">{notice}</span> : null}
       </div>
+      {isScheduled(job) ? (
+        <p className="muted small">
+          Scheduled for {scheduledAt(job)}. The gateway offers no way to cancel a scheduled message once it
+          has accepted it.
+        </p>
+      ) : null}
       <ErrorText error={error} />
       <table className="table">
         <thead>
@@ -219,7 +285,9 @@ function JobDetail({
               </td>
               <td className="muted">
                 {r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : ''}
-                {r.receiptReport !== null ? ` · receipt ${r.receiptReport}` : ''}
+                {r.receiptReport !== null
+                  ? ` · receipt: ${describeReport(r.receiptReport)} (code ${r.receiptReport})`
+                  : ''}
                 {r.receiptOverdue ? ' · no receipt yet' : ''}
               </td>
               <td className="muted small">{r.messageIdentifier ?? ''}</td>

@@ -205,7 +205,10 @@ export function Thread({
         {messages.length === 0 ? <p className="muted center">No messages yet.</p> : null}
         {messages.map((m) => (
           <div key={m.id} className={`bubble ${m.direction}`} data-testid="bubble">
-            <div className="bubble-text">{m.text}</div>
+            <div className="bubble-text">
+              {m.text}
+              {m.automatic ? <span className="auto-badge">auto-reply</span> : null}
+            </div>
             <div className="bubble-meta">
               {formatTime(m.createdAt)} {m.direction === 'out' ? <StatusPill status={m.status} /> : null}
             </div>

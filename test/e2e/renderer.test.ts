@@ -83,7 +83,7 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
         .locator('[data-status="accepted"], [data-status="queued"], [data-status="delivered"]')
         .waitFor({ timeout: 20_000 });
     // The summary agrees with the rows, even when the send finished before submit() answered.
-    await page.getByText('All 3 recipient(s) answered.').waitFor({ timeout: 20_000 });
+    await page.getByText('All 3 recipients answered.').waitFor({ timeout: 20_000 });
     expect(await page.getByText(/3\/3 answered — 3 accepted/).count()).toBe(1);
     await shoot('compose');
     await expect
@@ -175,7 +175,7 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     await job.getByRole('button', { name: /Ping/ }).click();
     await job.getByRole('button', { name: 'Resend to failed (1)' }).click();
     const confirm = page.getByRole('dialog', { name: 'Resend to failed recipients?' });
-    expect(await confirm.textContent()).toContain('Send the message again to 1 failed recipient(s)?');
+    expect(await confirm.textContent()).toContain('Send the message again to 1 failed recipient?');
     await confirm.getByRole('button', { name: 'Resend' }).click();
     await confirm.waitFor({ state: 'detached' });
     await job.getByText(/Resent as send #\d+/).waitFor();

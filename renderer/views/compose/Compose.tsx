@@ -1,18 +1,29 @@
 // The Compose view: recipients, content (text, flash or a rich kind), send options and the results of
 // the send, each its own part; useComposeValidation lists every problem before anything is sent.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { Contact, ContentKind, Credit, Group, SendRequest, Template } from '../../../preload/api.ts';
+import type {
+  Contact,
+  ContentKind,
+  Credit,
+  Group,
+  SendEstimate,
+  SendRequest,
+  Template,
+} from '../../../preload/api.ts';
 import { isRichKind } from '../../../protocol/content.ts';
 import type { PhoneMake } from '../../../protocol/limits.ts';
 import { api, SEND_REQUEST_EVENT } from '../../api.ts';
 import { useDialog } from '../../components/Dialog.tsx';
 import { ErrorText, errorParts } from '../../components/ErrorText.tsx';
+import { plural } from '../../format.ts';
 import { useAction } from '../../hooks/useAction.ts';
 import type { ContentDraft } from '../media/types.ts';
 import { ContentChoice, effectivePhoneMake, MessageBox, RichContent } from './MessageBox.tsx';
 import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
-import { chipKey, makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
+import { makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
+import { chipsOfDraft, savedDraftOf, useDraftSaver } from './draft.ts';
 import { Results, useSendJob } from './Results.tsx';
+import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
 
 /** What another view asks Compose to start with (reply, resend, send to group). */
@@ -38,16 +49,23 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [options, setOptions] = useState<SendOptions>(DEFAULT_OPTIONS);
   const [errors, setErrors] = useState<string[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
+  const [skipped, setSkipped] = useState<string | null>(null);
   const dialog = useDialog();
   const sendJob = useSendJob();
   const rich = isRichKind(kind);
   const effectiveMake = effectivePhoneMake(kind, phoneMake);
   const check = useComposeValidation({ chips, entry, kind, text, richDraft, effectiveMake, options });
 
+  // Saving starts once the saved draft has been read (and stops while the form shows a send's result).
+  const [loaded, setLoaded] = useState(false);
+  const [restored, setRestored] = useState(false);
   useEffect(() => {
     const a = api();
-    void Promise.all([a.contacts.list(), a.groups.list(), a.templates.list(), a.settings.get()]).then(
-      ([c, g, t, s]) => {
+    // A draft handed over by another view (reply, send to group, New message) starts the form;
+    // otherwise the account's saved draft comes back.
+    const saved = draft ? Promise.resolve(null) : a.drafts.get().catch(() => null);
+    void Promise.all([a.contacts.list(), a.groups.list(), a.templates.list(), a.settings.get(), saved]).then(
+      ([c, g, t, s, d]) => {
         setContacts(c);
         setGroups(g);
         setTemplates(t);
@@ -63,34 +81,100 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           ),
         );
         if (draft) {
-          const next: Chip[] = [];
-          for (const id of draft.contactIds ?? []) {
-            const contact = c.find((x) => x.id === id);
-            if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
-          }
-          for (const id of draft.groupIds ?? []) {
-            const group = g.find((x) => x.id === id);
-            if (group) next.push({ kind: 'group', key: chipKey(), group });
-          }
-          for (const n of draft.numbers ?? []) next.push(makeNumberChip(n, defaultCountry));
-          setChips(next);
+          setChips(
+            chipsOfDraft(
+              {
+                numbers: draft.numbers ?? [],
+                contactIds: draft.contactIds ?? [],
+                groupIds: draft.groupIds ?? [],
+              },
+              c,
+              g,
+              defaultCountry,
+            ),
+          );
+        } else if (d) {
+          setChips(chipsOfDraft(d, c, g, defaultCountry));
+          setText(d.text);
+          setKind(d.kind);
+          setEntry(d.entry);
+          setPhoneMake(d.phoneMake as PhoneMake | '');
+          setOptions({ ...DEFAULT_OPTIONS, ...d.options });
+          setRestored(true);
         }
+        setLoaded(true);
       },
       (e: unknown) => setErrors(errorMessages(e)),
     );
     a.send.permittedReplyTo().then(setReplyTos, () => setReplyTos([]));
   }, [draft]);
 
+  // After a send the form is locked until "New message" or "Edit and send again": a second click or
+  // Ctrl+Enter cannot send the same content twice (a ref: the state arrives a render later).
+  const [sent, setSent] = useState(false);
+  const sentRef = useRef(false);
+  useDraftSaver(savedDraftOf({ chips, entry, kind, text, phoneMake, options }), loaded && !sent);
+  const [confirming, setConfirming] = useState<SendEstimate | null>(null);
+  const answerRef = useRef<(choice: SendChoice) => void>(() => {});
+  const ask = (estimate: SendEstimate) =>
+    new Promise<SendChoice>((resolve) => {
+      answerRef.current = (choice) => {
+        setConfirming(null);
+        resolve(choice);
+      };
+      setConfirming(estimate);
+    });
+
   const submit = useAction(async (request: SendRequest) => {
+    // Before money is spent: a large send, or one the credit does not cover, asks first.
+    const estimate = await api().send.estimate(request);
+    let limit: number | undefined;
+    if (estimate.needsConfirm) {
+      const choice = await ask(estimate);
+      if (choice === null) return;
+      if (choice === 'first') limit = estimate.affordableRecipients ?? undefined;
+    }
     sendJob.clear();
-    const accepted = await api().send.submit(request);
+    const accepted = await api().send.submit(limit !== undefined ? { ...request, limit } : request);
+    sentRef.current = true;
+    setSent(true);
+    // Sent: no longer a draft.
+    void api()
+      .drafts.discard()
+      .catch(() => undefined);
     sendJob.follow(accepted.job);
     if (accepted.invalid.length) setErrors(accepted.invalid.map((i) => `${i.input}: ${i.reason} (not sent)`));
-    setNotice(`Sending to ${accepted.job.recipientCount} recipient(s)…`);
+    const skipped = accepted.optedOut ?? 0;
+    setNotice(`Sending to ${plural(accepted.job.recipientCount, 'recipient')}…`);
+    setSkipped(skipped > 0 ? `${plural(skipped, 'opted-out number')} skipped: never sent to.` : null);
   });
 
+  /** "Edit and send again": the same chips (groups and names stay chips) and content, unlocked. */
+  const editAgain = () => {
+    sentRef.current = false;
+    setSent(false);
+    setNotice(null);
+    setSkipped(null);
+    setErrors([]);
+    sendJob.reset();
+  };
+  /** "New message" and "Discard draft": an empty form, and no saved draft. */
+  const newMessage = () => {
+    editAgain();
+    setRestored(false);
+    void api()
+      .drafts.discard()
+      .catch(() => undefined);
+    setChips([]);
+    setEntry('');
+    setText('');
+    setRichDraft(null);
+    setKind('text');
+    setOptions(DEFAULT_OPTIONS);
+  };
+
   function send() {
-    if (submit.busy) return;
+    if (submit.busy || sentRef.current) return;
     const found = check.problems();
     setErrors(found);
     setNotice(null);
@@ -144,7 +228,19 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
 
   return (
     <section className="view compose" aria-labelledby="compose-title" onKeyDown={onTextKey}>
-      <h1 id="compose-title">Compose</h1>
+      <div className="row compose-head">
+        <h1 id="compose-title">Compose</h1>
+        {restored && !sent ? (
+          <span className="muted small" data-testid="draft-restored">
+            Draft restored
+          </span>
+        ) : null}
+        {!sent && (chips.length > 0 || text !== '' || entry !== '') ? (
+          <button type="button" className="link" onClick={newMessage}>
+            Discard draft
+          </button>
+        ) : null}
+      </div>
       <Recipients
         chips={chips}
         setChips={setChips}
@@ -203,25 +299,47 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       />
 
       <div className="row">
-        <button
-          type="button"
-          className="primary"
-          onClick={send}
-          disabled={submit.busy || contentBlocked}
-          aria-describedby={contentBlocked ? 'content-problems' : undefined}
-          title="Ctrl+Enter"
-        >
-          {submit.busy ? 'Sending…' : 'Send'}
-        </button>
+        {sent ? (
+          <>
+            <button type="button" className="primary" onClick={newMessage}>
+              New message
+            </button>
+            <button type="button" onClick={editAgain}>
+              Edit and send again
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            onClick={send}
+            disabled={submit.busy || contentBlocked}
+            aria-describedby={contentBlocked ? 'content-problems' : undefined}
+            title="Ctrl+Enter"
+          >
+            {submit.busy ? 'Sending…' : 'Send'}
+          </button>
+        )}
         <button type="button" onClick={() => void saveTemplate()} disabled={!text || rich}>
           Save as template
         </button>
         {job && done === job.recipientCount ? (
-          <span className="muted">All {job.recipientCount} recipient(s) answered.</span>
+          <span className="muted">All {plural(job.recipientCount, 'recipient')} answered.</span>
         ) : notice ? (
           <span className="muted">{notice}</span>
         ) : null}
       </div>
+      {sent && skipped ? (
+        <p className="muted small" data-testid="opted-out-skipped">
+          {skipped}
+        </p>
+      ) : null}
+      {sent ? (
+        <p className="muted small" data-testid="sent-lock">
+          Sent. To send this again, choose “Edit and send again”.
+        </p>
+      ) : null}
+      {confirming ? <SendConfirm estimate={confirming} onAnswer={(c) => answerRef.current(c)} /> : null}
 
       {job ? <Results {...sendJob} job={job} /> : null}
     </section>

@@ -23,6 +23,20 @@ export function makeNumberChip(input: string, country: string | undefined): Chip
 }
 export const chipKey = () => `c${++chipSeq}`;
 
+/** Chips shown before "+N more" (issue 12), and at most this many in the expanded list. */
+const COLLAPSE_AFTER = 12;
+const EXPANDED_MAX = 1000;
+
+function chipLabel(c: Chip): string {
+  return c.kind === 'number'
+    ? `+${c.msisdn}`
+    : c.kind === 'invalid'
+      ? c.input
+      : c.kind === 'contact'
+        ? `${c.contact.name} ${c.contact.number}`
+        : c.group.name;
+}
+
 export function invalidChips(chips: Chip[]): Extract<Chip, { kind: 'invalid' }>[] {
   return chips.filter((c): c is Extract<Chip, { kind: 'invalid' }> => c.kind === 'invalid');
 }
@@ -49,22 +63,31 @@ export function Recipients({
   /** How many pasted numbers the worker is still checking. */
   const [checking, setChecking] = useState(0);
 
-  function addTokens(raw: string) {
+  // issue 12: large lists collapse past a screenful; duplicates are counted, not added; a name that
+  // matches nothing stays in the field instead of becoming an invalid chip; a number chip is edited in place.
+  const [expanded, setExpanded] = useState(false);
+  const [find, setFind] = useState('');
+  const [note, setNote] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+
+  /**
+   * Adds the entries of `raw`: checked at once when short, else in the worker (issue 15: a long
+   * paste never blocks the page). Returns what stays in the field (a name matching nothing).
+   */
+  function addTokens(raw: string): string {
     const now = checkNow(raw, country);
-    if (now) {
-      addChecked(now);
-      return;
-    }
+    if (now) return addChecked(now);
     const count = countEntries(raw);
     setChecking((n) => n + count);
     void checkLater(raw, country).then((checked) => {
       addChecked(checked);
       setChecking((n) => n - count);
     });
+    return '';
   }
 
-  /** Chips for checked entries, in order: a group's or contact's name, else the number. */
-  function addChecked({ tokens, msisdns, reasons }: Checked) {
+  /** Chips for checked entries, in order: a group's or contact's name, else the number; a note of what was left out. */
+  function addChecked({ tokens, msisdns, reasons }: Checked): string {
     // First match wins, as a search of the lists would.
     const groupByName = new Map<string, Group>();
     for (const g of groups)
@@ -73,6 +96,9 @@ export function Recipients({
     for (const c of contacts)
       if (!contactByName.has(c.name.toLowerCase())) contactByName.set(c.name.toLowerCase(), c);
     const next: Chip[] = [];
+    const seen = new Set(chips.flatMap((c) => (c.kind === 'number' ? [c.msisdn] : [])));
+    let duplicates = 0;
+    const unmatched: string[] = [];
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i]!;
       const lower = t.toLowerCase().replace(/^@/, '');
@@ -80,18 +106,49 @@ export function Recipients({
       const contact = group ? undefined : contactByName.get(lower);
       if (group) next.push({ kind: 'group', key: chipKey(), group });
       else if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
-      else if (msisdns[i]) next.push({ kind: 'number', key: chipKey(), input: t, msisdn: msisdns[i]! });
-      else next.push({ kind: 'invalid', key: chipKey(), input: t, reason: reasons[i]! });
+      else if (!/\d/.test(t)) unmatched.push(t);
+      else if (msisdns[i]) {
+        const msisdn = msisdns[i]!;
+        if (seen.has(msisdn)) duplicates++;
+        else {
+          seen.add(msisdn);
+          next.push({ kind: 'number', key: chipKey(), input: t, msisdn });
+        }
+      } else next.push({ kind: 'invalid', key: chipKey(), input: t, reason: reasons[i]! });
     }
     if (next.length) setChips((c) => [...c, ...next]);
+    const bad = next.filter((c) => c.kind === 'invalid').length;
+    const parts = [
+      next.length > 1 ? `${next.length.toLocaleString()} added` : '',
+      duplicates ? `${duplicates.toLocaleString()} duplicate${duplicates === 1 ? '' : 's'} removed` : '',
+      bad ? `${bad.toLocaleString()} invalid` : '',
+      unmatched.length ? `no contact or group named ${unmatched.map((u) => `“${u}”`).join(', ')}` : '',
+    ].filter(Boolean);
+    setNote(parts.length ? parts.join(', ') + '.' : null);
+    return unmatched.join(', ');
   }
+
+  /** A number chip edited in place: read again, or removed when emptied. */
+  function finishEdit(key: string, value: string) {
+    setEditing(null);
+    const v = value.trim();
+    setChips((all) =>
+      v === ''
+        ? all.filter((c) => c.key !== key)
+        : all.map((c) => (c.key === key ? makeNumberChip(v, country) : c)),
+    );
+  }
+
+  const collapsed = chips.length > COLLAPSE_AFTER && !expanded;
+  const needle = find.trim().toLowerCase();
+  const matching = needle ? chips.filter((c) => chipLabel(c).toLowerCase().includes(needle)) : chips;
+  const visible = collapsed ? chips.slice(0, COLLAPSE_AFTER) : matching.slice(0, EXPANDED_MAX);
 
   const onEntryKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if ((e.key === 'Enter' && !(e.ctrlKey || e.metaKey)) || e.key === ',' || e.key === ';') {
       if (entry.trim()) {
         e.preventDefault();
-        addTokens(entry);
-        setEntry('');
+        setEntry(addTokens(entry));
       } else if (e.key === 'Enter') e.preventDefault();
     } else if (e.key === 'Backspace' && entry === '' && chips.length) {
       setChips((c) => c.slice(0, -1));
@@ -108,32 +165,95 @@ export function Recipients({
   return (
     <div className="field">
       <label htmlFor="recipient-entry">To</label>
-      <div className="chips" role="list" aria-label="Recipients">
-        {chips.map((c) => (
-          <span
-            key={c.key}
-            role="listitem"
-            className={`chip ${c.kind}`}
-            title={c.kind === 'invalid' ? c.reason : c.kind === 'number' ? `+${c.msisdn}` : undefined}
-          >
-            {c.kind === 'number' ? `+${c.msisdn}` : null}
-            {c.kind === 'invalid' ? (
-              <>
-                {c.input} <span className="chip-reason">— {c.reason}</span>
-              </>
-            ) : null}
-            {c.kind === 'contact' ? c.contact.name : null}
-            {c.kind === 'group' ? `${c.group.name} (${c.group.memberCount})` : null}
-            <button
-              type="button"
-              className="chip-x"
-              aria-label={`Remove ${c.kind === 'contact' ? c.contact.name : c.kind === 'group' ? c.group.name : c.input}`}
-              onClick={() => setChips((all) => all.filter((x) => x.key !== c.key))}
-            >
-              ×
-            </button>
+      {chips.length > 1 ? (
+        <div className="row chips-tools">
+          <span className="muted small" data-testid="recipient-count">
+            {chips.length.toLocaleString()} recipients
           </span>
-        ))}
+          {expanded ? (
+            <input
+              type="search"
+              aria-label="Find a recipient"
+              placeholder="Find a recipient"
+              value={find}
+              onChange={(e) => setFind(e.target.value)}
+            />
+          ) : null}
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              setChips(() => []);
+              setExpanded(false);
+              setFind('');
+              setNote(null);
+            }}
+          >
+            Clear all
+          </button>
+        </div>
+      ) : null}
+      <div className={expanded ? 'chips expanded' : 'chips'} role="list" aria-label="Recipients">
+        {visible.map((c) =>
+          editing === c.key ? (
+            <input
+              key={c.key}
+              className="chip-edit"
+              aria-label="Edit recipient"
+              defaultValue={c.kind === 'number' || c.kind === 'invalid' ? c.input : ''}
+              autoFocus
+              onBlur={(e) => finishEdit(c.key, e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  finishEdit(c.key, e.currentTarget.value);
+                } else if (e.key === 'Escape') setEditing(null);
+              }}
+            />
+          ) : (
+            <span
+              key={c.key}
+              role="listitem"
+              className={`chip ${c.kind}`}
+              title={c.kind === 'invalid' ? c.reason : c.kind === 'number' ? `+${c.msisdn}` : undefined}
+              onDoubleClick={() =>
+                c.kind === 'number' || c.kind === 'invalid' ? setEditing(c.key) : undefined
+              }
+            >
+              {c.kind === 'number' ? `+${c.msisdn}` : null}
+              {c.kind === 'invalid' ? (
+                <>
+                  {c.input} <span className="chip-reason">— {c.reason}</span>
+                </>
+              ) : null}
+              {c.kind === 'contact' ? c.contact.name : null}
+              {c.kind === 'group' ? `${c.group.name} (${c.group.memberCount})` : null}
+              <button
+                type="button"
+                className="chip-x"
+                aria-label={`Remove ${c.kind === 'contact' ? c.contact.name : c.kind === 'group' ? c.group.name : c.input}`}
+                onClick={() => setChips((all) => all.filter((x) => x.key !== c.key))}
+              >
+                ×
+              </button>
+            </span>
+          ),
+        )}
+        {collapsed ? (
+          <button type="button" className="chip more" onClick={() => setExpanded(true)}>
+            +{(chips.length - COLLAPSE_AFTER).toLocaleString()} more
+          </button>
+        ) : null}
+        {expanded && matching.length > EXPANDED_MAX ? (
+          <span className="muted small">
+            {(matching.length - EXPANDED_MAX).toLocaleString()} more match: narrow the search
+          </span>
+        ) : null}
+        {expanded ? (
+          <button type="button" className="link" onClick={() => setExpanded(false)}>
+            Show less
+          </button>
+        ) : null}
         <input
           id="recipient-entry"
           list="recipient-suggestions"
@@ -143,10 +263,7 @@ export function Recipients({
           onKeyDown={onEntryKey}
           onPaste={onPaste}
           onBlur={() => {
-            if (entry.trim()) {
-              addTokens(entry);
-              setEntry('');
-            }
+            if (entry.trim()) setEntry(addTokens(entry));
           }}
         />
         <datalist id="recipient-suggestions">
@@ -161,6 +278,11 @@ export function Recipients({
       {checking ? (
         <p className="muted" role="status">
           Checking {checking.toLocaleString()} numbers…
+        </p>
+      ) : null}
+      {note ? (
+        <p className="muted small" role="status" data-testid="recipient-note">
+          {note}
         </p>
       ) : null}
       {invalid.length ? (

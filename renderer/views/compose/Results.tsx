@@ -1,6 +1,6 @@
 // Compose's per-recipient results of the job it sent: progress events and delivery receipts of that
 // job update the rows while the view is open.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { OutboxJob, RecipientOutcome } from '../../../preload/api.ts';
 import { api, useEvent } from '../../api.ts';
 import { StatusPill } from '../../components/StatusPill.tsx';
@@ -21,14 +21,18 @@ export interface SendJob {
   clear: () => void;
   /** The job submit() accepted. */
   follow: (accepted: OutboxJob) => void;
+  /** No job shown (a new message). */
+  reset: () => void;
 }
 
 export function useSendJob(): SendJob {
   const [job, setJob] = useState<OutboxJob | null>(null);
   const [outcomes, setOutcomes] = useState<Map<string, RecipientOutcome>>(new Map());
+  // The job followed, known at once: an event arriving before the next render is not dropped.
+  const jobId = useRef<number | null>(null);
 
   useEvent('outbox:progress', (p) => {
-    if (!job || p.jobId !== job.id) return;
+    if (p.jobId !== jobId.current) return;
     setJob((current) => laterSnapshot(current, p.job));
     setOutcomes((m) => {
       const next = new Map(m);
@@ -38,7 +42,7 @@ export function useSendJob(): SendJob {
   });
   useEvent('inbox:receipt', (p) => {
     const msg = p.message;
-    if (!job || msg.jobId !== job.id) return;
+    if (msg.jobId !== jobId.current) return;
     setOutcomes((m) => {
       const prev = m.get(msg.peer);
       if (!prev) return m;
@@ -53,6 +57,7 @@ export function useSendJob(): SendJob {
   });
 
   const follow = (accepted: OutboxJob) => {
+    jobId.current = accepted.id;
     setJob((current) => laterSnapshot(current, accepted));
     // A small send can finish before submit() answers: its progress events came while no job was
     // shown, so read the job back once instead of showing it as still pending.
@@ -73,7 +78,12 @@ export function useSendJob(): SendJob {
   };
 
   const done = job ? job.recipientCount - job.counts.pending - job.counts.sending : 0;
-  return { job, outcomes, done, clear: () => setOutcomes(new Map()), follow };
+  const reset = () => {
+    jobId.current = null;
+    setJob(null);
+    setOutcomes(new Map());
+  };
+  return { job, outcomes, done, clear: () => setOutcomes(new Map()), follow, reset };
 }
 
 export function Results({ job, outcomes, done }: SendJob & { job: OutboxJob }) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
-import type { ApiChannel, Contact, Group, OutboxJob, Template } from '../../../preload/api.ts';
+import type { ApiChannel, Contact, Group, OutboxJob, SendEstimate, Template } from '../../../preload/api.ts';
 import { API_CHANNELS } from '../../../preload/ipc-contract.ts';
 import { postForm, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
@@ -123,6 +123,48 @@ describe('every API channel', () => {
   });
 
   it('send, outbox, history and inbox', async () => {
+    // issue 12: what a send would cost, nothing journaled.
+    const estimate = await call<SendEstimate>('send.estimate', {
+      recipients: ['447700900811', '07700 900812', '447700900811', '12ab'],
+      content: { kind: 'text', text: 'Channel check' },
+    });
+    expect(estimate).toMatchObject({ recipients: 2, duplicates: 1, invalid: 1, segments: 1, messages: 2 });
+    expect(estimate.needsConfirm).toBe(false);
+    expect(estimate.availableMessages).toBeGreaterThan(2);
+    // issue 12: the account's Compose draft.
+    expect(await call('drafts.get')).toBeNull();
+    const saved = {
+      numbers: ['07700 900811', 'nope'],
+      contactIds: [],
+      groupIds: [],
+      kind: 'text',
+      text: 'Half written',
+      phoneMake: '',
+      options: { replyTo: '', delivery: 'Economy', schedule: 'now', delay: '60', at: '' },
+      entry: 'Ali',
+    };
+    await call('drafts.save', saved);
+    expect(await call('drafts.get')).toEqual(saved);
+    await expect(call('drafts.save', { ...saved, kind: 'fax' })).rejects.toMatchObject({
+      code: 'bad-argument',
+    });
+    await call('drafts.discard');
+    expect(await call('drafts.get')).toBeNull();
+    // issue 12: the opt-out list.
+    expect(await call('optouts.add', ['447700900899'])).toEqual({ added: 1, invalid: [] });
+    expect(await call('optouts.list')).toMatchObject([{ number: '447700900899', source: 'manual' }]);
+    expect(await call('optouts.exportCsv')).toContain('447700900899,manual');
+    expect(await call('optouts.remove', ['447700900899'])).toBe(1);
+    // issue 12: keyword auto-reply rules.
+    const rule = await call<{ id: number }>('autoreplies.create', { keyword: 'JOIN', reply: 'Welcome' });
+    expect(await call('autoreplies.update', { id: rule.id, enabled: false })).toMatchObject({
+      enabled: false,
+    });
+    expect(await call('autoreplies.list')).toMatchObject([
+      { keyword: 'JOIN', reply: 'Welcome', sentToday: 0 },
+    ]);
+    await call('autoreplies.delete', rule.id);
+    expect(await call('autoreplies.list')).toEqual([]);
     const sent = await call<{ job: OutboxJob }>('send.submit', {
       recipients: ['447700900811', '447700900812'],
       content: { kind: 'text', text: 'Channel check' },

@@ -1,0 +1,101 @@
+// Opt-outs (issue 12): an inbound message whose first word is an opt-out keyword (settings
+// optOutKeywords, STOP and UNSUBSCRIBE by default) puts its sender on the signed-in account's list,
+// an opt-in keyword (START) takes it off; the user can view, add, remove and export the list.
+// sender.ts leaves every listed number out of every send, resends included.
+import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import type { AppStore } from '../store/app-store.ts';
+import type { Log } from './app-options.ts';
+import type { Session } from './session.ts';
+import type { MessageRecord, MessengerApi, Settings } from '../../preload/api.ts';
+
+/** The first word of a message, upper-cased, without trailing punctuation ("Stop." → "STOP"). */
+export function firstWord(text: string): string {
+  const word = text.trim().split(/\s+/, 1)[0] ?? '';
+  return word.replace(/[.!?,;:]+$/u, '').toUpperCase();
+}
+
+export function keywordIn(text: string, keywords: readonly string[]): string | null {
+  const w = firstWord(text);
+  return w !== '' && keywords.some((k) => k.toUpperCase() === w) ? w : null;
+}
+
+function csvCell(v: string): string {
+  return /[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+}
+
+export interface OptOutsDeps {
+  store: AppStore;
+  sessions: { current(): Session | null; require(): Session };
+  settings(): Settings;
+  country(): string | undefined;
+  log: Log;
+}
+
+export function createOptOuts(deps: OptOutsDeps) {
+  const { store, sessions } = deps;
+  const account = () => sessions.require().account.id;
+
+  const api: MessengerApi['optouts'] = {
+    list: async () => store.optOuts.list(account()),
+    add: async (numbers) => {
+      const valid: string[] = [];
+      const invalid: string[] = [];
+      for (const input of numbers) {
+        const n = normalizeMsisdn(input, deps.country());
+        if (n.ok) valid.push(n.msisdn);
+        else invalid.push(input);
+      }
+      return { added: store.optOuts.add(account(), valid, 'manual'), invalid };
+    },
+    remove: async (numbers) => {
+      const c = deps.country();
+      const list = numbers.map((input) => {
+        const n = normalizeMsisdn(input, c);
+        return n.ok ? n.msisdn : input;
+      });
+      return store.optOuts.remove(account(), list);
+    },
+    exportCsv: async () =>
+      ['number,source,keyword,added']
+        .concat(
+          store.optOuts
+            .list(account())
+            .map((o) =>
+              [o.number, o.source, o.keyword ?? '', new Date(o.createdAt).toISOString()]
+                .map(csvCell)
+                .join(','),
+            ),
+        )
+        .join('\r\n') + '\r\n',
+  };
+
+  return {
+    api,
+    /**
+     * New inbound messages: opt-out and opt-in keywords applied for the current account. Returns the
+     * messages that were such a keyword (no auto-reply answers them).
+     */
+    received(messages: readonly MessageRecord[]): Set<number> {
+      const handled = new Set<number>();
+      const s = sessions.current();
+      if (!s) return handled;
+      const { optOutKeywords, optInKeywords } = deps.settings();
+      for (const m of messages) {
+        if (m.direction !== 'in') continue;
+        const out = keywordIn(m.text, optOutKeywords);
+        if (out !== null) {
+          store.optOuts.add(s.account.id, [m.peer], 'keyword', out);
+          handled.add(m.id);
+          deps.log(`+${m.peer} opted out (${out})`);
+          continue;
+        }
+        if (keywordIn(m.text, optInKeywords) !== null) {
+          store.optOuts.remove(s.account.id, [m.peer]);
+          handled.add(m.id);
+        }
+      }
+      return handled;
+    },
+    close(): void {},
+  };
+}

@@ -1,0 +1,101 @@
+// What a send would do before it does it: the recipients it reaches (numbers normalised, contacts and
+// groups expanded, duplicates removed, the invalid listed), the parts per recipient and the messages
+// it costs against the credit the account has. sender.ts journals exactly `numbers`; Compose asks
+// `send.estimate` first and confirms a large send or one the credit does not cover (issue 12).
+import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { analyzeText } from '../../protocol/sms.ts';
+import type { AppStore } from '../store/app-store.ts';
+import type { Credit, OutboxContent, SendEstimate, SendRequest } from '../../preload/api.ts';
+
+export interface RecipientPlan {
+  /** Distinct normalised numbers, in the order given (numbers, then contacts, then groups). */
+  numbers: string[];
+  invalid: Array<{ input: string; reason: string }>;
+  /** Entries that named a number already in `numbers`. */
+  duplicates: number;
+  /** Numbers left out as opted out (not in `numbers`). */
+  optedOut?: number;
+}
+
+/** The recipients of a request as the journal will hold them. */
+export function planRecipients(
+  store: AppStore,
+  req: SendRequest,
+  country: string | undefined,
+): RecipientPlan {
+  const numbers: string[] = [];
+  const seen = new Set<string>();
+  const invalid: Array<{ input: string; reason: string }> = [];
+  let duplicates = 0;
+  const add = (msisdn: string) => {
+    if (seen.has(msisdn)) duplicates++;
+    else {
+      seen.add(msisdn);
+      numbers.push(msisdn);
+    }
+  };
+  for (const input of req.recipients) {
+    const n = normalizeMsisdn(input, country);
+    if (n.ok) add(n.msisdn);
+    else invalid.push({ input, reason: n.reason });
+  }
+  for (const id of req.contactIds ?? []) {
+    const contact = store.contacts.get(id);
+    if (contact) add(contact.number);
+    else invalid.push({ input: `contact ${id}`, reason: 'no such contact' });
+  }
+  for (const id of req.groupIds ?? []) {
+    if (!store.groups.get(id)) invalid.push({ input: `group ${id}`, reason: 'no such group' });
+    else for (const m of store.groups.members(id)) add(m.number);
+  }
+  return { numbers, invalid, duplicates };
+}
+
+/** A text of this many parts or more is said before it is sent (each part is a message's credit). */
+export const LONG_MESSAGE_PARTS = 5;
+
+/** Message parts one recipient costs: a text's SMS parts; a rich content counted as one (an estimate). */
+export function partsPerRecipient(content: OutboxContent): number {
+  if (content.kind === 'text' || content.kind === 'flash')
+    return Math.max(1, analyzeText(content.text, { flash: content.kind === 'flash' }).segments);
+  return 1;
+}
+
+/** The figures Compose's confirmation shows. */
+export function estimateSend(
+  plan: RecipientPlan,
+  content: OutboxContent,
+  credit: Credit | null,
+  confirmAbove: number,
+  /** Mail merge: each recipient's own text (the longest sets the parts). */
+  textOf?: (msisdn: string) => string,
+): SendEstimate {
+  const recipients = plan.numbers.length;
+  const segments =
+    textOf && (content.kind === 'text' || content.kind === 'flash')
+      ? plan.numbers.reduce((max, n) => Math.max(max, partsPerRecipient({ ...content, text: textOf(n) })), 1)
+      : partsPerRecipient(content);
+  const messages = recipients * segments;
+  const available =
+    credit !== null && credit.availableMessages !== null && /^\d+$/.test(credit.availableMessages)
+      ? Number(credit.availableMessages)
+      : null;
+  const affordableRecipients =
+    available === null ? null : Math.min(recipients, Math.floor(available / segments));
+  const overCredit = available !== null && messages > available;
+  return {
+    recipients,
+    invalid: plan.invalid.length,
+    duplicates: plan.duplicates,
+    optedOut: plan.optedOut ?? 0,
+    segments,
+    messages,
+    availableMessages: available,
+    credit: credit ? { amount: credit.credit, currency: credit.currency } : null,
+    affordableRecipients,
+    wouldFail: overCredit && affordableRecipients !== null ? recipients - affordableRecipients : 0,
+    confirmAbove,
+    longMessage: segments >= LONG_MESSAGE_PARTS,
+    needsConfirm: recipients > confirmAbove || overCredit || segments >= LONG_MESSAGE_PARTS,
+  };
+}

@@ -1,0 +1,85 @@
+// The question before money is spent (issue 12): a send above settings.confirmAboveRecipients, or
+// one the credit does not cover, shows its recipients, parts, estimated messages and the credit
+// available; the user sends anyway, sends to the first K the credit covers, or goes back.
+import { useId } from 'react';
+import type { SendEstimate } from '../../../preload/api.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { plural } from '../../format.ts';
+
+/** 'all', 'first' (the first affordableRecipients), or null to go back. */
+export type SendChoice = 'all' | 'first' | null;
+
+export function SendConfirm({
+  estimate,
+  onAnswer,
+}: {
+  estimate: SendEstimate;
+  onAnswer: (choice: SendChoice) => void;
+}) {
+  const id = useId();
+  const e = estimate;
+  const short = e.wouldFail > 0;
+  const k = e.affordableRecipients ?? 0;
+  return (
+    <Dialog
+      title={
+        short
+          ? 'Not enough credit for this send'
+          : e.recipients > e.confirmAbove
+            ? 'Send to many recipients?'
+            : 'Send a long message?'
+      }
+      onCancel={() => onAnswer(null)}
+      describedBy={id}
+      className="send-confirm"
+    >
+      <dl id={id} className="send-figures" data-testid="send-confirm">
+        <dt>Recipients</dt>
+        <dd>{e.recipients.toLocaleString()}</dd>
+        <dt>Parts per message</dt>
+        <dd>{e.segments}</dd>
+        <dt>Estimated messages</dt>
+        <dd>{e.messages.toLocaleString()}</dd>
+        <dt>Credit available</dt>
+        <dd>
+          {e.availableMessages === null
+            ? 'not known'
+            : `${plural(e.availableMessages, 'message')}${e.credit ? ` (${e.credit.currency} ${Number(e.credit.amount).toFixed(2)})` : ''}`}
+        </dd>
+      </dl>
+      {e.longMessage ? (
+        <p className="warning" data-testid="long-message">
+          Each recipient gets {e.segments} parts: the message costs {e.segments} messages&apos; credit per
+          recipient.
+        </p>
+      ) : null}
+      {short ? (
+        <p className="warning">
+          The credit runs out after {plural(k, 'recipient')}: {plural(e.wouldFail, 'recipient')} would fail.
+        </p>
+      ) : null}
+      {e.optedOut > 0 ? (
+        <p className="muted small">{plural(e.optedOut, 'opted-out number')} left out: never sent to.</p>
+      ) : null}
+      {e.duplicates > 0 || e.invalid > 0 ? (
+        <p className="muted small">
+          {plural(e.duplicates, 'duplicate')} removed, {plural(e.invalid, 'invalid entry', 'invalid entries')}{' '}
+          not sent.
+        </p>
+      ) : null}
+      <div className="row dialog-buttons">
+        {short && k > 0 ? (
+          <button type="button" className="primary" onClick={() => onAnswer('first')}>
+            Send to the first {k.toLocaleString()}
+          </button>
+        ) : null}
+        <button type="button" className={short ? undefined : 'primary'} onClick={() => onAnswer('all')}>
+          {short ? 'Send to all anyway' : `Send to ${plural(e.recipients, 'recipient')}`}
+        </button>
+        <button type="button" onClick={() => onAnswer(null)} data-autofocus={short || undefined}>
+          Go back
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,86 @@
+// Mail merge (issue 12) against a real reference gateway: "{first name|there}" filled per recipient
+// from the address book, the fallback for a number without a contact; recipients with the same final
+// text share one request; the estimate counts the longest text; a resend keeps each recipient's text;
+// an opted-out contact gets nothing.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
+import type { OutboxJob } from '../../../preload/api.ts';
+import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function finished(a: MessengerApp, id: number): Promise<OutboxJob> {
+  for (let i = 0; i < 400; i++) {
+    const j = await a.api.outbox.job(id);
+    if (j && j.counts.pending === 0 && j.counts.sending === 0) return j;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the job did not finish');
+}
+
+/** What the gateway stored per recipient: [recipient, text]. */
+function gatewayTexts(gw: TestGateway): string[][] {
+  const rows = gw.ctx.db.prepare('SELECT recipient, content FROM messages ORDER BY id').all() as Array<{
+    recipient: string;
+    content: string;
+  }>;
+  return rows.map((r) => [r.recipient, (JSON.parse(r.content) as { text?: string }).text ?? '']);
+}
+
+describe('mail merge against the reference gateway', () => {
+  it('sends each recipient their own name, the fallback to unknown numbers, one request per text', async () => {
+    const gw = await startTestGateway({ receiptDelayMs: 100 });
+    cleanups.push(() => gw.close());
+    const dir = await mkdtemp(join(tmpdir(), 'messenger-merge-'));
+    const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
+    cleanups.push(async () => {
+      await a.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    await a.api.accounts.signIn({
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    const alice = await a.api.contacts.add({ name: 'Alice Archer', number: '447700900901' });
+    const bob = await a.api.contacts.add({ name: 'Bob Baker', number: '447700900902' });
+    const carol = await a.api.contacts.add({ name: 'Carol Cooper', number: '447700900903' });
+    await a.api.optouts.add(['447700900903']);
+
+    const request = {
+      recipients: ['447700900904', '447700900905'],
+      contactIds: [alice.id, bob.id, carol.id],
+      content: { kind: 'text' as const, text: 'Hi {first name|there}, your table is ready' },
+    };
+    expect(await a.api.send.estimate(request)).toMatchObject({ recipients: 4, optedOut: 1, segments: 1 });
+    const sent = await a.api.send.submit(request);
+    await finished(a, sent.job.id);
+    expect(gatewayTexts(gw).sort()).toEqual([
+      ['447700900901', 'Hi Alice, your table is ready'],
+      ['447700900902', 'Hi Bob, your table is ready'],
+      ['447700900904', 'Hi there, your table is ready'],
+      ['447700900905', 'Hi there, your table is ready'],
+    ]);
+    // Three texts, three requests: the two numbers without a contact shared one.
+    const batches = await a.api.outbox.batches(sent.job.id);
+    expect(batches.map((b) => b.recipients.length).sort()).toEqual([1, 1, 2]);
+
+    // A resend keeps each recipient's own text.
+    const again = await a.api.outbox.resend({
+      jobId: sent.job.id,
+      numbers: ['447700900901', '447700900904'],
+    });
+    await finished(a, again.id);
+    expect(gatewayTexts(gw).slice(4).sort()).toEqual([
+      ['447700900901', 'Hi Alice, your table is ready'],
+      ['447700900904', 'Hi there, your table is ready'],
+    ]);
+  });
+});

@@ -1,0 +1,121 @@
+// Opt-outs (issue 12) against a real reference gateway: STOP and UNSUBSCRIBE sent from a phone (the
+// sandbox's /sandbox/inbound route, collected by CollectMessages) put the number on the account's
+// list, START takes it off; a send, an estimate and a resend leave opted-out numbers out and the
+// gateway never receives a message for them; the list is edited and exported.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
+import type { OutboxJob } from '../../../preload/api.ts';
+import { DEMO_NUMBER } from '../../../gateway/demo.ts';
+import { messageCount, postForm, startTestGateway, type TestGateway } from '../../support/gateway.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function signedIn(): Promise<{ gw: TestGateway; a: MessengerApp }> {
+  const gw = await startTestGateway({ receiptDelayMs: 100 });
+  cleanups.push(() => gw.close());
+  const dir = await mkdtemp(join(tmpdir(), 'messenger-optouts-'));
+  const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
+  cleanups.push(async () => {
+    await a.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  await a.api.accounts.signIn({ username: gw.username, pin: gw.pin, primaryUrl: gw.url, rememberPin: false });
+  return { gw, a };
+}
+
+async function fromPhone(gw: TestGateway, from: string, text: string): Promise<void> {
+  const res = await postForm(gw.url, '/sandbox/inbound', {
+    SendTo: DEMO_NUMBER,
+    ReplyTo: from,
+    Message: text,
+  });
+  expect(res.status).toBe(200);
+}
+
+async function finished(a: MessengerApp, id: number): Promise<OutboxJob> {
+  for (let i = 0; i < 400; i++) {
+    const j = await a.api.outbox.job(id);
+    if (j && j.counts.pending === 0 && j.counts.sending === 0) return j;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the job did not finish');
+}
+
+describe('opt-outs against the reference gateway', () => {
+  it('STOP puts a number on the list, a send skips it, START takes it off', async () => {
+    const { gw, a } = await signedIn();
+    await fromPhone(gw, '447700900701', 'Stop.');
+    await fromPhone(gw, '447700900702', 'unsubscribe me please');
+    await fromPhone(gw, '447700900703', 'Do not stop the music');
+    expect(await a.api.inbox.pollNow()).toEqual({ received: 3 });
+    const list = await a.api.optouts.list();
+    expect(list.map((o) => [o.number, o.source, o.keyword]).sort()).toEqual([
+      ['447700900701', 'keyword', 'STOP'],
+      ['447700900702', 'keyword', 'UNSUBSCRIBE'],
+    ]);
+
+    const request = {
+      recipients: ['447700900701', '447700900702', '447700900703'],
+      content: { kind: 'text' as const, text: 'Offer ends today' },
+    };
+    expect(await a.api.send.estimate(request)).toMatchObject({ recipients: 1, optedOut: 2 });
+    const before = messageCount(gw.ctx, gw.username);
+    const sent = await a.api.send.submit(request);
+    expect(sent.optedOut).toBe(2);
+    expect(sent.job.recipientCount).toBe(1);
+    await finished(a, sent.job.id);
+    expect((await a.api.outbox.recipients(sent.job.id)).map((o) => o.to)).toEqual(['447700900703']);
+    expect(messageCount(gw.ctx, gw.username)).toBe(before + 1);
+
+    // Only opted-out numbers: nothing is journaled, nothing sent.
+    await expect(
+      a.api.send.submit({ recipients: ['447700900701'], content: { kind: 'text', text: 'Still there?' } }),
+    ).rejects.toMatchObject({ code: 'invalid-recipients', message: /opt-out list/ });
+    expect(messageCount(gw.ctx, gw.username)).toBe(before + 1);
+
+    // START takes the number off; a resend to an opted-out number skips it.
+    await fromPhone(gw, '447700900701', 'START');
+    expect(await a.api.inbox.pollNow()).toEqual({ received: 1 });
+    expect((await a.api.optouts.list()).map((o) => o.number)).toEqual(['447700900702']);
+    const again = await a.api.send.submit({
+      recipients: ['447700900701', '447700900703'],
+      content: { kind: 'text', text: 'Welcome back' },
+    });
+    await finished(a, again.job.id);
+    expect(again.job.recipientCount).toBe(2);
+    await fromPhone(gw, '447700900703', 'STOP');
+    await a.api.inbox.pollNow();
+    const resent = await a.api.outbox.resend({
+      jobId: again.job.id,
+      numbers: ['447700900701', '447700900703'],
+    });
+    expect(resent.recipientCount).toBe(1);
+    await finished(a, resent.id);
+    expect((await a.api.outbox.recipients(resent.id)).map((o) => o.to)).toEqual(['447700900701']);
+  });
+
+  it('the list is edited by hand, exported as CSV, and the keywords are settings', async () => {
+    const { gw, a } = await signedIn();
+    expect(await a.api.optouts.add(['07700 900801', 'not a number'])).toEqual({
+      added: 1,
+      invalid: ['not a number'],
+    });
+    const csv = await a.api.optouts.exportCsv();
+    expect(csv.split('\r\n')[0]).toBe('number,source,keyword,added');
+    expect(csv).toContain('447700900801,manual,,');
+    expect(await a.api.optouts.remove(['+44 7700 900801'])).toBe(1);
+    expect(await a.api.optouts.list()).toEqual([]);
+
+    await a.api.settings.update({ optOutKeywords: ['HALT'], optInKeywords: ['RESUME'] });
+    await fromPhone(gw, '447700900802', 'STOP');
+    await fromPhone(gw, '447700900803', 'halt');
+    await a.api.inbox.pollNow();
+    expect((await a.api.optouts.list()).map((o) => o.number)).toEqual(['447700900803']);
+  });
+});

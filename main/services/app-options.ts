@@ -108,3 +108,16 @@ export function packageVersion(): string {
 export function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** Runs every step even when one before it fails; the first failure is thrown after all of them. */
+export async function runAll(steps: ReadonlyArray<() => unknown>): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
+}

@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAppStore } from '../store/app-store.ts';
 import { bindApi } from './api-binding.ts';
-import { createEvents, message, packageVersion, resolvePolicy } from './app-options.ts';
+import { createEvents, message, resolvePolicy, runAll } from './app-options.ts';
+import { createAppUpdater } from './app-updater.ts';
 import type { MessengerApp, MessengerAppOptions } from './app-options.ts';
 import { createServerBooks } from './server-books.ts';
 import { createChildren } from './children.ts';
@@ -19,10 +20,8 @@ import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
 import { createSender } from './sender.ts';
-import { createSessions, sameGateway } from './session.ts';
-import type { SessionHooks } from './session.ts';
+import { createSessions } from './session.ts';
 import { createSettings } from './settings.ts';
-import { createUpdater, gatewayHostOf, releaseFrom } from './updates.ts';
 import { ApiError } from './validate-args.ts';
 import type { MessengerApi } from '../../preload/api.ts';
 
@@ -110,36 +109,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     log,
   });
 
-  // Update checks: on start (once a session exists) and every 24 h, policy permitting (./updates.ts).
-  const { enabled, channel, allowedDownloadHosts, publicKeys, maxDownloadBytes } = policy.updates;
-  const updater = createUpdater({
-    policy: opts.updates ?? {
-      enabled,
-      channel,
-      publicKeys,
-      maxDownloadBytes,
-      ...(allowedDownloadHosts ? { allowedDownloadHosts } : {}),
-    },
-    currentVersion: packageVersion(),
-    ...(opts.downloadsDir !== undefined ? { downloadsDir: opts.downloadsDir } : {}),
-    ...(opts.openPath ? { openPath: opts.openPath } : {}),
-    ...(opts.updateDownloadCa !== undefined ? { ca: opts.updateDownloadCa } : {}),
-    fetchRelease: () => {
-      const s = sessions.current();
-      return s ? releaseFrom(s.client) : null;
-    },
-    gatewayHosts: () => {
-      const a = sessions.current()?.account;
-      return [a?.primaryUrl, a?.secondaryUrl].map(gatewayHostOf).filter((h): h is string => h !== null);
-    },
-    emit,
-    log,
-  });
-  // What the update check found belongs to the session's gateway: kept when only the PIN changed.
-  const updaterHooks: SessionHooks = {
-    sessionReady: () => updater.sessionReady(),
-    sessionEnded: (s, next) => (sameGateway(s.account, next) ? undefined : updater.sessionEnded()),
-  };
+  const { updater, hooks: updaterHooks } = createAppUpdater({ opts, policy, sessions, emit, log });
 
   const impl: MessengerApi = {
     accounts: sessions.api,
@@ -183,8 +153,8 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       if (closing) return;
       closing = true;
       // Every step runs even when one before it fails: the sandbox gateway and the database are
-      // always closed. The first failure is reported after all of them.
-      const steps: Array<() => unknown> = [
+      // always closed (the first failure is thrown after all of them).
+      await runAll([
         () => poller.close(),
         () => updater.close(),
         () => autoReplies.close(),
@@ -195,16 +165,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
         () => sandbox.close(),
         () => store.close(),
         () => closeEvents(),
-      ];
-      const failures: unknown[] = [];
-      for (const step of steps) {
-        try {
-          await step();
-        } catch (err) {
-          failures.push(err);
-        }
-      }
-      if (failures.length > 0) throw failures[0];
+      ]);
     },
   };
 }

@@ -8,7 +8,8 @@ import type { Page } from 'playwright-core';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { HAS_CHROMIUM, startApp, type E2eApp } from './support.ts';
 
-const COUNT = 3_000;
+// Under the expanded list's 1,000 chips (issue 12) and still a paste the worker checks (> 2,000 characters).
+const COUNT = 900;
 
 describe.skipIf(!HAS_CHROMIUM)('pasting many numbers into Compose', { timeout: 90_000 }, () => {
   let app: E2eApp;
@@ -59,6 +60,10 @@ describe.skipIf(!HAS_CHROMIUM)('pasting many numbers into Compose', { timeout: 9
       );
       return seen;
     }, inputs.join('\n'));
+    // Past a screenful the chips collapse into "+N more" (issue 12): open the whole list.
+    const more = page.getByRole('button', { name: `+${(COUNT - 12).toLocaleString('en-GB')} more` });
+    await more.waitFor({ timeout: 60_000 });
+    await more.click();
     const chips = page.getByRole('list', { name: 'Recipients' }).getByRole('listitem');
     await expect.poll(() => chips.count(), { timeout: 60_000 }).toBe(COUNT);
     await page.getByRole('status').filter({ hasText: 'Checking' }).waitFor({ state: 'detached' });

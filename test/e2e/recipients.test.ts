@@ -1,7 +1,7 @@
 // End to end (issue 12): large recipient lists in Compose. 5,000 pasted numbers (and some duplicates)
 // collapse to a screenful with "+N more", expand to a searchable list, and "Clear all" empties them; the
 // duplicates removed are counted; a name that matches nothing makes no invalid chip; a chip is edited
-// in place. Screenshots of the collapsed chips in light and dark at 720×480.
+// in place. Screenshots of the collapsed chips in light and dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { HAS_CHROMIUM, shoot, startApp, type E2eApp } from './support.ts';
@@ -14,7 +14,7 @@ describe.skipIf(!HAS_CHROMIUM)(
     let page: Page;
 
     beforeAll(async () => {
-      app = await startApp('messenger-e2e-recipients-', { viewport: { width: 720, height: 480 } });
+      app = await startApp('messenger-e2e-recipients-', { viewport: { width: 1024, height: 720 } });
       ({ page } = app);
       await page.getByTestId('credit-amount').waitFor({ timeout: 20_000 });
     }, 180_000);

@@ -17,7 +17,7 @@ describe.skipIf(!HAS_CHROMIUM)(
     let page: Page;
 
     beforeAll(async () => {
-      app = await startApp('messenger-e2e-send-', { viewport: { width: 720, height: 480 } });
+      app = await startApp('messenger-e2e-send-', { viewport: { width: 1024, height: 720 } });
       ({ page } = app);
       await page.getByTestId('credit-amount').waitFor({ timeout: 20_000 });
     }, 180_000);

@@ -384,7 +384,8 @@ describe('createMessengerApp: schedules, rich content, failures and updates', ()
   it('signing in to another account mid-send never sends the rest with that account', async () => {
     const { gw, a } = await signedIn({ credit: '100000.00' });
     const other = await gateway({ credit: '100000.00' });
-    const numbers = Array.from({ length: 2000 }, (_, i) => `447911${102000 + i}`);
+    // Enough batches that the sign-in (a credit check first) lands while some are still to go.
+    const numbers = Array.from({ length: 20_000 }, (_, i) => `447911${102000 + i}`);
     const firstBatch = new Promise<void>((resolve) => {
       a.events.on('outbox:progress', () => resolve());
     });

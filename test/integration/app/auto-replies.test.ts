@@ -3,40 +3,15 @@
 // sent through the gateway and marked automatic in the conversation; the same number the same day
 // gets no second reply (no loop between two machines), a disabled rule and an opted-out number get
 // none, and the daily cap stops the rest.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
-import { DEMO_NUMBER } from '../../../gateway/demo.ts';
-import { messageCount, postForm, startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { fromPhone, signedInApp } from '../../support/app.ts';
+import type { MessengerApp } from '../../../main/services/app.ts';
+import { messageCount } from '../../support/gateway.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-async function signedIn(): Promise<{ gw: TestGateway; a: MessengerApp }> {
-  const gw = await startTestGateway({ receiptDelayMs: 100 });
-  cleanups.push(() => gw.close());
-  const dir = await mkdtemp(join(tmpdir(), 'messenger-autoreply-'));
-  const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
-  cleanups.push(async () => {
-    await a.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  await a.api.accounts.signIn({ username: gw.username, pin: gw.pin, primaryUrl: gw.url, rememberPin: false });
-  return { gw, a };
-}
-
-async function fromPhone(gw: TestGateway, from: string, text: string): Promise<void> {
-  const res = await postForm(gw.url, '/sandbox/inbound', {
-    SendTo: DEMO_NUMBER,
-    ReplyTo: from,
-    Message: text,
-  });
-  expect(res.status).toBe(200);
-}
 
 /** The outbound auto-replies journaled so far, as [number, text]. */
 async function replies(a: MessengerApp): Promise<string[][]> {
@@ -59,7 +34,7 @@ async function settle(a: MessengerApp, expected: number): Promise<void> {
 
 describe('keyword auto-replies against the reference gateway', () => {
   it('answers a keyword once per number per day, marked automatic; never a disabled rule or an opt-out', async () => {
-    const { gw, a } = await signedIn();
+    const { gw, a } = await signedInApp(cleanups, 'messenger-autoreply-');
     const join = await a.api.autoreplies.create({ keyword: 'JOIN', reply: 'Welcome to the club!' });
     const off = await a.api.autoreplies.create({ keyword: 'HOURS', reply: 'Open 9-5', enabled: false });
     expect(join).toMatchObject({ keyword: 'JOIN', enabled: true, sentToday: 0 });
@@ -102,7 +77,7 @@ describe('keyword auto-replies against the reference gateway', () => {
   });
 
   it('stops at the daily cap; a rule can be deleted; an empty keyword is refused', async () => {
-    const { gw, a } = await signedIn();
+    const { gw, a } = await signedInApp(cleanups, 'messenger-autoreply-');
     await a.api.settings.update({ autoReplyDailyCap: 1 });
     const rule = await a.api.autoreplies.create({ keyword: 'info', reply: 'See example.org' });
     await fromPhone(gw, '447700900721', 'INFO');

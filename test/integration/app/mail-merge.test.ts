@@ -2,13 +2,11 @@
 // from the address book, the fallback for a number without a contact; recipients with the same final
 // text share one request; the estimate counts the longest text; a resend keeps each recipient's text;
 // an opted-out contact gets nothing.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
+import { signedInApp } from '../../support/app.ts';
+import type { MessengerApp } from '../../../main/services/app.ts';
 import type { OutboxJob } from '../../../preload/api.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import type { TestGateway } from '../../support/gateway.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -35,20 +33,7 @@ function gatewayTexts(gw: TestGateway): string[][] {
 
 describe('mail merge against the reference gateway', () => {
   it('sends each recipient their own name, the fallback to unknown numbers, one request per text', async () => {
-    const gw = await startTestGateway({ receiptDelayMs: 100 });
-    cleanups.push(() => gw.close());
-    const dir = await mkdtemp(join(tmpdir(), 'messenger-merge-'));
-    const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
-    cleanups.push(async () => {
-      await a.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    await a.api.accounts.signIn({
-      username: gw.username,
-      pin: gw.pin,
-      primaryUrl: gw.url,
-      rememberPin: false,
-    });
+    const { gw, a } = await signedInApp(cleanups, 'messenger-merge-');
     const alice = await a.api.contacts.add({ name: 'Alice Archer', number: '447700900901' });
     const bob = await a.api.contacts.add({ name: 'Bob Baker', number: '447700900902' });
     const carol = await a.api.contacts.add({ name: 'Carol Cooper', number: '447700900903' });

@@ -2,41 +2,16 @@
 // sandbox's /sandbox/inbound route, collected by CollectMessages) put the number on the account's
 // list, START takes it off; a send, an estimate and a resend leave opted-out numbers out and the
 // gateway never receives a message for them; the list is edited and exported.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
+import { fromPhone, signedInApp } from '../../support/app.ts';
+import type { MessengerApp } from '../../../main/services/app.ts';
 import type { OutboxJob } from '../../../preload/api.ts';
-import { DEMO_NUMBER } from '../../../gateway/demo.ts';
-import { messageCount, postForm, startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { messageCount } from '../../support/gateway.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-async function signedIn(): Promise<{ gw: TestGateway; a: MessengerApp }> {
-  const gw = await startTestGateway({ receiptDelayMs: 100 });
-  cleanups.push(() => gw.close());
-  const dir = await mkdtemp(join(tmpdir(), 'messenger-optouts-'));
-  const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
-  cleanups.push(async () => {
-    await a.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  await a.api.accounts.signIn({ username: gw.username, pin: gw.pin, primaryUrl: gw.url, rememberPin: false });
-  return { gw, a };
-}
-
-async function fromPhone(gw: TestGateway, from: string, text: string): Promise<void> {
-  const res = await postForm(gw.url, '/sandbox/inbound', {
-    SendTo: DEMO_NUMBER,
-    ReplyTo: from,
-    Message: text,
-  });
-  expect(res.status).toBe(200);
-}
 
 async function finished(a: MessengerApp, id: number): Promise<OutboxJob> {
   for (let i = 0; i < 400; i++) {
@@ -49,7 +24,7 @@ async function finished(a: MessengerApp, id: number): Promise<OutboxJob> {
 
 describe('opt-outs against the reference gateway', () => {
   it('STOP puts a number on the list, a send skips it, START takes it off', async () => {
-    const { gw, a } = await signedIn();
+    const { gw, a } = await signedInApp(cleanups, 'messenger-optouts-');
     await fromPhone(gw, '447700900701', 'Stop.');
     await fromPhone(gw, '447700900702', 'unsubscribe me please');
     await fromPhone(gw, '447700900703', 'Do not stop the music');
@@ -101,7 +76,7 @@ describe('opt-outs against the reference gateway', () => {
   });
 
   it('the list is edited by hand, exported as CSV, and the keywords are settings', async () => {
-    const { gw, a } = await signedIn();
+    const { gw, a } = await signedInApp(cleanups, 'messenger-optouts-');
     expect(await a.api.optouts.add(['07700 900801', 'not a number'])).toEqual({
       added: 1,
       invalid: ['not a number'],

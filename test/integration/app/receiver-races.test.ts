@@ -1,12 +1,8 @@
 // The push receiver under races: settings changes and a sign-out while a receiver is starting must
 // leave no server listening that nothing closes (a fixed port would then be taken for good).
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMessengerApp } from '../../../main/services/app.ts';
-import { startTestGateway } from '../../support/gateway.ts';
+import { signedInApp } from '../../support/app.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -35,20 +31,7 @@ function listening(port: number): Promise<boolean> {
 
 describe('push receiver races', () => {
   it('two quick port changes and a sign-out leave nothing listening', async () => {
-    const gw = await startTestGateway({});
-    cleanups.push(() => gw.close());
-    const dir = await mkdtemp(join(tmpdir(), 'messenger-app-'));
-    const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
-    cleanups.push(async () => {
-      await a.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    await a.api.accounts.signIn({
-      username: gw.username,
-      pin: gw.pin,
-      primaryUrl: gw.url,
-      rememberPin: false,
-    });
+    const { a } = await signedInApp(cleanups, 'messenger-app-', {});
     const [p1, p2] = [await freePort(), await freePort()];
     const changes = [
       a.api.settings.update({ pushReceiver: { enabled: true, port: p1 } }),
@@ -64,20 +47,7 @@ describe('push receiver races', () => {
   });
 
   it('a settings change while signed in moves the receiver: the old port is free, the new one answers', async () => {
-    const gw = await startTestGateway({});
-    cleanups.push(() => gw.close());
-    const dir = await mkdtemp(join(tmpdir(), 'messenger-app-'));
-    const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
-    cleanups.push(async () => {
-      await a.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    await a.api.accounts.signIn({
-      username: gw.username,
-      pin: gw.pin,
-      primaryUrl: gw.url,
-      rememberPin: false,
-    });
+    const { a } = await signedInApp(cleanups, 'messenger-app-', {});
     const [p1, p2] = [await freePort(), await freePort()];
     await Promise.all([
       a.api.settings.update({ pushReceiver: { enabled: true, port: p1 } }),

@@ -4,12 +4,9 @@
 // holds exactly 30,000 messages. The old client refused the 5 MB answer after the gateway had marked
 // every message collected: all were lost.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMessengerApp } from '../../../main/services/app.ts';
+import { signedInApp } from '../../support/app.ts';
 import type { MessengerEvents } from '../../../preload/api.ts';
 import { DEMO_NUMBER } from '../../../gateway/demo.ts';
 import { queueReplies, startTestGateway } from '../../support/gateway.ts';
@@ -57,20 +54,7 @@ describe(`${BURST.toLocaleString('en-GB')} replies queued at the gateway`, () =>
     'the app polls until the gateway is empty and its inbox holds exactly that many',
     { timeout: 180_000 },
     async () => {
-      const gw = await startTestGateway();
-      cleanups.push(() => gw.close());
-      const dir = await mkdtemp(join(tmpdir(), 'messenger-burst-'));
-      const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
-      cleanups.push(async () => {
-        await a.close();
-        await rm(dir, { recursive: true, force: true });
-      });
-      await a.api.accounts.signIn({
-        username: gw.username,
-        pin: gw.pin,
-        primaryUrl: gw.url,
-        rememberPin: false,
-      });
+      const { gw, a } = await signedInApp(cleanups, 'messenger-burst-', {});
       const events: Array<MessengerEvents['inbox:received']> = [];
       a.events.on('inbox:received', (e) => events.push(e));
       queueReplies(gw, DEMO_NUMBER, BURST);

@@ -1,0 +1,39 @@
+// The app's integration tests: one app (createMessengerApp) on a temporary data folder, signed in to a
+// reference gateway started for the test; both are closed and the folder removed by the test file's
+// cleanups (run in reverse order after each test).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { createMessengerApp, type MessengerApp } from '../../main/services/app.ts';
+import { DEMO_NUMBER } from '../../gateway/demo.ts';
+import { postForm, startTestGateway, type TestGateway } from './gateway.ts';
+
+export type Cleanups = Array<() => Promise<void>>;
+
+export async function signedInApp(
+  cleanups: Cleanups,
+  prefix: string,
+  gatewayOptions: Parameters<typeof startTestGateway>[0] = { receiptDelayMs: 100 },
+): Promise<{ gw: TestGateway; a: MessengerApp }> {
+  const gw = await startTestGateway(gatewayOptions);
+  cleanups.push(() => gw.close());
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
+  cleanups.push(async () => {
+    await a.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  await a.api.accounts.signIn({ username: gw.username, pin: gw.pin, primaryUrl: gw.url, rememberPin: false });
+  return { gw, a };
+}
+
+/** A phone's message to the demo account, played through the sandbox's /sandbox/inbound. */
+export async function fromPhone(gw: TestGateway, from: string, text: string): Promise<void> {
+  const res = await postForm(gw.url, '/sandbox/inbound', {
+    SendTo: DEMO_NUMBER,
+    ReplyTo: from,
+    Message: text,
+  });
+  expect(res.status).toBe(200);
+}

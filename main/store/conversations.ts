@@ -6,6 +6,7 @@ import type { StatementSync } from 'node:sqlite';
 import Papa from 'papaparse';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import type { AppDb } from './db.ts';
+import { stmt } from './sqlite.ts';
 import { StoreError } from './errors.ts';
 import { buildFtsQuery } from './search.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
@@ -162,13 +163,13 @@ export class ConversationsRepo {
       where.push('(cv.last_activity_at, cv.id) < (?, ?)');
       params.push(c.lastActivityAt, c.id);
     }
+    // A few shapes of the query (filter × cursor): each prepared once, as the fixed pages were.
     const rows = rowsAs<ConversationRow>(
-      this.#app.db
-        .prepare(
-          `${CONVERSATION_SELECT} WHERE ${where.join(' AND ')}
+      stmt(
+        this.#app.db,
+        `${CONVERSATION_SELECT} WHERE ${where.join(' AND ')}
             ORDER BY cv.last_activity_at DESC, cv.id DESC LIMIT ?`,
-        )
-        .all(...params, limit + 1),
+      ).all(...params, limit + 1),
     );
     const items = rows.slice(0, limit).map(toSummary);
     const last = items[items.length - 1];

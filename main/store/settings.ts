@@ -74,15 +74,11 @@ const RULES: Record<Key, string> = {
 function readableProblems(message: string): string {
   const out: string[] = [];
   for (const part of message.replace(/^Config schema violation: /, '').split(/;\s*/)) {
-    const extra =
-      /`(\w+)` must NOT have additional properties|must NOT have additional property "?(\w+)/.exec(part);
+    // conf names the offending key (or path) in backquotes: "`theme` must be …", "`pushReceiver/port` …",
+    // "`extra` must NOT have additional properties"
     const key = /`(\w+)/.exec(part)?.[1];
     const sentence =
-      extra !== null && !KEYS.includes((extra[1] ?? extra[2]) as Key)
-        ? `unknown setting "${extra[1] ?? extra[2]}"`
-        : key !== undefined && KEYS.includes(key as Key)
-          ? RULES[key as Key]
-          : part;
+      key === undefined ? part : KEYS.includes(key as Key) ? RULES[key as Key] : `unknown setting "${key}"`;
     if (!out.includes(sentence)) out.push(sentence);
   }
   return out.join('; ');
@@ -91,7 +87,8 @@ function readableProblems(message: string): string {
 /**
  * Copy the settings an earlier version kept in SQLite into the preferences, once (marked in the
  * preferences: a crash before the mark copies them again, which changes nothing). A stored value
- * the schema refuses is left out, as that version ignored it; the SQLite table is not changed.
+ * the schema refuses is left out, as that version ignored it; the old rows stay, and one row marks
+ * the copy (so a preferences file reset later does not bring the old values back).
  */
 export function migrateSqliteSettings(app: AppDb, preferences: PreferencesStore): void {
   if (preferences.get('settingsFromSqlite') === true) return;

@@ -8,11 +8,10 @@ import { SaxesParser } from 'saxes';
 import type { SaxesTagNS } from 'saxes';
 import { SoapParseError } from './errors.ts';
 import { WSDL_NAMESPACE, XSD_NAMESPACE, type SoapProfile } from './namespaces.ts';
+import { DOCTYPE_OR_ENTITY, utf8Length } from './xml.ts';
 
 /** Largest WSDL read (the provider's is ~40 KB). */
 export const WSDL_MAX_BYTES = 1024 * 1024;
-
-const DOCTYPE_OR_ENTITY = /<!\s*(?:DOCTYPE|ENTITY)/i;
 
 interface Schema {
   targetNamespace: string | undefined;
@@ -22,7 +21,7 @@ interface Schema {
 
 function decode(text: string | Uint8Array): string {
   if (typeof text === 'string') {
-    if (new TextEncoder().encode(text).byteLength > WSDL_MAX_BYTES)
+    if (utf8Length(text) > WSDL_MAX_BYTES)
       throw new SoapParseError(`message is larger than the limit of ${WSDL_MAX_BYTES} bytes`);
     return text;
   }

@@ -163,6 +163,23 @@ export interface OutboxBatch {
   startedAt: Millis | null;
   finishedAt: Millis | null;
   reason: string | null;
+  /**
+   * Issue 16: what this batch sends beyond its own numbers — a server address book (one per batch)
+   * or the first batch's Cc/Bcc — never expanded into numbers; absent for a batch of numbers only.
+   */
+  extras?: BatchExtras;
+}
+
+/** A batch's address book and/or Cc/Bcc fields, and what the gateway answered for them. */
+export interface BatchExtras {
+  /** The form fields as sent: SendToAddressBook, SendCc, SendBcc, SendCcAddressBook, SendBccAddressBook. */
+  fields: Record<string, string>;
+  /** Recipients they reach as QueryAddressBook counted when journaled; null when not sized. */
+  reach: number | null;
+  /** The gateway's records for them (null until answered), and how many it accepted or rejected. */
+  answered: number | null;
+  accepted: number | null;
+  rejected: number | null;
 }
 
 export type StatusCounts = Record<OutboundStatus, number>;
@@ -177,6 +194,11 @@ export interface OutboxJob {
   recipientCount: number;
   batchCount: number;
   counts: StatusCounts;
+  /**
+   * Issue 16: recipients its address books and Cc/Bcc reach beyond `recipientCount` (absent when it
+   * has none; null when one was not sized).
+   */
+  extraReach?: number | null;
 }
 
 /** One recipient's result in a gateway response (format 3 record, spec 2.5), or its absence. */
@@ -336,6 +358,18 @@ export interface SendRequest {
   content: OutboxContent;
   /** Send to the first `limit` distinct recipients only (the confirmation's "first K the credit covers"). */
   limit?: number;
+  /** Issue 16: server address books ("book" or "book::group"), each sent as SendToAddressBook. */
+  addressBooks?: string[];
+  /** Issue 16: Cc/Bcc of a rich send (spec 2.4), with the first request only. */
+  copies?: SendCopies;
+}
+
+/** Cc/Bcc numbers and address books (sendmms only, spec 2.4). */
+export interface SendCopies {
+  cc?: string[];
+  bcc?: string[];
+  ccAddressBook?: string;
+  bccAddressBook?: string;
 }
 
 /** Compose's draft as kept per account (drafts.*; issue 12). */
@@ -361,6 +395,10 @@ export interface SavedDraft {
   };
   /** What was typed in the recipients field and not added yet. */
   entry: string;
+  /** Issue 16: server address book chips ("book" or "book::group"). */
+  addressBooks?: string[];
+  /** Issue 16: the Cc/Bcc fields as typed (numbers comma-separated). */
+  copies?: { cc: string; bcc: string; ccAddressBook: string; bccAddressBook: string };
 }
 
 /** What a send would cost before it is journaled (send.estimate). */
@@ -389,6 +427,11 @@ export interface SendEstimate {
   longMessage: boolean;
   /** Above the threshold, more than the credit covers, or a long message: Compose asks first. */
   needsConfirm: boolean;
+  /**
+   * Issue 16: the server address books and Cc/Bcc and how many each reaches (QueryAddressBook;
+   * null when a book could not be sized). Their reach is counted in `recipients` and `messages`.
+   */
+  reached?: Array<{ label: string; reach: number | null }>;
 }
 
 export interface SendAccepted {

@@ -132,8 +132,13 @@ export function contentProblems(operation: SendOperation, content: Content): Pro
   const fields = contentFormFields(content);
   const problems = validateRequest(operation, fields, 'content');
   if (isRichContent(content)) {
-    // The account, the recipients and the answer's format belong to the request, never to content.
-    const request = NOT_CONTENT_FIELDS.filter((name) => content.fields?.[name] !== undefined);
+    // The account, the recipients and the answer's format belong to the request, never to content
+    // (issue 16: a Cc or address book in the content would go with every request and every resend).
+    const request = Object.keys(content.fields ?? {}).filter(
+      (name) =>
+        (NOT_CONTENT_FIELDS as readonly string[]).includes(name) ||
+        FIELDS.sendmms.some((s) => s.name === name && s.group === 'recipients'),
+    );
     if (request.length > 0) {
       problems.push({
         field: 'content',

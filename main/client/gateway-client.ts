@@ -192,9 +192,14 @@ export class GatewayClient {
   /**
    * One sendmms request of fields made elsewhere (the app's journaled rich content, checked with
    * protocol/ before it was journaled) to `recipients`, as this client's account: its Username and
-   * PIN replace any in `fields`. `recipients` label the answer's records in order.
+   * PIN replace any in `fields`. `recipients` label the answer's records in order; `addressBook`
+   * labels the records of its members after them (issue 16).
    */
-  async sendFormFields(fields: Readonly<Fields>, recipients: readonly string[]): Promise<FormSendOutcome> {
+  async sendFormFields(
+    fields: Readonly<Fields>,
+    recipients: readonly string[],
+    addressBook?: string,
+  ): Promise<FormSendOutcome> {
     const res = await this.#post({
       path: PATHS.sendmms,
       body: encodeForm({ ...fields, Username: this.#username, PIN: this.#pin }),
@@ -204,7 +209,7 @@ export class GatewayClient {
     if (res.kind === 'unknown') return { outcome: 'unknown', reason: res.reason };
     if (res.status !== 200) return { outcome: 'unknown', reason: `the gateway answered HTTP ${res.status}` };
     try {
-      return { outcome: 'answered', value: interpretRecords(res.body, recipients) };
+      return { outcome: 'answered', value: interpretRecords(res.body, recipients, addressBook) };
     } catch (err) {
       return { outcome: 'unknown', reason: errorText(err) };
     }

@@ -103,8 +103,9 @@ export function interpretRecords(
     if (r.libraryNumber !== undefined && r.libraryNumber !== '') libraryNumber ??= r.libraryNumber;
   const withLibrary = libraryNumber !== undefined ? { libraryNumber } : {};
 
-  if (records.length === 1 && labels.length !== 1) {
+  if (records.length === 1 && labels.length !== 1 && !(labels.length === 0 && addressBook !== undefined)) {
     // One record for many recipients: a whole-request answer (invalid login) or a format 1 answer.
+    // (A request to a book alone labels its one record as the book's.)
     const rec = records[0]!;
     const accepted = isAccepted(rec.report);
     const message = describeReport(rec.report, rec.text);

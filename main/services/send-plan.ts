@@ -69,8 +69,10 @@ export function estimateSend(
   confirmAbove: number,
   /** Mail merge: each recipient's own text (the longest sets the parts). */
   textOf?: (msisdn: string) => string,
+  /** Issue 16: recipients reached through server address books and Cc/Bcc (send-books.ts). */
+  extra?: { reach: number; reached: Array<{ label: string; reach: number | null }> },
 ): SendEstimate {
-  const recipients = plan.numbers.length;
+  const recipients = plan.numbers.length + (extra?.reach ?? 0);
   const segments =
     textOf && (content.kind === 'text' || content.kind === 'flash')
       ? plan.numbers.reduce((max, n) => Math.max(max, partsPerRecipient({ ...content, text: textOf(n) })), 1)
@@ -97,5 +99,6 @@ export function estimateSend(
     confirmAbove,
     longMessage: segments >= LONG_MESSAGE_PARTS,
     needsConfirm: recipients > confirmAbove || overCredit || segments >= LONG_MESSAGE_PARTS,
+    ...(extra && extra.reached.length > 0 ? { reached: extra.reached } : {}),
   };
 }

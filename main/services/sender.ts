@@ -14,6 +14,8 @@ import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
 import { fillText, hasMergeFields } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
+import { limitExtras, planExtras, reachOfPlan } from './send-books.ts';
+import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
@@ -68,18 +70,30 @@ export function createSender(deps: SenderDeps) {
         ...(content.deliveryOption !== undefined ? { deliveryOption: content.deliveryOption } : {}),
         ...(content.sendTimeDelay !== undefined ? { sendTimeDelay: content.sendTimeDelay } : {}),
         ...(content.sendTimeAbsolute !== undefined ? { sendTimeAbsolute: content.sendTimeAbsolute } : {}),
+        // Issue 16: a book batch's address book, as it is (never expanded).
+        ...(batch.extras?.fields.SendToAddressBook !== undefined
+          ? { toAddressBook: batch.extras.fields.SendToAddressBook }
+          : {}),
       };
       const sent = await s.client.sendSms(req);
-      store.outbox.recordResults(batch.id, sent.recipients.map(toJournalResult));
+      store.outbox.recordResults(batch.id, [
+        ...sent.recipients.map(toJournalResult),
+        ...extraResults(batch, sent.recipients, sent.error),
+      ]);
       return sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
         ? sent.error.message
         : null;
     }
     // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
-    const res = await s.client.sendFormFields(
-      sendFields({ username: s.account.username, pin: s.pin }, content, batch.recipients.join(',')),
-      batch.recipients,
+    const fields = sendFields(
+      { username: s.account.username, pin: s.pin },
+      content,
+      batch.recipients.join(','),
     );
+    // Issue 16: the batch's address book or Cc/Bcc; a batch of no numbers has no SendTo.
+    if (batch.recipients.length === 0) delete fields.SendTo;
+    Object.assign(fields, batch.extras?.fields ?? {});
+    const res = await s.client.sendFormFields(fields, labelsOf(batch), bookLabel(batch));
     if (res.outcome === 'unsent') {
       store.outbox.recordResults(
         batch.id,
@@ -92,7 +106,10 @@ export function createSender(deps: SenderDeps) {
       return null;
     }
     const interpreted = res.value;
-    store.outbox.recordResults(batch.id, interpreted.results.map(toJournalResult));
+    store.outbox.recordResults(batch.id, [
+      ...interpreted.results.map(toJournalResult),
+      ...extraResults(batch, interpreted.results, interpreted.error),
+    ]);
     const libraryKind = libraryKindOf(content.kind);
     if (interpreted.libraryNumber !== undefined && libraryKind !== null) {
       // The gateway stored an upload under this number: the media picker offers it again.
@@ -158,7 +175,12 @@ export function createSender(deps: SenderDeps) {
     const { kept, skipped } = store.optOuts.filter(s.account.id, plan.numbers);
     // "Send to the first K the credit covers": the rest is not journaled at all.
     const numbers = req.limit !== undefined ? kept.slice(0, req.limit) : kept;
-    if (numbers.length === 0) {
+    // Issue 16: books and Cc/Bcc, sized; with a limit, whole while they fit.
+    const planned = await planExtras(s, req, c);
+    const extras =
+      req.limit !== undefined ? limitExtras(planned, req.limit - numbers.length) : planned.extras;
+    const hasExtras = (extras.books?.length ?? 0) > 0 || extras.first !== undefined;
+    if (numbers.length === 0 && !hasExtras) {
       throw new ApiError(
         'invalid-recipients',
         skipped.length > 0 && invalid.length === 0
@@ -178,6 +200,7 @@ export function createSender(deps: SenderDeps) {
       ...(merge ? { textOf: merge } : {}),
       accountId: s.account.id,
       ...(c ? { defaultCountry: c } : {}),
+      extras,
     });
     startSending(job.id);
     return { job, invalid, optedOut: skipped.length };
@@ -190,6 +213,7 @@ export function createSender(deps: SenderDeps) {
         const s = sessions.require();
         checkContent(req.content);
         const all = planRecipients(store, req, deps.country());
+        const planned = await planExtras(s, req, deps.country());
         const { kept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
         const plan = { ...all, numbers: kept, optedOut: skipped.length };
         let credit = await deps.credit();
@@ -201,7 +225,10 @@ export function createSender(deps: SenderDeps) {
         const merge = hasMergeFields(req.content.text)
           ? (to: string) => fillText(req.content.text, store.contacts.byNumber(to), to)
           : undefined;
-        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients, merge);
+        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients, merge, {
+          reach: reachOfPlan(planned),
+          reached: planned.reached,
+        });
       },
       permittedReplyTo: async () => {
         const r = await sessions.require().client.permittedReplyTo();
@@ -226,7 +253,7 @@ export function createSender(deps: SenderDeps) {
             'invalid-state',
             'this send belongs to another account: sign in to it to continue',
           );
-        if (job.counts.pending === 0)
+        if (job.counts.pending === 0 && !store.outbox.nextBatch(jobId))
           throw new ApiError(
             'invalid-state',
             'nothing is left that was never requested; recipients shown as unknown may have received it',

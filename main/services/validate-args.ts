@@ -109,6 +109,9 @@ const sendRequest = obj({
   'groupIds?': arr(posInt),
   content,
   'limit?': posInt,
+  // issue 16: server address books and Cc/Bcc
+  'addressBooks?': arr(str, 100),
+  'copies?': obj({ 'cc?': arr(str), 'bcc?': arr(str), 'ccAddressBook?': str, 'bccAddressBook?': str }),
 });
 const threadCursor = obj({ createdAt: num, id: int });
 const importOptions = obj({ 'defaultCountry?': str, 'onDuplicate?': oneOf('skip', 'update') });
@@ -304,6 +307,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
       'disableRepurposing?': bool,
     }),
     entry: str,
+    'addressBooks?': arr(str, 100),
+    'copies?': obj({ cc: str, bcc: str, ccAddressBook: str, bccAddressBook: str }),
   }),
   'drafts.discard': none,
   'optouts.list': none,

@@ -24,6 +24,8 @@ import type { BatchRow, MessageRow } from './rows.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { OutboxReads } from './outbox-reads.ts';
 import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
+import { extraTally, hasExtras, placeExtras, saveExtraCounts } from './outbox-extras.ts';
+import type { Chunk, JobExtras } from './outbox-extras.ts';
 import type {
   DeliveryReceiptInput,
   MessageRecord,
@@ -129,6 +131,8 @@ export class OutboxJournal extends OutboxReads {
       accountId?: string;
       /** Mail merge (issue 12): each recipient's own text; recipients sharing a text share batches. */
       textOf?: (msisdn: string) => string;
+      /** Issue 16: address books and the first request's Cc/Bcc (./outbox-extras.ts). */
+      extras?: JobExtras;
     } = {},
   ): OutboxJob {
     const country = options.defaultCountry ?? this.#defaultCountry;
@@ -143,7 +147,9 @@ export class OutboxJournal extends OutboxReads {
         numbers.push(n.msisdn);
       }
     }
-    if (problems.length > 0 || numbers.length === 0) throw new InvalidRecipientsError(problems);
+    const extras = options.extras;
+    if (problems.length > 0 || (numbers.length === 0 && !hasExtras(extras)))
+      throw new InvalidRecipientsError(problems);
 
     const now = this.#now();
     const jobId = this.app.transaction(() => {
@@ -164,7 +170,7 @@ export class OutboxJournal extends OutboxReads {
       );
       if (!job) throw new StoreError('invalid-state', 'the job was not journaled');
       const insertBatch = db.prepare(
-        "INSERT INTO outbox_batches (job_id, seq, state, created_at) VALUES (?, ?, 'pending', ?) RETURNING id",
+        "INSERT INTO outbox_batches (job_id, seq, state, created_at, extra_fields, reach) VALUES (?, ?, 'pending', ?, ?, ?) RETURNING id",
       );
       const insertMessage = db.prepare(
         `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status, job_id, batch_id, position, read)
@@ -179,17 +185,22 @@ export class OutboxJournal extends OutboxReads {
         if (g) g.push(to);
         else groups.set(t, [to]);
       }
-      const chunks: Array<{ text: string; to: string[] }> = [];
+      let chunks: Chunk[] = [];
       for (const [text, list] of groups)
         for (let start = 0; start < list.length; start += this.#batchSize)
           chunks.push({ text, to: list.slice(start, start + this.#batchSize) });
+      chunks = placeExtras(chunks, extras, this.#batchSize, content.text);
+      // A campaign (more than one recipient, or any address book or Cc/Bcc) makes no Inbox conversations.
+      const campaign = numbers.length > 1 || hasExtras(extras);
       for (const [i, chunk] of chunks.entries()) {
         const seq = i + 1;
-        const batch = rowAs<{ id: number }>(insertBatch.get(job.id, seq, now));
+        const x = chunk.extras;
+        const batch = rowAs<{ id: number }>(
+          insertBatch.get(job.id, seq, now, x ? JSON.stringify(x.fields) : null, x ? x.reach : null),
+        );
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
         chunk.to.forEach((to, position) => {
-          // A campaign (more than one recipient) makes no Inbox conversation per recipient.
-          const conversationId = this.#conversations.ensure(to, now, numbers.length > 1);
+          const conversationId = this.#conversations.ensure(to, now, campaign);
           insertMessage.run(
             conversationId,
             content.kind,
@@ -312,7 +323,11 @@ export class OutboxJournal extends OutboxReads {
           m.id,
         );
       });
-      this.#finishBatch(batchId, now, null);
+      const peers = new Set(recipients.map((m) => m.peer));
+      const reason = saveExtraCounts(this.app.db, batchId, results, (to) =>
+        peers.has(peerOf(to, this.#defaultCountry)),
+      );
+      this.#finishBatch(batchId, now, reason);
       applyEarlyReceipts(this.app, batchId);
       return this.recipientsOfBatch(batchId);
     });
@@ -449,9 +464,12 @@ export class OutboxJournal extends OutboxReads {
         .all(batchId),
     );
     const n = (s: string): number => counts.find((c) => c.status === s)?.n ?? 0;
-    const total = counts.reduce((sum, c) => sum + c.n, 0);
-    const state =
-      n('accepted') + n('queued') > 0 ? 'accepted' : n('rejected') === total ? 'rejected' : 'unknown';
+    // Issue 16: a book's or Cc/Bcc's records count as its recipients do.
+    const x = extraTally(this.app.db, batchId);
+    const total = counts.reduce((sum, c) => sum + c.n, 0) + x.answered;
+    const accepted = n('accepted') + n('queued') + x.accepted;
+    const rejected = n('rejected') + x.rejected;
+    const state = accepted > 0 ? 'accepted' : total > 0 && rejected === total ? 'rejected' : 'unknown';
     this.app.db
       .prepare('UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ? WHERE id = ?')
       .run(state, now, reason, batchId);

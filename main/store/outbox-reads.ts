@@ -134,6 +134,13 @@ export class OutboxReads {
       rowAs<{ n: number }>(
         this.app.db.prepare('SELECT count(*) AS n FROM outbox_batches WHERE job_id = ?').get(row.id),
       )?.n ?? 0;
+    const extra = rowAs<{ n: number; reach: number | null; sized: number }>(
+      this.app.db
+        .prepare(
+          'SELECT count(*) AS n, sum(reach) AS reach, count(reach) AS sized FROM outbox_batches WHERE job_id = ? AND extra_fields IS NOT NULL',
+        )
+        .get(row.id),
+    );
     return {
       id: row.id,
       createdAt: row.created_at,
@@ -143,6 +150,7 @@ export class OutboxReads {
       recipientCount,
       batchCount,
       counts,
+      ...(extra && extra.n > 0 ? { extraReach: extra.sized === extra.n ? (extra.reach ?? 0) : null } : {}),
     };
   }
 }

@@ -111,9 +111,27 @@ export interface BatchRow {
   started_at: Nullable<number>;
   finished_at: Nullable<number>;
   reason: Nullable<string>;
+  /** Issue 16 (migration 013). */
+  extra_fields?: Nullable<string>;
+  reach?: Nullable<number>;
+  extra_answered?: Nullable<number>;
+  extra_accepted?: Nullable<number>;
+  extra_rejected?: Nullable<number>;
 }
 
 export function toBatch(row: BatchRow, recipients: string[]): OutboxBatch {
+  const extras =
+    row.extra_fields === null || row.extra_fields === undefined
+      ? {}
+      : {
+          extras: {
+            fields: JSON.parse(row.extra_fields) as Record<string, string>,
+            reach: row.reach ?? null,
+            answered: row.extra_answered ?? null,
+            accepted: row.extra_accepted ?? null,
+            rejected: row.extra_rejected ?? null,
+          },
+        };
   return {
     id: row.id,
     jobId: row.job_id,
@@ -124,6 +142,7 @@ export function toBatch(row: BatchRow, recipients: string[]): OutboxBatch {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     reason: row.reason,
+    ...extras,
   };
 }
 

@@ -4,6 +4,7 @@ import { describeReport } from '../../protocol/reports.ts';
 import { api, useEvent } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { StatusPill } from '../components/StatusPill.tsx';
+import { JobBooks, toBooksOf, useJobBooks } from './HistoryBooks.tsx';
 import { displayNumber, download, formatTime, plural } from '../format.ts';
 import { isRichKind } from '../../protocol/content.ts';
 import { EDITORS } from './media/registry.ts';
@@ -118,6 +119,9 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
               <span className="job-text">{jobTitle(j)}</span>
               <span className="muted small">
                 {formatTime(j.createdAt)} · {plural(j.recipientCount, 'recipient')}
+                {j.extraReach !== undefined
+                  ? ` + ${j.extraReach === null ? 'server books' : j.extraReach.toLocaleString()} through server books or Cc/Bcc`
+                  : ''}
                 {scheduledAt(j) ? ` · scheduled for ${scheduledAt(j)}` : ''}
               </span>
               <span className="counts">
@@ -166,6 +170,7 @@ function JobDetail({
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const dialog = useDialog();
+  const books = useJobBooks(job);
   useEffect(() => {
     api()
       .outbox.recipients(job.id)
@@ -218,7 +223,13 @@ function JobDetail({
         </button>
         <button
           type="button"
-          onClick={() => onCompose({ numbers: rows.map((r) => r.to), text: job.content.text })}
+          onClick={() =>
+            onCompose({
+              numbers: rows.map((r) => r.to),
+              text: job.content.text,
+              addressBooks: toBooksOf(books),
+            })
+          }
         >
           Edit and send again
         </button>
@@ -267,6 +278,7 @@ function JobDetail({
         </p>
       ) : null}
       <ErrorText error={error} />
+      <JobBooks batches={books} />
       <table className="table">
         <thead>
           <tr>

@@ -1,6 +1,6 @@
 // The Compose view: recipients, content (text, flash or a rich kind), send options and the results of
 // the send, each its own part; useComposeValidation lists every problem before anything is sent.
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type {
   Contact,
   ContentKind,
@@ -23,6 +23,8 @@ import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
 import { makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
 import { chipsOfDraft, savedDraftOf, useDraftSaver } from './draft.ts';
 import { Results, useSendJob } from './Results.tsx';
+import { Copies, copiesOf, copiesReach, NO_COPIES, type CopiesForm } from './Copies.tsx';
+import { useServerBooks } from './server-books.ts';
 import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
 
@@ -32,6 +34,8 @@ export interface ComposeDraft {
   contactIds?: number[];
   groupIds?: number[];
   text?: string;
+  /** issue 16: server books ("book" or "book::group"), chips again, never their numbers. */
+  addressBooks?: string[];
 }
 
 export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit: Credit | null }) {
@@ -47,6 +51,9 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [richDraft, setRichDraft] = useState<ContentDraft | null>(null);
   const [phoneMake, setPhoneMake] = useState<PhoneMake | ''>('Nokia');
   const [options, setOptions] = useState<SendOptions>(DEFAULT_OPTIONS);
+  // issue 16: the account's server books (recipient tokens) and the Cc/Bcc of a rich send
+  const books = useServerBooks();
+  const [copies, setCopies] = useState<CopiesForm>(NO_COPIES);
   const [errors, setErrors] = useState<string[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
   const [skipped, setSkipped] = useState<string | null>(null);
@@ -54,7 +61,27 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const sendJob = useSendJob();
   const rich = isRichKind(kind);
   const effectiveMake = effectivePhoneMake(kind, phoneMake);
-  const check = useComposeValidation({ chips, entry, kind, text, richDraft, effectiveMake, options });
+  // A book chip restored from a draft learns its reach when the account's books arrive.
+  const shownChips = useMemo(
+    () =>
+      chips.map((c) =>
+        c.kind === 'book' && c.reach === null
+          ? { ...c, reach: books.find((b) => b.ref === c.ref)?.reach ?? null }
+          : c,
+      ),
+    [chips, books],
+  );
+  const extraReach = rich ? copiesReach(copies, books) : 0;
+  const check = useComposeValidation({
+    chips: shownChips,
+    entry,
+    kind,
+    text,
+    richDraft,
+    effectiveMake,
+    options,
+    extraReach,
+  });
 
   // Saving starts once the saved draft has been read (and stops while the form shows a send's result).
   const [loaded, setLoaded] = useState(false);
@@ -87,6 +114,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
                 numbers: draft.numbers ?? [],
                 contactIds: draft.contactIds ?? [],
                 groupIds: draft.groupIds ?? [],
+                addressBooks: draft.addressBooks ?? [],
               },
               c,
               g,
@@ -100,6 +128,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           setEntry(d.entry);
           setPhoneMake(d.phoneMake as PhoneMake | '');
           setOptions({ ...DEFAULT_OPTIONS, ...d.options });
+          setCopies(d.copies ?? NO_COPIES);
           setRestored(true);
         }
         setLoaded(true);
@@ -113,7 +142,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   // Ctrl+Enter cannot send the same content twice (a ref: the state arrives a render later).
   const [sent, setSent] = useState(false);
   const sentRef = useRef(false);
-  useDraftSaver(savedDraftOf({ chips, entry, kind, text, phoneMake, options }), loaded && !sent);
+  useDraftSaver(savedDraftOf({ chips, entry, kind, text, phoneMake, options, copies }), loaded && !sent);
   const [confirming, setConfirming] = useState<SendEstimate | null>(null);
   const answerRef = useRef<(choice: SendChoice) => void>(() => {});
   const ask = (estimate: SendEstimate) =>
@@ -145,7 +174,14 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     sendJob.follow(accepted.job);
     if (accepted.invalid.length) setErrors(accepted.invalid.map((i) => `${i.input}: ${i.reason} (not sent)`));
     const skipped = accepted.optedOut ?? 0;
-    setNotice(`Sending to ${plural(accepted.job.recipientCount, 'recipient')}…`);
+    const reach = accepted.job.extraReach;
+    setNotice(
+      `Sending to ${plural(accepted.job.recipientCount, 'recipient')}${
+        reach === undefined
+          ? ''
+          : ` and ${reach === null ? 'server books' : plural(reach, 'more')} through server books or Cc/Bcc`
+      }…`,
+    );
     setSkipped(skipped > 0 ? `${plural(skipped, 'opted-out number')} skipped: never sent to.` : null);
   });
 
@@ -171,6 +207,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setRichDraft(null);
     setKind('text');
     setOptions(DEFAULT_OPTIONS);
+    setCopies(NO_COPIES);
   };
 
   function send() {
@@ -185,6 +222,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       recipients: chips.flatMap((c) => (c.kind === 'number' ? [c.msisdn] : [])),
       contactIds: chips.flatMap((c) => (c.kind === 'contact' ? [c.contact.id] : [])),
       groupIds: chips.flatMap((c) => (c.kind === 'group' ? [c.group.id] : [])),
+      addressBooks: chips.flatMap((c) => (c.kind === 'book' ? [c.ref] : [])),
+      ...(rich && copiesOf(copies) ? { copies: copiesOf(copies) } : {}),
       content,
     });
   }
@@ -242,13 +281,14 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         ) : null}
       </div>
       <Recipients
-        chips={chips}
+        chips={shownChips}
         setChips={setChips}
         entry={entry}
         setEntry={setEntry}
         contacts={contacts}
         groups={groups}
         country={country}
+        books={books}
       />
       <ContentChoice
         kind={kind}
@@ -275,6 +315,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         />
       )}
       <Options options={options} onChange={setOptions} replyTos={replyTos} rich={rich} kind={kind} />
+      {rich ? <Copies value={copies} onChange={setCopies} books={books} /> : null}
 
       {contentBlocked ? (
         <div

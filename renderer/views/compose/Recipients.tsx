@@ -6,12 +6,15 @@ import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Contact, Group } from '../../../preload/api.ts';
 import { normalizeMsisdn } from '../../../protocol/msisdn.ts';
 import { checkLater, checkNow, countEntries, type Checked } from './normalize-numbers.ts';
+import { findBook, type BookRef } from './server-books.ts';
 
 export type Chip =
   | { kind: 'number'; key: string; input: string; msisdn: string }
   | { kind: 'invalid'; key: string; input: string; reason: string }
   | { kind: 'contact'; key: string; contact: Contact }
-  | { kind: 'group'; key: string; group: Group };
+  | { kind: 'group'; key: string; group: Group }
+  // issue 16: a server address book or book::group, sent as SendToAddressBook (reach null: unknown)
+  | { kind: 'book'; key: string; ref: string; reach: number | null };
 
 let chipSeq = 0;
 
@@ -34,7 +37,9 @@ function chipLabel(c: Chip): string {
       ? c.input
       : c.kind === 'contact'
         ? `${c.contact.name} ${c.contact.number}`
-        : c.group.name;
+        : c.kind === 'book'
+          ? c.ref
+          : c.group.name;
 }
 
 export function invalidChips(chips: Chip[]): Extract<Chip, { kind: 'invalid' }>[] {
@@ -49,6 +54,7 @@ export function Recipients({
   contacts,
   groups,
   country,
+  books = [],
 }: {
   chips: Chip[];
   setChips: (update: (chips: Chip[]) => Chip[]) => void;
@@ -58,6 +64,8 @@ export function Recipients({
   contacts: Contact[];
   groups: Group[];
   country: string | undefined;
+  /** The account's server address books (issue 16). */
+  books?: readonly BookRef[];
 }) {
   const invalid = invalidChips(chips);
   /** How many pasted numbers the worker is still checking. */
@@ -75,6 +83,14 @@ export function Recipients({
    * paste never blocks the page). Returns what stays in the field (a name matching nothing).
    */
   function addTokens(raw: string): string {
+    // A server book's name as a whole (it may hold spaces) is one token.
+    const whole = findBook(books, raw);
+    if (whole) {
+      if (!chips.some((c) => c.kind === 'book' && c.ref === whole.ref))
+        setChips((c) => [...c, { kind: 'book', key: chipKey(), ref: whole.ref, reach: whole.reach }]);
+      setNote(null);
+      return '';
+    }
     const now = checkNow(raw, country);
     if (now) return addChecked(now);
     const count = countEntries(raw);
@@ -104,7 +120,9 @@ export function Recipients({
       const lower = t.toLowerCase().replace(/^@/, '');
       const group = groupByName.get(lower);
       const contact = group ? undefined : contactByName.get(lower);
-      if (group) next.push({ kind: 'group', key: chipKey(), group });
+      const book = group || contact ? undefined : findBook(books, t);
+      if (book) next.push({ kind: 'book', key: chipKey(), ref: book.ref, reach: book.reach });
+      else if (group) next.push({ kind: 'group', key: chipKey(), group });
       else if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
       else if (!/\d/.test(t)) unmatched.push(t);
       else if (msisdns[i]) {
@@ -122,7 +140,9 @@ export function Recipients({
       next.length > 1 ? `${next.length.toLocaleString()} added` : '',
       duplicates ? `${duplicates.toLocaleString()} duplicate${duplicates === 1 ? '' : 's'} removed` : '',
       bad ? `${bad.toLocaleString()} invalid` : '',
-      unmatched.length ? `no contact or group named ${unmatched.map((u) => `“${u}”`).join(', ')}` : '',
+      unmatched.length
+        ? `no contact, group or server book named ${unmatched.map((u) => `“${u}”`).join(', ')}`
+        : '',
     ].filter(Boolean);
     setNote(parts.length ? parts.join(', ') + '.' : null);
     return unmatched.join(', ');
@@ -215,7 +235,15 @@ export function Recipients({
               key={c.key}
               role="listitem"
               className={`chip ${c.kind}`}
-              title={c.kind === 'invalid' ? c.reason : c.kind === 'number' ? `+${c.msisdn}` : undefined}
+              title={
+                c.kind === 'invalid'
+                  ? c.reason
+                  : c.kind === 'number'
+                    ? `+${c.msisdn}`
+                    : c.kind === 'book'
+                      ? 'Server address book: sent as one address book, never as its numbers'
+                      : undefined
+              }
               onDoubleClick={() =>
                 c.kind === 'number' || c.kind === 'invalid' ? setEditing(c.key) : undefined
               }
@@ -228,10 +256,18 @@ export function Recipients({
               ) : null}
               {c.kind === 'contact' ? c.contact.name : null}
               {c.kind === 'group' ? `${c.group.name} (${c.group.memberCount})` : null}
+              {c.kind === 'book' ? (
+                <>
+                  <span className="chip-badge">Server book</span> {c.ref}{' '}
+                  <span className="chip-reach">
+                    {c.reach === null ? '(size not known)' : `reaches ${c.reach.toLocaleString()}`}
+                  </span>
+                </>
+              ) : null}
               <button
                 type="button"
                 className="chip-x"
-                aria-label={`Remove ${c.kind === 'contact' ? c.contact.name : c.kind === 'group' ? c.group.name : c.input}`}
+                aria-label={`Remove ${c.kind === 'contact' ? c.contact.name : c.kind === 'group' ? c.group.name : c.kind === 'book' ? c.ref : c.input}`}
                 onClick={() => setChips((all) => all.filter((x) => x.key !== c.key))}
               >
                 ×
@@ -258,7 +294,9 @@ export function Recipients({
           id="recipient-entry"
           list="recipient-suggestions"
           value={entry}
-          placeholder={chips.length ? '' : 'Numbers, contacts or groups — Enter to add, paste a list'}
+          placeholder={
+            chips.length ? '' : 'Numbers, contacts, groups or server books — Enter to add, paste a list'
+          }
           onChange={(e) => setEntry(e.target.value)}
           onKeyDown={onEntryKey}
           onPaste={onPaste}
@@ -272,6 +310,9 @@ export function Recipients({
           ))}
           {contacts.map((c) => (
             <option key={`c${c.id}`} value={c.name}>{`+${c.number}`}</option>
+          ))}
+          {books.map((b) => (
+            <option key={`b${b.ref}`} value={b.ref}>{`Server book, reaches ${b.reach}`}</option>
           ))}
         </datalist>
       </div>

@@ -36,6 +36,16 @@ export function SendConfirm({
       <dl id={id} className="send-figures" data-testid="send-confirm">
         <dt>Recipients</dt>
         <dd>{e.recipients.toLocaleString()}</dd>
+        {e.reached?.length ? (
+          <>
+            <dt>Through server books and Cc/Bcc</dt>
+            <dd data-testid="send-confirm-reached">
+              {e.reached
+                .map((r) => `${r.label}: ${r.reach === null ? 'size not known' : r.reach.toLocaleString()}`)
+                .join(', ')}
+            </dd>
+          </>
+        ) : null}
         <dt>Parts per message</dt>
         <dd>{e.segments}</dd>
         <dt>Estimated messages</dt>

@@ -14,16 +14,23 @@ export function savedDraftOf(
     numbers: chips.flatMap((c) => (c.kind === 'number' || c.kind === 'invalid' ? [c.input] : [])),
     contactIds: chips.flatMap((c) => (c.kind === 'contact' ? [c.contact.id] : [])),
     groupIds: chips.flatMap((c) => (c.kind === 'group' ? [c.group.id] : [])),
+    // issue 16: server book chips and the Cc/Bcc
+    addressBooks: chips.flatMap((c) => (c.kind === 'book' ? [c.ref] : [])),
     ...rest,
   };
 }
 
 export function isEmptyDraft(d: SavedDraft): boolean {
-  return d.numbers.length + d.contactIds.length + d.groupIds.length === 0 && d.text === '' && d.entry === '';
+  return (
+    d.numbers.length + d.contactIds.length + d.groupIds.length + (d.addressBooks?.length ?? 0) === 0 &&
+    d.text === '' &&
+    d.entry === '' &&
+    !Object.values(d.copies ?? {}).some((v) => v !== '')
+  );
 }
 
 export function chipsOfDraft(
-  d: Pick<SavedDraft, 'numbers' | 'contactIds' | 'groupIds'>,
+  d: Pick<SavedDraft, 'numbers' | 'contactIds' | 'groupIds' | 'addressBooks'>,
   contacts: Contact[],
   groups: Group[],
   country: string | undefined,
@@ -38,6 +45,8 @@ export function chipsOfDraft(
     if (group) out.push({ kind: 'group', key: chipKey(), group });
   }
   for (const n of d.numbers) out.push(makeNumberChip(n, country));
+  // Their reach comes with the account's server books (Compose).
+  for (const ref of d.addressBooks ?? []) out.push({ kind: 'book', key: chipKey(), ref, reach: null });
   return out;
 }
 

@@ -19,6 +19,8 @@ export interface ComposeForm {
   /** The PhoneMake the send carries ('' for none). */
   effectiveMake: PhoneMake | '';
   options: SendOptions;
+  /** Issue 16: recipients the Cc/Bcc reach (counted in the cost). */
+  extraReach?: number;
 }
 
 export interface ComposeValidation {
@@ -78,8 +80,16 @@ export function useComposeValidation(form: ComposeForm): ComposeValidation {
   const tooLong = analysis.segments > LIMITS.maxMessageParts;
   const invalid = invalidChips(chips);
   const approxRecipients = chips.reduce(
-    (n, c) => n + (c.kind === 'group' ? c.group.memberCount : c.kind === 'invalid' ? 0 : 1),
-    0,
+    (n, c) =>
+      n +
+      (c.kind === 'group'
+        ? c.group.memberCount
+        : c.kind === 'book'
+          ? (c.reach ?? 0)
+          : c.kind === 'invalid'
+            ? 0
+            : 1),
+    form.extraReach ?? 0,
   );
   const costMessages = approxRecipients * Math.max(analysis.segments, 1);
 

@@ -196,7 +196,8 @@ function JobDetail({
         (e: unknown) => setError(e),
       );
   };
-  const pendingCount = job.counts.pending;
+  // A book's batch (issue 16) has no recipient rows: it counts as one.
+  const pendingCount = job.counts.pending + books.filter((b) => b.state === 'pending').length;
   // The per-recipient report of this send, as the table shows it.
   const exportCsv = () => {
     const lines = ['number,status,report,report text,receipt,message id'];

@@ -8,19 +8,21 @@ import { api } from '../api.ts';
 import { plural } from '../format.ts';
 import { StatusPill } from '../components/StatusPill.tsx';
 
-/** The job's batches that carry a book or Cc/Bcc (refreshed as its counts change). */
-export function useJobBooks(job: OutboxJob): OutboxBatch[] {
+/** The job's batches that carry a book or Cc/Bcc (read again whenever a new snapshot of the job comes). */
+export function useJobBooks(job: OutboxJob | null): OutboxBatch[] {
   const [batches, setBatches] = useState<OutboxBatch[]>([]);
-  const has = job.extraReach !== undefined;
+  const has = job !== null && job.extraReach !== undefined;
+  const id = job?.id ?? 0;
+  const counts = job?.counts;
   useEffect(() => {
     if (!has) return;
     api()
-      .outbox.batches(job.id)
+      .outbox.batches(id)
       .then(
         (bs) => setBatches(bs.filter((b) => b.extras)),
         () => setBatches([]),
       );
-  }, [job.id, job.counts, has]);
+  }, [id, counts, has]);
   return has ? batches : [];
 }
 

@@ -24,7 +24,8 @@ import { makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
 import { chipsOfDraft, savedDraftOf, useDraftSaver } from './draft.ts';
 import { Results, useSendJob } from './Results.tsx';
 import { Copies, copiesOf, copiesReach, NO_COPIES, type CopiesForm } from './Copies.tsx';
-import { useServerBooks } from './server-books.ts';
+import { sendingNotice, useServerBooks } from './server-books.ts';
+import { JobBooks, useJobBooks } from '../HistoryBooks.tsx';
 import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
 
@@ -174,14 +175,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     sendJob.follow(accepted.job);
     if (accepted.invalid.length) setErrors(accepted.invalid.map((i) => `${i.input}: ${i.reason} (not sent)`));
     const skipped = accepted.optedOut ?? 0;
-    const reach = accepted.job.extraReach;
-    setNotice(
-      `Sending to ${plural(accepted.job.recipientCount, 'recipient')}${
-        reach === undefined
-          ? ''
-          : ` and ${reach === null ? 'server books' : plural(reach, 'more')} through server books or Cc/Bcc`
-      }…`,
-    );
+    setNotice(sendingNotice(accepted.job.recipientCount, accepted.job.extraReach));
     setSkipped(skipped > 0 ? `${plural(skipped, 'opted-out number')} skipped: never sent to.` : null);
   });
 
@@ -247,6 +241,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
 
   const contentBlocked = check.contentIssues.length > 0;
   const { job, done } = sendJob;
+  const jobBooks = useJobBooks(job);
   const saveTemplate = async () => {
     const name = await dialog.askText({
       title: 'Save as template',
@@ -364,7 +359,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         <button type="button" onClick={() => void saveTemplate()} disabled={!text || rich}>
           Save as template
         </button>
-        {job && done === job.recipientCount ? (
+        {job && done === job.recipientCount && job.recipientCount > 0 ? (
           <span className="muted">All {plural(job.recipientCount, 'recipient')} answered.</span>
         ) : notice ? (
           <span className="muted">{notice}</span>
@@ -382,6 +377,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       ) : null}
       {confirming ? <SendConfirm estimate={confirming} onAnswer={(c) => answerRef.current(c)} /> : null}
 
+      <JobBooks batches={jobBooks} />
       {job ? <Results {...sendJob} job={job} /> : null}
     </section>
   );

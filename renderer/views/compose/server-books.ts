@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { ServerAddressBook } from '../../../preload/api.ts';
 import { api } from '../../api.ts';
+import { plural } from '../../format.ts';
 
 /** A book or book::group a send can name, and its distinct members. */
 export interface BookRef {
@@ -40,4 +41,15 @@ export function useServerBooks(): BookRef[] {
     };
   }, []);
   return refs;
+}
+
+/** "Sending to …" of a send: its numbers, and whom its books and Cc/Bcc reach (OutboxJob.extraReach). */
+export function sendingNotice(recipients: number, extraReach: number | null | undefined): string {
+  const numbers = plural(recipients, 'recipient');
+  if (extraReach === undefined) return `Sending to ${numbers}…`;
+  const through =
+    extraReach === null
+      ? 'server books and Cc/Bcc'
+      : `${plural(extraReach, 'recipient')} through server books or Cc/Bcc`;
+  return recipients === 0 ? `Sending to ${through}…` : `Sending to ${numbers} and ${through}…`;
 }

@@ -193,4 +193,26 @@ describe('server address books and Cc/Bcc sent from the app', { timeout: 60_000 
     expect(sentTo(gw).size).toBe(0);
     expect(await a.api.outbox.jobs()).toEqual([]);
   });
+  it('a book gone from the gateway by the time its batch is sent: that batch is refused with the reason, the rest sent', async () => {
+    const { gw, a } = await signedInApp(cleanups, 'messenger-book-gone-', { credit: '100.00' });
+    book(gw, 'Gone', numbers(2, 6000));
+    for (const content of [{ kind: 'text', text: 'hi' }, VCARD] as OutboxContent[]) {
+      if (content.kind !== 'text') book(gw, 'Gone', numbers(2, 6000));
+      const sent = await a.api.send.submit({ recipients: numbers(2, 6100), addressBooks: ['Gone'], content });
+      expect(sent.job.extraReach).toBe(2);
+      // Its batch is the last: the book goes before it is requested.
+      gw.ctx.db
+        .prepare('DELETE FROM address_books WHERE account_id = ? AND name = ?')
+        .run(gw.account.id, 'Gone');
+      await finished(a, sent.job.id);
+      const [numbersBatch, bookBatch] = await a.api.outbox.batches(sent.job.id);
+      expect(numbersBatch!.state).toBe('accepted');
+      expect(bookBatch).toMatchObject({
+        state: 'rejected',
+        reason: expect.stringMatching(/Unknown address book Gone/),
+        extras: { answered: 1, accepted: 0, rejected: 1 },
+      });
+    }
+    expect(sentTo(gw).get('447400006000')).toBeUndefined();
+  });
 });

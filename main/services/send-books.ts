@@ -5,11 +5,12 @@
 // (store/outbox-extras.ts) can give a book a request of its own.
 import { parseBookRef, reachOfEntries } from '../client/address-books.ts';
 import { prepareRecipients } from '../client/recipients.ts';
-import { contentOperation } from '../../protocol/content.ts';
+import { contentOperation, isRichKind } from '../../protocol/content.ts';
 import { fieldSpec } from '../../protocol/fields.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import type { JobExtras } from '../store/outbox-extras.ts';
+import { hasMergeFields } from './mail-merge.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type { SendRequest } from '../../preload/api.ts';
@@ -19,6 +20,9 @@ export interface PlannedExtras {
   /** Each book and the Cc/Bcc with the recipients it reaches (null: not sized). */
   reached: Array<{ label: string; reach: number | null }>;
 }
+
+const MERGE_REFUSAL =
+  'a mail merge ({name}, {number}…) fills in each recipient, and the app does not list a server book’s members: send the merge to numbers, contacts or groups';
 
 const COPY_FIELDS = ['SendCc', 'SendBcc', 'SendCcAddressBook', 'SendBccAddressBook'] as const;
 
@@ -70,14 +74,29 @@ function throwIf<T>(problems: Array<{ field: string; message: string }>, value: 
   );
 }
 
-/** Books and Cc/Bcc of `req`, each sized with QueryAddressBook (a book that cannot be read: null). */
+/**
+ * Books and Cc/Bcc of `req`, each sized with QueryAddressBook (a book that cannot be read: null).
+ * `optedOut` lists which of some numbers are on the account's opt-out list: the app cannot leave
+ * a member out of a book it sends whole, so a book with an opted-out member (or an opted-out Cc/Bcc
+ * number) is refused with the reason, never sent. A mail merge names each recipient, which a book
+ * does not: refused too.
+ */
 export async function planExtras(
   s: Session,
   req: SendRequest,
   country: string | undefined,
+  optedOut: (numbers: string[]) => string[],
 ): Promise<PlannedExtras> {
   const refs = addressBooksOf(req);
   const first = copyFields(req, country);
+  if (refs.length === 0 && Object.keys(first).length === 0) return { extras: {}, reached: [] };
+  if (!isRichKind(req.content.kind) && hasMergeFields(req.content.text))
+    throwIf([{ field: 'SendToAddressBook', message: MERGE_REFUSAL }], null);
+  const stopped = optedOut([first.SendCc, first.SendBcc].flatMap((v) => (v ? v.split(',') : [])));
+  throwIf(
+    stopped.map((n) => ({ field: 'Cc/Bcc', message: `+${n} is on the opt-out list: never sent to` })),
+    null,
+  );
   const sizes = new Map<string, number | null>();
   const size = async (ref: string): Promise<number | null> => {
     if (!sizes.has(ref)) {
@@ -87,6 +106,27 @@ export async function planExtras(
         throw new ApiError('invalid-recipients', `address book ${ref}: ${r.reason}`, [
           { field: 'SendToAddressBook', message: `${ref}: ${r.reason}` },
         ]);
+      if (r.outcome === 'ok') {
+        const out = optedOut([...new Set(r.value.map((e) => e.MobileNumber))]);
+        throwIf(
+          out.length > 0
+            ? [
+                {
+                  field: ref,
+                  message: `${out.length} of its members ${out.length === 1 ? 'is' : 'are'} on the opt-out list (${out
+                    .slice(0, 3)
+                    .map((n) => `+${n}`)
+                    .join(
+                      ', ',
+                    )}${out.length > 3 ? ', …' : ''}); the book is sent whole, so it is not sent: take ${
+                    out.length === 1 ? 'that number' : 'them'
+                  } out of the server book, or send to numbers`,
+                },
+              ]
+            : [],
+          null,
+        );
+      }
       sizes.set(ref, r.outcome === 'ok' ? reachOfEntries(r.value) : null);
     }
     return sizes.get(ref) ?? null;

@@ -176,7 +176,7 @@ export function createSender(deps: SenderDeps) {
     // "Send to the first K the credit covers": the rest is not journaled at all.
     const numbers = req.limit !== undefined ? kept.slice(0, req.limit) : kept;
     // Issue 16: books and Cc/Bcc, sized; with a limit, whole while they fit.
-    const planned = await planExtras(s, req, c);
+    const planned = await planExtras(s, req, c, (n) => store.optOuts.filter(s.account.id, n).skipped);
     const extras =
       req.limit !== undefined ? limitExtras(planned, req.limit - numbers.length) : planned.extras;
     const hasExtras = (extras.books?.length ?? 0) > 0 || extras.first !== undefined;
@@ -213,7 +213,12 @@ export function createSender(deps: SenderDeps) {
         const s = sessions.require();
         checkContent(req.content);
         const all = planRecipients(store, req, deps.country());
-        const planned = await planExtras(s, req, deps.country());
+        const planned = await planExtras(
+          s,
+          req,
+          deps.country(),
+          (n) => store.optOuts.filter(s.account.id, n).skipped,
+        );
         const { kept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
         const plan = { ...all, numbers: kept, optedOut: skipped.length };
         let credit = await deps.credit();

@@ -168,7 +168,7 @@ describe('server address books and Cc/Bcc sent from the app', { timeout: 60_000 
     await expect(a.api.outbox.continue(sent.job.id)).rejects.toMatchObject({ code: 'invalid-state' });
   });
 
-  it('refuses Cc/Bcc on a text message and a book too large for one request, before anything is journaled', async () => {
+  it('refuses Cc/Bcc on a text message, a book too large for one request, an unknown book, a book with an opted-out member and a merged book, before anything is journaled', async () => {
     const { gw, a } = await signedInApp(cleanups, 'messenger-book-refuse-');
     book(gw, 'Huge', numbers(351, 7000));
     await expect(
@@ -190,6 +190,22 @@ describe('server address books and Cc/Bcc sent from the app', { timeout: 60_000 
         content: { ...VCARD, fields: { ...VCARD.fields, SendCcAddressBook: 'Huge' } } as OutboxContent,
       }),
     ).rejects.toMatchObject({ message: expect.stringMatching(/set by the send/) });
+    // A book is sent whole: one opted-out member refuses it (nothing is sent to an opted-out number).
+    book(gw, 'Club', numbers(3, 7500));
+    await a.api.optouts.add(['447400007501']);
+    await expect(
+      a.api.send.submit({ recipients: [], addressBooks: ['Club'], content: { kind: 'text', text: 'hi' } }),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(/Club: 1 of its members is on the opt-out list/),
+    });
+    // A mail merge names each recipient; a book's members are not listed by the app.
+    await expect(
+      a.api.send.estimate({
+        recipients: ['447400000001'],
+        addressBooks: ['Huge'],
+        content: { kind: 'text', text: 'Hi {name}' },
+      }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/mail merge/) });
     expect(sentTo(gw).size).toBe(0);
     expect(await a.api.outbox.jobs()).toEqual([]);
   });

@@ -141,7 +141,7 @@ export function Recipients({
       duplicates ? `${duplicates.toLocaleString()} duplicate${duplicates === 1 ? '' : 's'} removed` : '',
       bad ? `${bad.toLocaleString()} invalid` : '',
       unmatched.length
-        ? `no contact, group or server book named ${unmatched.map((u) => `“${u}”`).join(', ')}`
+        ? `no contact or group named ${unmatched.map((u) => `“${u}”`).join(', ')}`
         : '',
     ].filter(Boolean);
     setNote(parts.length ? parts.join(', ') + '.' : null);

@@ -67,6 +67,13 @@ describe.skipIf(!HAS_CHROMIUM)(
         .toMatch(/Server book Friends::Team.*reaches 2 recipients.*answered for 2: 2 accepted/);
       expect(await books.locator('[data-status="accepted"]').count()).toBe(1);
       await shoot(page, 'history-books');
+      // Edit and send again: the book comes back as a book chip, never as its members' numbers.
+      await job.getByRole('button', { name: 'Edit and send again' }).click();
+      const chips = page.getByRole('list', { name: 'Recipients' });
+      await chips.getByText('Friends::Team').waitFor();
+      expect(await chips.textContent()).toMatch(/Server book\s*Friends::Team\s*reaches 2/);
+      expect(await chips.textContent()).not.toContain('447700900101');
+      expect(await chips.getByRole('listitem').count()).toBe(2);
     });
 
     it('Compose with a book chip and Cc/Bcc open (720×480), kept in the draft', async () => {

@@ -68,6 +68,25 @@ describe('checkArgument', () => {
     expect(
       refused('send.submit', { recipients: [], content: { kind: 'vcard', text: '', fields: { vCard: 1 } } }),
     ).toMatch(/fields\.vCard/);
+    // issue 16: server books and Cc/Bcc
+    expect(() =>
+      checkArgument('send.submit', {
+        recipients: [],
+        addressBooks: ['Friends::Team'],
+        copies: { cc: ['447700900123'], ccAddressBook: 'Board' },
+        content: { kind: 'vcard', text: '', fields: { vCard: 'BEGIN:VCARD' } },
+      }),
+    ).not.toThrow();
+    expect(
+      refused('send.submit', {
+        recipients: [],
+        addressBooks: 'Friends',
+        content: { kind: 'text', text: 'x' },
+      }),
+    ).toMatch(/addressBooks must be a list/);
+    expect(
+      refused('send.submit', { recipients: [], copies: { to: ['1'] }, content: { kind: 'text', text: 'x' } }),
+    ).toMatch(/copies\.to is not a known field/);
     expect(refused('accounts.signIn', { sandbox: 'yes' })).toMatch(/sandbox/);
     expect(refused('accounts.signIn', null)).toMatch(/object/);
     expect(refused('history.messages', { filter: { status: 'lost' } })).toMatch(/status/);

@@ -108,6 +108,13 @@ describe.skipIf(!HAS_CHROMIUM)(
         .evaluate((e) => e.scrollIntoView({ block: 'start' }));
       await shoot(page, 'compose-books-copies');
       await page.setViewportSize({ width: 1024, height: 720 });
+      // Away and back: the draft brings the book chip (with its reach) and the Cc/Bcc back.
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('button', { name: 'Compose', exact: true }).click();
+      await page.getByTestId('draft-restored').waitFor();
+      await page.getByRole('listitem').filter({ hasText: 'Friends' }).getByText('reaches 3').waitFor();
+      expect(await page.getByLabel('Cc address book', { exact: true }).inputValue()).toBe('Friends::Team');
+      expect(await page.getByLabel('Bcc numbers', { exact: true }).inputValue()).toBe('447700900201');
       expect(app.pageErrors).toEqual([]);
     });
   },

@@ -192,14 +192,9 @@ export class GatewayClient {
   /**
    * One sendmms request of fields made elsewhere (the app's journaled rich content, checked with
    * protocol/ before it was journaled) to `recipients`, as this client's account: its Username and
-   * PIN replace any in `fields`. `recipients` label the answer's records in order; `addressBook`
-   * labels the records of its members after them (issue 16).
+   * PIN replace any in `fields`. `to` labels the answer's records in order, then `book`'s members.
    */
-  async sendFormFields(
-    fields: Readonly<Fields>,
-    recipients: readonly string[],
-    addressBook?: string,
-  ): Promise<FormSendOutcome> {
+  async sendFormFields(fields: Fields, to: readonly string[], book?: string): Promise<FormSendOutcome> {
     const res = await this.#post({
       path: PATHS.sendmms,
       body: encodeForm({ ...fields, Username: this.#username, PIN: this.#pin }),
@@ -209,7 +204,7 @@ export class GatewayClient {
     if (res.kind === 'unknown') return { outcome: 'unknown', reason: res.reason };
     if (res.status !== 200) return { outcome: 'unknown', reason: `the gateway answered HTTP ${res.status}` };
     try {
-      return { outcome: 'answered', value: interpretRecords(res.body, recipients, addressBook) };
+      return { outcome: 'answered', value: interpretRecords(res.body, to, book) };
     } catch (err) {
       return { outcome: 'unknown', reason: errorText(err) };
     }

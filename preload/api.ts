@@ -361,7 +361,13 @@ export interface SavedDraft {
   };
   /** What was typed in the recipients field and not added yet. */
   entry: string;
+  /** A rich kind's editor state (its own form: ringtone text, bitmap pixels, vCard choices…), as the
+   * editor reported it (renderer/views/media/types.ts); each editor checks it when it starts from it. */
+  editor?: { kind: ContentKind; state: { [field: string]: DraftJson } };
 }
+
+/** A JSON value, as an editor's saved state holds it. */
+export type DraftJson = string | number | boolean | null | DraftJson[] | { [key: string]: DraftJson };
 
 /** What a send would cost before it is journaled (send.estimate). */
 export interface SendEstimate {

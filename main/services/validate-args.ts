@@ -83,6 +83,17 @@ const either =
     return first;
   };
 
+/** Any JSON value (an editor's saved state), at most `depth` levels deep. */
+const json =
+  (depth: number): Check =>
+  (v, p) => {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return null;
+    if (typeof v === 'number') return num(v, p);
+    if (depth <= 0) return `${p} is nested too deeply`;
+    if (Array.isArray(v)) return arr(json(depth - 1))(v, p);
+    return record(json(depth - 1))(v, p);
+  };
+
 const STATUSES = [
   'pending',
   'sending',
@@ -304,6 +315,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
       'disableRepurposing?': bool,
     }),
     entry: str,
+    'editor?': obj({ kind: oneOf(...CONTENT_KINDS), state: record(json(6)) }),
   }),
   'drafts.discard': none,
   'optouts.list': none,

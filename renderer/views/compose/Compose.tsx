@@ -7,6 +7,7 @@ import type {
   Credit,
   Group,
   SendEstimate,
+  SavedDraft,
   SendRequest,
   Template,
 } from '../../../preload/api.ts';
@@ -17,7 +18,7 @@ import { useDialog } from '../../components/Dialog.tsx';
 import { ErrorText, errorParts } from '../../components/ErrorText.tsx';
 import { plural } from '../../format.ts';
 import { useAction } from '../../hooks/useAction.ts';
-import type { ContentDraft } from '../media/types.ts';
+import type { EditorReport } from '../media/types.ts';
 import { ContentChoice, effectivePhoneMake, MessageBox, RichContent } from './MessageBox.tsx';
 import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
 import { makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
@@ -44,7 +45,9 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [entry, setEntry] = useState('');
   const [text, setText] = useState(draft?.text ?? '');
   const [kind, setKind] = useState<ContentKind>('text');
-  const [richDraft, setRichDraft] = useState<ContentDraft | null>(null);
+  const [richDraft, setRichDraft] = useState<EditorReport | null>(null);
+  // A restored draft's editor state, handed to the editor of its kind when it starts.
+  const [editorSeed, setEditorSeed] = useState<SavedDraft['editor'] | null>(null);
   const [phoneMake, setPhoneMake] = useState<PhoneMake | ''>('Nokia');
   const [options, setOptions] = useState<SendOptions>(DEFAULT_OPTIONS);
   const [errors, setErrors] = useState<string[]>([]);
@@ -100,6 +103,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           setEntry(d.entry);
           setPhoneMake(d.phoneMake as PhoneMake | '');
           setOptions({ ...DEFAULT_OPTIONS, ...d.options });
+          setEditorSeed(d.editor ?? null);
           setRestored(true);
         }
         setLoaded(true);
@@ -113,7 +117,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   // Ctrl+Enter cannot send the same content twice (a ref: the state arrives a render later).
   const [sent, setSent] = useState(false);
   const sentRef = useRef(false);
-  useDraftSaver(savedDraftOf({ chips, entry, kind, text, phoneMake, options }), loaded && !sent);
+  const editor = rich && richDraft?.kind === kind ? { editor: { kind, state: richDraft.state } } : {};
+  useDraftSaver(savedDraftOf({ chips, entry, kind, text, phoneMake, options, ...editor }), loaded && !sent);
   const [confirming, setConfirming] = useState<SendEstimate | null>(null);
   const answerRef = useRef<(choice: SendChoice) => void>(() => {});
   const ask = (estimate: SendEstimate) =>
@@ -169,6 +174,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setEntry('');
     setText('');
     setRichDraft(null);
+    setEditorSeed(null);
     setKind('text');
     setOptions(DEFAULT_OPTIONS);
   };
@@ -235,7 +241,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
             Draft restored
           </span>
         ) : null}
-        {!sent && (chips.length > 0 || text !== '' || entry !== '') ? (
+        {!sent && (chips.length > 0 || text !== '' || entry !== '' || rich) ? (
           <button type="button" className="link" onClick={newMessage}>
             Discard draft
           </button>
@@ -255,6 +261,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         onKind={(k) => {
           setKind(k);
           setRichDraft(null);
+          setEditorSeed(null);
           setErrors([]);
           submit.clearError();
         }}
@@ -262,7 +269,12 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         onPhoneMake={setPhoneMake}
       />
       {rich ? (
-        <RichContent kind={kind} richDraft={richDraft} onDraft={setRichDraft} />
+        <RichContent
+          kind={kind}
+          richDraft={richDraft}
+          onDraft={setRichDraft}
+          saved={editorSeed?.kind === kind ? editorSeed.state : undefined}
+        />
       ) : (
         <MessageBox
           text={text}

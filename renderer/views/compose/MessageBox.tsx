@@ -6,7 +6,7 @@ import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../.
 import { LIMITS, PHONE_MAKES, type PhoneMake } from '../../../protocol/limits.ts';
 import { SMS_SEGMENT, type TextAnalysis } from '../../../protocol/sms.ts';
 import { EDITORS } from '../media/registry.ts';
-import type { ContentDraft } from '../media/types.ts';
+import type { EditorReport, EditorState } from '../media/types.ts';
 
 /** Whether this kind's request needs PhoneMake (spec 2.4): fixed (a group graphic's Nokia), chosen, or none. */
 export function phoneMakeRule(kind: ContentKind): { fixed: PhoneMakeOnly } | 'choose' | 'none' {
@@ -76,20 +76,22 @@ export function ContentChoice({
   );
 }
 
-/** The rich kind's editor, with the summary of what it will send. */
+/** The rich kind's editor (started from `saved`, a restored draft's state), with the summary of what it will send. */
 export function RichContent({
   kind,
   richDraft,
   onDraft,
+  saved,
 }: {
   kind: RichKind;
-  richDraft: ContentDraft | null;
-  onDraft: (draft: ContentDraft) => void;
+  richDraft: EditorReport | null;
+  onDraft: (draft: EditorReport) => void;
+  saved?: EditorState | undefined;
 }) {
   const editor = EDITORS[kind];
   return (
     <div className="field media" aria-label={`${editor.label} content`} role="group">
-      <editor.Editor key={kind} onChange={onDraft} />
+      <editor.Editor key={kind} onChange={onDraft} saved={saved} />
       {richDraft && richDraft.kind === kind ? (
         <p className="muted small" data-testid="content-summary">
           {richDraft.summary}

@@ -19,7 +19,12 @@ export function savedDraftOf(
 }
 
 export function isEmptyDraft(d: SavedDraft): boolean {
-  return d.numbers.length + d.contactIds.length + d.groupIds.length === 0 && d.text === '' && d.entry === '';
+  return (
+    d.numbers.length + d.contactIds.length + d.groupIds.length === 0 &&
+    d.text === '' &&
+    d.entry === '' &&
+    d.editor === undefined
+  );
 }
 
 export function chipsOfDraft(

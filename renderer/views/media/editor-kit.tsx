@@ -1,20 +1,11 @@
 // Small shared pieces of the vCard, vCalendar, WAP push, SI, MMS and PDU editors.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { fileToPicked } from './file-drafts.ts';
 import type { PickedFile } from './file-drafts.ts';
-import type { ContentDraft } from './types.ts';
+import { DRAFT_FILE_MAX } from './editor-state.ts';
 
-/** Reports the draft (its ContentDraft fields only) on mount and whenever it changes. */
-export function useReportDraft(draft: ContentDraft, onChange: (d: ContentDraft) => void): void {
-  const ref = useRef(onChange);
-  useEffect(() => {
-    ref.current = onChange;
-  });
-  useEffect(() => {
-    const { kind, text, fields, problems, summary } = draft;
-    ref.current({ kind, text, fields, problems, summary });
-  }, [draft]);
-}
+/** Reports the draft (its ContentDraft fields only) and the editor's state on mount and on changes. */
+export { useReportDraft } from './use-draft.ts';
 
 /** Upper bound of what an editor reads into memory (the gateway composes at most 1 MB ZIPs). */
 export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;
@@ -117,4 +108,13 @@ export function LimitedText(props: { label: string; value: string; max: number; 
       </span>
     </label>
   );
+}
+
+/** Said when a restored draft named a file too large to keep in it (editor-state.ts DRAFT_FILE_MAX). */
+export function FileNotKept({ name }: { name: string | null }) {
+  return name ? (
+    <p className="warn-text small" role="note" data-testid="file-not-kept">
+      “{name}” was not kept in the draft (files over {DRAFT_FILE_MAX / 1024} KiB are not): choose it again.
+    </p>
+  ) : null;
 }

@@ -148,6 +148,19 @@ describe('every API channel', () => {
     await expect(call('drafts.save', { ...saved, kind: 'fax' })).rejects.toMatchObject({
       code: 'bad-argument',
     });
+    // A rich editor's own state rides along as JSON (nested, but not without bound).
+    const rich = {
+      ...saved,
+      kind: 'operatorLogo',
+      editor: {
+        kind: 'operatorLogo',
+        state: { from: 'draw', pixels: '80', mcc: '262', file: null, n: [1, { a: true }] },
+      },
+    };
+    await call('drafts.save', rich);
+    expect(await call('drafts.get')).toEqual(rich);
+    const deep = { editor: { kind: 'ringtone', state: { a: [[[[[[['too deep']]]]]]] } } };
+    await expect(call('drafts.save', { ...saved, ...deep })).rejects.toMatchObject({ code: 'bad-argument' });
     await call('drafts.discard');
     expect(await call('drafts.get')).toBeNull();
     // issue 12: the opt-out list.

@@ -326,6 +326,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'autoreplies.create': obj({ keyword: str, reply: str, 'enabled?': bool }),
   'autoreplies.update': obj({ id: posInt, 'keyword?': str, 'reply?': str, 'enabled?': bool }),
   'autoreplies.delete': posInt,
+  // issue 12: Compose's counter measures the merged texts
+  'mailMerge.measure': sendRequest,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

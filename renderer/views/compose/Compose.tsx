@@ -26,6 +26,7 @@ import { chipsOfDraft, savedDraftOf, useDraftSaver } from './draft.ts';
 import { Results, useSendJob } from './Results.tsx';
 import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
+import { useMergeMeasure } from './useMergeMeasure.ts';
 
 /** What another view asks Compose to start with (reply, resend, send to group). */
 export interface ComposeDraft {
@@ -57,7 +58,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const sendJob = useSendJob();
   const rich = isRichKind(kind);
   const effectiveMake = effectivePhoneMake(kind, phoneMake);
-  const check = useComposeValidation({ chips, entry, kind, text, richDraft, effectiveMake, options });
+  const merge = useMergeMeasure(chips, kind, text);
+  const check = useComposeValidation({ chips, entry, kind, text, richDraft, effectiveMake, options, merge });
 
   // Saving starts once the saved draft has been read (and stops while the form shows a send's result).
   const [loaded, setLoaded] = useState(false);
@@ -284,6 +286,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           tooLong={check.tooLong}
           costMessages={check.costMessages}
           credit={credit}
+          merge={merge}
         />
       )}
       <Options options={options} onChange={setOptions} replyTos={replyTos} rich={rich} kind={kind} />

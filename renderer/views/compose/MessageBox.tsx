@@ -1,10 +1,11 @@
 // Compose's content: the kind (text, flash, or a rich kind from the media registry), the phone make
 // the kind needs, and either the text box with its GSM-7/UCS-2 counter or the kind's editor.
-import type { Credit, Template } from '../../../preload/api.ts';
+import type { Credit, MergeMeasure, Template } from '../../../preload/api.ts';
 import { RICH_KINDS, type ContentKind, type RichKind } from '../../../protocol/content.ts';
 import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../../protocol/fields.ts';
 import { LIMITS, PHONE_MAKES, type PhoneMake } from '../../../protocol/limits.ts';
 import { SMS_SEGMENT, type TextAnalysis } from '../../../protocol/sms.ts';
+import { plural } from '../../format.ts';
 import { EDITORS } from '../media/registry.ts';
 import type { EditorReport, EditorState } from '../media/types.ts';
 
@@ -109,6 +110,7 @@ export function MessageBox({
   tooLong,
   costMessages,
   credit,
+  merge = null,
 }: {
   text: string;
   onText: (text: string) => void;
@@ -117,6 +119,8 @@ export function MessageBox({
   tooLong: boolean;
   costMessages: number;
   credit: Credit | null;
+  /** A mail-merge text measured per recipient: the counter is the longest text's, the cost everyone's. */
+  merge?: MergeMeasure | null;
 }) {
   const characters = analysis.characters;
   return (
@@ -155,6 +159,7 @@ export function MessageBox({
         aria-live="polite"
         data-testid="counter"
       >
+        {merge ? <span>Longest merged text:</span> : null}
         <span>{analysis.encoding}</span>
         <span>
           {characters} character{characters === 1 ? '' : 's'}
@@ -170,6 +175,7 @@ export function MessageBox({
           <span>of {credit.availableMessages} available</span>
         ) : null}
       </div>
+      {merge?.longest ? <MergeNote merge={merge} /> : null}
       {analysis.nonGsm.length ? (
         <p className="muted small">
           UCS-2 because of:{' '}
@@ -187,5 +193,22 @@ export function MessageBox({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** Who gets the longest merged text, and how the recipients' texts differ. */
+function MergeNote({ merge }: { merge: MergeMeasure }) {
+  const longest = merge.longest!;
+  const who = longest.name ? `${longest.name} (+${longest.to})` : `+${longest.to}`;
+  const preview = longest.text.length > 80 ? `${longest.text.slice(0, 80)}…` : longest.text;
+  return (
+    <p className="muted small" data-testid="merge-note">
+      Mail merge: the longest text goes to {who}: “{preview}”. {plural(merge.recipients, 'recipient')},{' '}
+      {plural(merge.distinctTexts, 'different text')}
+      {merge.withoutContact > 0
+        ? `; ${plural(merge.withoutContact, 'number')} without a contact ${merge.withoutContact === 1 ? 'takes' : 'take'} the fallback`
+        : ''}
+      .
+    </p>
   );
 }

@@ -38,10 +38,10 @@ describe.skipIf(!HAS_CHROMIUM)(
       await field.fill('2');
       await save.click();
       await page.getByText('Settings saved: ask before sending to more than 2 recipients.').waitFor();
-    await page.setViewportSize({ width: 720, height: 480 });
-    await field.evaluate((el) => el.closest('label')!.scrollIntoView({ block: 'center' }));
-    await shoot(page, 'account-confirm-threshold');
-    await page.setViewportSize({ width: 1024, height: 720 });
+      await page.setViewportSize({ width: 720, height: 480 });
+      await field.evaluate((el) => el.closest('label')!.scrollIntoView({ block: 'center' }));
+      await shoot(page, 'account-confirm-threshold');
+      await page.setViewportSize({ width: 1024, height: 720 });
       expect(await page.evaluate(() => window.messenger!.settings.get())).toMatchObject({
         confirmAboveRecipients: 2,
       });

@@ -98,7 +98,7 @@ describe.skipIf(!HAS_CHROMIUM)('Compose drafts (web shell + Chromium)', { timeou
     expect(await message(page).inputValue()).toBe('');
   });
 
-  it("keeps a rich editor's own state (logo pixels and network, ringtone text) across navigation and a reload", async () => {
+  it("keeps a rich editor's own state (logo pixels and network, ringtone text) across navigation, a reload and a restart", async () => {
     const page = browser!.page;
     const kindSelect = page.getByLabel('Content', { exact: true });
     const status = page.getByTestId('bitmap-status');
@@ -161,16 +161,26 @@ describe.skipIf(!HAS_CHROMIUM)('Compose drafts (web shell + Chromium)', { timeou
     expect(await kindSelect.inputValue()).toBe('ringtone');
     expect(await rtttl.inputValue()).toBe('Mine:d=4,o=5,b=100:c,e,g');
 
+    // Restart: a new shell process on the same data, a new browser profile.
+    await close();
+    const after = await open('profile-3');
+    const kindAfter = after.getByLabel('Content', { exact: true });
+    const rtttlAfter = after.getByRole('textbox', { name: 'RTTTL / RTX' });
+    await after.getByRole('button', { name: 'Compose', exact: true }).click();
+    await after.getByTestId('draft-restored').waitFor();
+    expect(await kindAfter.inputValue()).toBe('ringtone');
+    expect(await rtttlAfter.inputValue()).toBe('Mine:d=4,o=5,b=100:c,e,g');
+
     // Discard draft: the editor's state goes with the rest.
-    await page.getByRole('button', { name: 'Discard draft' }).click();
-    expect(await kindSelect.inputValue()).toBe('text');
-    await expect.poll(() => page.evaluate(() => window.messenger!.drafts.get())).toBeNull();
-    await page.getByRole('button', { name: 'Inbox' }).first().click();
-    await page.getByRole('button', { name: 'Compose', exact: true }).click();
-    await page.waitForTimeout(300);
-    expect(await kindSelect.inputValue()).toBe('text');
-    await kindSelect.selectOption({ label: 'Ringtone' });
-    expect(await rtttl.inputValue()).not.toBe('Mine:d=4,o=5,b=100:c,e,g');
+    await after.getByRole('button', { name: 'Discard draft' }).click();
+    expect(await kindAfter.inputValue()).toBe('text');
+    await expect.poll(() => after.evaluate(() => window.messenger!.drafts.get())).toBeNull();
+    await after.getByRole('button', { name: 'Inbox' }).first().click();
+    await after.getByRole('button', { name: 'Compose', exact: true }).click();
+    await after.waitForTimeout(300);
+    expect(await kindAfter.inputValue()).toBe('text');
+    await kindAfter.selectOption({ label: 'Ringtone' });
+    expect(await rtttlAfter.inputValue()).not.toBe('Mine:d=4,o=5,b=100:c,e,g');
     expect(pageErrors).toEqual([]);
     expect(browser!.pageErrors).toEqual([]);
   });

@@ -809,7 +809,7 @@ export interface MessengerApi {
     exportCsv(): Promise<string>;
   };
   // issue 12: Compose's counter measures the merged texts, not the template
-  mailMerge: {
+  mailmerge: {
     /** The request's text filled per recipient (opted-out numbers left out); `merged: false` without merge fields. */
     measure(request: SendRequest): Promise<MergeMeasure>;
   };
@@ -881,7 +881,7 @@ export type ApiCall<C extends ApiChannel> = C extends `${infer A extends keyof M
 
 // issue 12: mail merge measured for Compose's counter
 
-/** A mail-merge text filled for every recipient of a request, measured (mailMerge.measure). */
+/** A mail-merge text filled for every recipient of a request, measured (mailmerge.measure). */
 export interface MergeMeasure {
   /** false when the text has no merge field (the template is what every recipient gets). */
   merged: boolean;

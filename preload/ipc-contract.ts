@@ -101,7 +101,7 @@ export const API_CHANNELS = [
   'autoreplies.update',
   'autoreplies.delete',
   // issue 12: Compose's counter measures the merged texts
-  'mailMerge.measure',
+  'mailmerge.measure',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

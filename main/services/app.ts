@@ -132,7 +132,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     drafts: drafts.api,
     optouts: optouts.api,
     autoreplies: autoReplies.api,
-    mailMerge: mergeMeasure.api,
+    mailmerge: mergeMeasure.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -14,7 +14,7 @@ export function createMergeMeasure(deps: {
   country: () => string | undefined;
 }) {
   const { store, sessions } = deps;
-  const api: MessengerApi['mailMerge'] = {
+  const api: MessengerApi['mailmerge'] = {
     measure: async (req) => {
       const s = sessions.require();
       const { kind, text } = req.content;

@@ -327,7 +327,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'autoreplies.update': obj({ id: posInt, 'keyword?': str, 'reply?': str, 'enabled?': bool }),
   'autoreplies.delete': posInt,
   // issue 12: Compose's counter measures the merged texts
-  'mailMerge.measure': sendRequest,
+  'mailmerge.measure': sendRequest,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

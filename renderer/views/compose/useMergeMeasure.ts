@@ -1,5 +1,5 @@
 // Compose's counter for a mail-merge text (issue 12): the text filled per recipient is measured in
-// the main process (mailMerge.measure: the address book is there, and 5,000 recipients are one call),
+// the main process (mailmerge.measure: the address book is there, and 5,000 recipients are one call),
 // 250 ms after the last change of the text or the recipients. Null while the text has no "{", for a
 // rich kind, or with no recipient; an answer that arrives after a newer question is dropped.
 import { useEffect, useRef, useState } from 'react';
@@ -23,7 +23,7 @@ export function useMergeMeasure(chips: Chip[], kind: ContentKind, text: string):
     if (key === '') return undefined;
     const timer = setTimeout(() => {
       api()
-        .mailMerge.measure({
+        .mailmerge.measure({
           recipients,
           contactIds,
           groupIds,

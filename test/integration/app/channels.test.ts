@@ -165,7 +165,7 @@ describe('every API channel', () => {
     expect(await call('drafts.get')).toBeNull();
     // issue 12: a mail-merge text measured per recipient for Compose's counter.
     expect(
-      await call('mailMerge.measure', {
+      await call('mailmerge.measure', {
         recipients: ['447700900811'],
         content: { kind: 'text', text: 'Hi {first name|you}' },
       }),

@@ -46,7 +46,7 @@ describe('mail merge against the reference gateway', () => {
     };
     expect(await a.api.send.estimate(request)).toMatchObject({ recipients: 4, optedOut: 1, segments: 1 });
     // Compose's counter: the longest text among the four sent to ("there" and "Alice" tie: the first one).
-    expect(await a.api.mailMerge.measure(request)).toMatchObject({
+    expect(await a.api.mailmerge.measure(request)).toMatchObject({
       merged: true,
       recipients: 4,
       longest: { text: 'Hi there, your table is ready', to: '447700900904', name: null },

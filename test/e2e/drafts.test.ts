@@ -171,6 +171,23 @@ describe.skipIf(!HAS_CHROMIUM)('Compose drafts (web shell + Chromium)', { timeou
     expect(await kindAfter.inputValue()).toBe('ringtone');
     expect(await rtttlAfter.inputValue()).toBe('Mine:d=4,o=5,b=100:c,e,g');
 
+    // A form editor (vCalendar): its fields come back too.
+    await kindAfter.selectOption({ label: 'vCalendar (event)' });
+    const title = after.getByRole('textbox', { name: 'Title' });
+    await title.fill('Team lunch');
+    await after.getByRole('textbox', { name: 'Location' }).fill('Canteen');
+    await expect
+      .poll(() =>
+        after.evaluate(async () => (await window.messenger!.drafts.get())?.editor?.state['location']),
+      )
+      .toBe('Canteen');
+    await after.getByRole('button', { name: 'Contacts & groups' }).click();
+    await after.getByRole('button', { name: 'Compose', exact: true }).click();
+    await after.getByTestId('draft-restored').waitFor();
+    expect(await kindAfter.inputValue()).toBe('vcalendar');
+    expect(await title.inputValue()).toBe('Team lunch');
+    expect(await after.getByRole('textbox', { name: 'Location' }).inputValue()).toBe('Canteen');
+
     // Discard draft: the editor's state goes with the rest.
     await after.getByRole('button', { name: 'Discard draft' }).click();
     expect(await kindAfter.inputValue()).toBe('text');

@@ -54,7 +54,8 @@ export function PduEditor({ onChange, saved }: ContentEditorProps) {
   const modeName = useId();
   const set = (changes: Partial<PduForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => pduDraft(form), [form]);
-  useReportDraft(draft, { ...form, dest, src }, onChange);
+  const state = useMemo(() => ({ ...form, dest, src }), [form, dest, src]);
+  useReportDraft(draft, state, onChange);
 
   const buildUdh = () => {
     const problem = portError(dest) ?? portError(src);

@@ -39,7 +39,8 @@ export function ServiceIndicationEditor({ onChange, saved }: ContentEditorProps)
   );
   const set = (changes: Partial<SiForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => siDraft(form), [form]);
-  useReportDraft(draft, { ...form }, onChange);
+  const state = useMemo(() => ({ ...form }), [form]);
+  useReportDraft(draft, state, onChange);
 
   return (
     <div className="rich-editor" role="group" aria-label="Service indication">

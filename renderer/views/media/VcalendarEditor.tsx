@@ -35,7 +35,8 @@ export function VcalendarEditor({ onChange, saved }: ContentEditorProps) {
   const [form, setForm] = useState<VcalendarForm>(() => restoreForm(initialForm(), saved));
   const set = (changes: Partial<VcalendarForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => vcalendarDraft(form), [form]);
-  useReportDraft(draft, { ...form }, onChange);
+  const state = useMemo(() => ({ ...form }), [form]);
+  useReportDraft(draft, state, onChange);
 
   return (
     <div className="rich-editor" role="group" aria-label="vCalendar event">

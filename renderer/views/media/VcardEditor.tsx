@@ -32,7 +32,11 @@ export function VcardEditor({ onChange, saved }: ContentEditorProps) {
     () => vcardDraft(contact, { includeEmail, includeNotes }),
     [contact, includeEmail, includeNotes],
   );
-  useReportDraft(draft, { contactId, includeEmail, includeNotes }, onChange);
+  const state = useMemo(
+    () => ({ contactId, includeEmail, includeNotes }),
+    [contactId, includeEmail, includeNotes],
+  );
+  useReportDraft(draft, state, onChange);
 
   const f = filter.trim().toLowerCase();
   const shown = (contacts ?? []).filter(

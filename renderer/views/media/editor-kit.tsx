@@ -1,11 +1,29 @@
 // Small shared pieces of the vCard, vCalendar, WAP push, SI, MMS and PDU editors.
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { fileToPicked } from './file-drafts.ts';
 import type { PickedFile } from './file-drafts.ts';
 import { DRAFT_FILE_MAX } from './editor-state.ts';
+import type { ContentDraft, EditorReport, EditorState } from './types.ts';
 
-/** Reports the draft (its ContentDraft fields only) and the editor's state on mount and on changes. */
-export { useReportDraft } from './use-draft.ts';
+/**
+ * Reports the draft (its ContentDraft fields only) and the editor's state on mount and whenever either
+ * changes identity: both are memoised by the editor. Unlike use-draft.ts, nothing is serialised here
+ * (a WAP push or MMS upload's hex can be megabytes).
+ */
+export function useReportDraft(
+  draft: ContentDraft,
+  state: EditorState,
+  onChange: (report: EditorReport) => void,
+): void {
+  const ref = useRef(onChange);
+  useEffect(() => {
+    ref.current = onChange;
+  });
+  useEffect(() => {
+    const { kind, text, fields, problems, summary } = draft;
+    ref.current({ kind, text, fields, problems, summary, state });
+  }, [draft, state]);
+}
 
 /** Upper bound of what an editor reads into memory (the gateway composes at most 1 MB ZIPs). */
 export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;

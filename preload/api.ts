@@ -399,7 +399,13 @@ export interface SavedDraft {
   addressBooks?: string[];
   /** Issue 16: the Cc/Bcc fields as typed (numbers comma-separated). */
   copies?: { cc: string; bcc: string; ccAddressBook: string; bccAddressBook: string };
+  /** A rich kind's editor state (its own form: ringtone text, bitmap pixels, vCard choices…), as the
+   * editor reported it (renderer/views/media/types.ts); each editor checks it when it starts from it. */
+  editor?: { kind: ContentKind; state: { [field: string]: DraftJson } };
 }
+
+/** A JSON value, as an editor's saved state holds it. */
+export type DraftJson = string | number | boolean | null | DraftJson[] | { [key: string]: DraftJson };
 
 /** What a send would cost before it is journaled (send.estimate). */
 export interface SendEstimate {
@@ -412,7 +418,7 @@ export interface SendEstimate {
   optedOut: number;
   /** Message parts per recipient (a rich content counts as one). */
   segments: number;
-  /** recipients × segments. */
+  /** Parts summed over the recipients (recipients × segments, unless mail merge gives each their own text). */
   messages: number;
   /** Messages the account's credit covers (AvailableMessages), null when not known. */
   availableMessages: number | null;
@@ -845,6 +851,11 @@ export interface MessengerApi {
     remove(numbers: string[]): Promise<number>;
     exportCsv(): Promise<string>;
   };
+  // issue 12: Compose's counter measures the merged texts, not the template
+  mailmerge: {
+    /** The request's text filled per recipient (opted-out numbers left out); `merged: false` without merge fields. */
+    measure(request: SendRequest): Promise<MergeMeasure>;
+  };
 }
 
 // issue 16: SOAP namespaces and server address books
@@ -910,3 +921,23 @@ export type ApiCall<C extends ApiChannel> = C extends `${infer A extends keyof M
 
 // The lists of every call and event channel (API_CHANNELS, EVENT_CHANNELS), the error codes and
 // the envelope every call answers with are in ./ipc-contract.ts: this file is types only.
+
+// issue 12: mail merge measured for Compose's counter
+
+/** A mail-merge text filled for every recipient of a request, measured (mailmerge.measure). */
+export interface MergeMeasure {
+  /** false when the text has no merge field (the template is what every recipient gets). */
+  merged: boolean;
+  /** Distinct valid recipients that are not opted out. */
+  recipients: number;
+  /** The longest text a recipient gets (most parts, then most characters), and to whom; null for no recipient. */
+  longest: { text: string; to: string; name: string | null } | null;
+  /** Parts of the longest text. */
+  segments: number;
+  /** Parts summed over every recipient: the messages the send costs. */
+  messages: number;
+  /** Recipients with no contact in the address book (their fields take the fallback, or nothing). */
+  withoutContact: number;
+  /** Different texts the recipients get. */
+  distinctTexts: number;
+}

@@ -100,6 +100,8 @@ export const API_CHANNELS = [
   'autoreplies.create',
   'autoreplies.update',
   'autoreplies.delete',
+  // issue 12: Compose's counter measures the merged texts
+  'mailmerge.measure',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

@@ -14,6 +14,7 @@ import { createServerBooks } from './server-books.ts';
 import { createChildren } from './children.ts';
 import { createCredit } from './credit.ts';
 import { createDrafts } from './drafts.ts';
+import { createMergeMeasure } from './merge-measure.ts';
 import { createOptOuts } from './optouts.ts';
 import { createAutoReplies } from './auto-replies.ts';
 import { createInboxPoller } from './inbox-poller.ts';
@@ -100,6 +101,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   });
   const records = createRecords({ store, country });
   const drafts = createDrafts({ store, sessions });
+  const mergeMeasure = createMergeMeasure({ store, sessions, country });
   const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
   const autoReplies = createAutoReplies({
     store,
@@ -130,6 +132,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     drafts: drafts.api,
     optouts: optouts.api,
     autoreplies: autoReplies.api,
+    mailmerge: mergeMeasure.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -1,7 +1,8 @@
 // Mail merge (issue 12): {name}, {first name}, {last name}, {number} and {email} in a text, filled per
 // recipient from the address book; "{first name|there}" gives the text for a number without a contact
 // (or without that field), otherwise the field is left empty.
-import type { Contact } from '../../preload/api.ts';
+import { analyzeText } from '../../protocol/sms.ts';
+import type { Contact, MergeMeasure } from '../../preload/api.ts';
 
 const FIELD = /\{\s*(name|first name|last name|number|email)\s*(?:\|([^{}]*))?\}/giu;
 
@@ -35,4 +36,48 @@ export function fillText(text: string, contact: Contact | null, msisdn: string):
     const v = field(name, contact, msisdn);
     return v !== '' ? v : (fallback ?? '');
   });
+}
+
+/**
+ * What a merged text costs across its recipients (Compose's live counter): each recipient's own text
+ * measured (texts that come out the same are measured once), the longest one (most parts, then most
+ * characters, the first such recipient) and the total of parts. `contacts` holds the recipients'
+ * contacts by number.
+ */
+export function measureMerge(
+  text: string,
+  flash: boolean,
+  numbers: readonly string[],
+  contacts: ReadonlyMap<string, Contact>,
+): MergeMeasure {
+  const parts = new Map<string, { segments: number; characters: number }>();
+  let longest: MergeMeasure['longest'] = null;
+  let best = { segments: -1, characters: -1 };
+  let messages = 0;
+  let withoutContact = 0;
+  for (const to of numbers) {
+    const contact = contacts.get(to) ?? null;
+    if (!contact) withoutContact++;
+    const own = fillText(text, contact, to);
+    let m = parts.get(own);
+    if (!m) {
+      const a = analyzeText(own, { flash });
+      m = { segments: Math.max(1, a.segments), characters: a.characters };
+      parts.set(own, m);
+    }
+    messages += m.segments;
+    if (m.segments > best.segments || (m.segments === best.segments && m.characters > best.characters)) {
+      best = m;
+      longest = { text: own, to, name: contact?.name ?? null };
+    }
+  }
+  return {
+    merged: true,
+    recipients: numbers.length,
+    longest,
+    segments: Math.max(1, best.segments),
+    messages,
+    withoutContact,
+    distinctTexts: parts.size,
+  };
 }

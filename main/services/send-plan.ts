@@ -73,17 +73,31 @@ export function estimateSend(
   extra?: { reach: number; reached: Array<{ label: string; reach: number | null }> },
 ): SendEstimate {
   const recipients = plan.numbers.length + (extra?.reach ?? 0);
-  const segments =
+  // Mail merge: each recipient's own parts; the longest sets `segments`, their sum is the cost and
+  // the credit covers recipients in order while the running sum fits.
+  const own =
     textOf && (content.kind === 'text' || content.kind === 'flash')
-      ? plan.numbers.reduce((max, n) => Math.max(max, partsPerRecipient({ ...content, text: textOf(n) })), 1)
-      : partsPerRecipient(content);
-  const messages = recipients * segments;
+      ? plan.numbers.map((n) => partsPerRecipient({ ...content, text: textOf(n) }))
+      : null;
+  const segments = own ? own.reduce((max, p) => Math.max(max, p), 1) : partsPerRecipient(content);
+  const messages = own
+    ? own.reduce((sum, p) => sum + p, 0) + (extra?.reach ?? 0) * segments
+    : recipients * segments;
   const available =
     credit !== null && credit.availableMessages !== null && /^\d+$/.test(credit.availableMessages)
       ? Number(credit.availableMessages)
       : null;
-  const affordableRecipients =
-    available === null ? null : Math.min(recipients, Math.floor(available / segments));
+  let affordableRecipients: number | null = null;
+  if (available !== null && own) {
+    let spent = 0;
+    affordableRecipients = 0;
+    for (const p of own) {
+      if (spent + p > available) break;
+      spent += p;
+      affordableRecipients++;
+    }
+  } else if (available !== null)
+    affordableRecipients = Math.min(recipients, Math.floor(available / segments));
   const overCredit = available !== null && messages > available;
   return {
     recipients,

@@ -83,6 +83,17 @@ const either =
     return first;
   };
 
+/** Any JSON value (an editor's saved state), at most `depth` levels deep. */
+const json =
+  (depth: number): Check =>
+  (v, p) => {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return null;
+    if (typeof v === 'number') return num(v, p);
+    if (depth <= 0) return `${p} is nested too deeply`;
+    if (Array.isArray(v)) return arr(json(depth - 1))(v, p);
+    return record(json(depth - 1))(v, p);
+  };
+
 const STATUSES = [
   'pending',
   'sending',
@@ -309,6 +320,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     entry: str,
     'addressBooks?': arr(str, 100),
     'copies?': obj({ cc: str, bcc: str, ccAddressBook: str, bccAddressBook: str }),
+    'editor?': obj({ kind: oneOf(...CONTENT_KINDS), state: record(json(6)) }),
   }),
   'drafts.discard': none,
   'optouts.list': none,
@@ -319,6 +331,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'autoreplies.create': obj({ keyword: str, reply: str, 'enabled?': bool }),
   'autoreplies.update': obj({ id: posInt, 'keyword?': str, 'reply?': str, 'enabled?': bool }),
   'autoreplies.delete': posInt,
+  // issue 12: Compose's counter measures the merged texts
+  'mailmerge.measure': sendRequest,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -64,6 +64,23 @@ export class ContactsRepo {
     return row ? toContact(row) : null;
   }
 
+  /** The contacts of these normalised numbers (one query, however many numbers), by number. */
+  byMsisdns(msisdns: readonly string[]): Map<string, Contact> {
+    const rows = rowsAs<ContactRow>(
+      this.#app.db
+        .prepare(
+          `SELECT ${CONTACT_COLUMNS} FROM contacts c WHERE c.number IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify(msisdns)),
+    );
+    return new Map(
+      rows.map((r) => {
+        const c = toContact(r);
+        return [c.number, c] as const;
+      }),
+    );
+  }
+
   /** Contacts that already have this number, however it is written ('+44 7700 900123', '07700900123', …). */
   findDuplicates(number: string, defaultCountry?: string): Contact[] {
     const c = this.byNumber(number, defaultCountry);

@@ -8,6 +8,7 @@ import type {
 } from '../../preload/api.ts';
 import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { plural } from '../format.ts';
 import { CountryPicker, countryLabel } from './AccountCountry.tsx';
 
 /** What the saved settings now hold, for each one that the save changed (read back from the store). */
@@ -30,6 +31,8 @@ function describeChanges(before: Settings | null, after: Settings): string[] {
   if (before?.notifications !== after.notifications) out.push(`notifications ${onOff(after.notifications)}`);
   if (before?.enterSends !== after.enterSends)
     out.push(after.enterSends ? 'Enter sends a reply' : 'Ctrl+Enter sends a reply');
+  if (before?.confirmAboveRecipients !== after.confirmAboveRecipients)
+    out.push(`ask before sending to more than ${plural(after.confirmAboveRecipients, 'recipient')}`);
   if (before?.theme !== after.theme) out.push(`theme ${after.theme}`);
   return out;
 }
@@ -82,6 +85,12 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
     e.preventDefault();
     if (!draft) return;
     setError(null);
+    if (Number.isNaN(draft.confirmAboveRecipients)) {
+      setError(
+        new Error('Type how many recipients a send may have before it asks (0: ask before every send).'),
+      );
+      return;
+    }
     api()
       .settings.update(draft)
       .then(
@@ -193,6 +202,21 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               value={draft.lowCreditThreshold}
               onChange={(e) => set('lowCreditThreshold', Number(e.target.value))}
             />
+          </label>
+          <label>
+            Ask before sending to more than (recipients)
+            {/* No min/step here: the settings' own rule says what it takes (a whole number, 0 or more). */}
+            <input
+              type="number"
+              inputMode="numeric"
+              aria-describedby="confirm-above-note"
+              value={Number.isNaN(draft.confirmAboveRecipients) ? '' : draft.confirmAboveRecipients}
+              onChange={(e) => set('confirmAboveRecipients', e.target.valueAsNumber)}
+            />
+            <span id="confirm-above-note" className="muted small">
+              A larger send, or one the credit does not cover, shows its recipients and cost first (0: every
+              send).
+            </span>
           </label>
           <CountryPicker value={draft.defaultCountry} onChange={(c) => set('defaultCountry', c)} />
           <label className="check">

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Contact, Group, ImportResult } from '../../preload/api.ts';
 import { api } from '../api.ts';
-import { download } from '../format.ts';
+import { download, plural } from '../format.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ImportButtons } from './ContactImport.tsx';
 import { ServerAddressBooks } from './ServerAddressBooks.tsx';
@@ -121,13 +121,13 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
       ...(r.duplicates.length
         ? {
             next: {
-              label: `Merge the ${r.duplicates.length} duplicate(s) into the existing contacts`,
+              label: `Merge the ${plural(r.duplicates.length, 'duplicate')} into the existing contacts`,
               run: () => void merge().then((m) => showImport(m, merge), fail),
             },
           }
         : {}),
       text:
-        `Imported: ${r.added.length} added, ${r.updated.length} updated, ${r.duplicates.length} duplicate(s) skipped, ${r.invalid.length} invalid` +
+        `Imported: ${r.added.length} added, ${r.updated.length} updated, ${plural(r.duplicates.length, 'duplicate')} skipped, ${r.invalid.length} invalid` +
         (r.invalid.length
           ? ` (${r.invalid
               .slice(0, 5)

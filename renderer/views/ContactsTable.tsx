@@ -4,7 +4,7 @@
 // page at a time so that 5,000 contacts stay quick; the selection covers the whole filter.
 import { useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { Contact, Group } from '../../preload/api.ts';
-import { displayNumber } from '../format.ts';
+import { displayNumber, plural } from '../format.ts';
 import { contactMatcher } from './ContactsFilter.ts';
 
 const SHOWN_STEP = 200;
@@ -87,8 +87,10 @@ export function ContactsTable({
           }}
         />
         <span className="muted small" data-testid="contact-count">
-          {filter.trim() ? `${shown.length} of ${contacts.length}` : `${contacts.length}`} contact(s)
-          {selected.size ? `, ${selected.size} selected` : ''}
+          {filter.trim()
+            ? `${shown.length.toLocaleString()} of ${plural(contacts.length, 'contact')}`
+            : plural(contacts.length, 'contact')}
+          {selected.size ? `, ${selected.size.toLocaleString()} selected` : ''}
         </span>
       </div>
       {selected.size ? (

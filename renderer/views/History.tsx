@@ -244,7 +244,7 @@ function JobDetail({
                 .outbox.continue(job.id)
                 .then(
                   () => {
-                    setNotice(`Continuing: ${pendingCount} recipient(s) never requested`);
+                    setNotice(`Continuing: ${plural(pendingCount, 'recipient')} never requested`);
                     onChanged();
                   },
                   (e: unknown) => setError(e),

@@ -4,7 +4,7 @@
 // the box. A contact opens that contact's conversation.
 import type { KeyboardEvent, RefObject } from 'react';
 import type { Contact, MessageHit, SearchResults } from '../../preload/api.ts';
-import { displayNumber, snippetParts } from '../format.ts';
+import { displayNumber, plural, snippetParts } from '../format.ts';
 
 /** Highlight the query's words (case and accents ignored) in a short text such as a name. */
 export function highlight(text: string, query: string): Array<{ text: string; hit: boolean }> {
@@ -94,7 +94,8 @@ export function SearchPanel({
     >
       <div className="row spread search-head">
         <p className="muted small" role="status">
-          {results.messages.length} message(s), {results.contacts.length} contact(s) for “{results.query}”
+          {plural(results.messages.length, 'message')}, {plural(results.contacts.length, 'contact')} for “
+          {results.query}”
         </p>
         {results.messages.length > 0 ? (
           <button type="button" className="link" onClick={onExport}>

@@ -165,7 +165,7 @@ describe.skipIf(!HAS_CHROMIUM)('inbox end to end (issue 13)', { timeout: 90_000 
 
     await page.getByRole('searchbox', { name: 'Search messages and contacts' }).fill('first from');
     const results = page.getByTestId('search-results');
-    await results.getByText(/2 message\(s\)/).waitFor();
+    await results.getByText(/2 messages,/).waitFor();
     const [found] = await Promise.all([
       page.waitForEvent('download'),
       results.getByRole('button', { name: 'Export CSV' }).click(),

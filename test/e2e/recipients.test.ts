@@ -83,6 +83,17 @@ describe.skipIf(!HAS_CHROMIUM)(
       await dialog.getByRole('button', { name: 'Go back' }).click();
       await dialog.waitFor({ state: 'detached' });
       expect(await page.evaluate(() => window.messenger!.outbox.jobs())).toEqual([]);
+      // A 20-part SMS: the counter says it as it is typed, and Send asks first.
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill('x'.repeat(153 * 19 + 1));
+      expect(await page.getByTestId('counter').textContent()).toContain('20 segments');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await dialog.waitFor();
+      expect(await dialog.getByTestId('long-message').textContent()).toContain(
+        'Each recipient gets 20 parts',
+      );
+      await dialog.getByRole('button', { name: 'Go back' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => window.messenger!.outbox.jobs())).toEqual([]);
       // The sidebar shows the credit with two decimals.
       expect(await page.getByTestId('credit-amount').textContent()).toMatch(/^\d+\.\d\d$/);
       expect(app.pageErrors).toEqual([]);

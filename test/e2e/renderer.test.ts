@@ -228,7 +228,7 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     expect(await dialog.getByLabel('Number (required)').inputValue()).toBe('Mobile');
     await dialog.getByRole('button', { name: 'Import' }).click();
     await page
-      .getByText('Imported: 2 added, 0 updated, 1 duplicate(s) skipped, 1 invalid', { exact: false })
+      .getByText('Imported: 2 added, 0 updated, 1 duplicate skipped, 1 invalid', { exact: false })
       .waitFor();
     await page.getByRole('cell', { name: 'Dan Drake', exact: true }).waitFor();
 

@@ -7,6 +7,7 @@ import type {
   Credit,
   Group,
   SendEstimate,
+  SavedDraft,
   SendRequest,
   Template,
 } from '../../../preload/api.ts';
@@ -17,7 +18,7 @@ import { useDialog } from '../../components/Dialog.tsx';
 import { ErrorText, errorParts } from '../../components/ErrorText.tsx';
 import { plural } from '../../format.ts';
 import { useAction } from '../../hooks/useAction.ts';
-import type { ContentDraft } from '../media/types.ts';
+import type { EditorReport } from '../media/types.ts';
 import { ContentChoice, effectivePhoneMake, MessageBox, RichContent } from './MessageBox.tsx';
 import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
 import { makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
@@ -28,6 +29,7 @@ import { sendingNotice, useServerBooks } from './server-books.ts';
 import { JobBooks, useJobBooks } from '../HistoryBooks.tsx';
 import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
+import { useMergeMeasure } from './useMergeMeasure.ts';
 
 /** What another view asks Compose to start with (reply, resend, send to group). */
 export interface ComposeDraft {
@@ -49,7 +51,9 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [entry, setEntry] = useState('');
   const [text, setText] = useState(draft?.text ?? '');
   const [kind, setKind] = useState<ContentKind>('text');
-  const [richDraft, setRichDraft] = useState<ContentDraft | null>(null);
+  const [richDraft, setRichDraft] = useState<EditorReport | null>(null);
+  // A restored draft's editor state, handed to the editor of its kind when it starts.
+  const [editorSeed, setEditorSeed] = useState<SavedDraft['editor'] | null>(null);
   const [phoneMake, setPhoneMake] = useState<PhoneMake | ''>('Nokia');
   const [options, setOptions] = useState<SendOptions>(DEFAULT_OPTIONS);
   // issue 16: the account's server books (recipient tokens) and the Cc/Bcc of a rich send
@@ -62,6 +66,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const sendJob = useSendJob();
   const rich = isRichKind(kind);
   const effectiveMake = effectivePhoneMake(kind, phoneMake);
+  const merge = useMergeMeasure(chips, kind, text);
   // A book chip restored from a draft learns its reach when the account's books arrive.
   const shownChips = useMemo(
     () =>
@@ -82,6 +87,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     effectiveMake,
     options,
     extraReach,
+    merge,
   });
 
   // Saving starts once the saved draft has been read (and stops while the form shows a send's result).
@@ -130,6 +136,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           setPhoneMake(d.phoneMake as PhoneMake | '');
           setOptions({ ...DEFAULT_OPTIONS, ...d.options });
           setCopies(d.copies ?? NO_COPIES);
+          setEditorSeed(d.editor ?? null);
           setRestored(true);
         }
         setLoaded(true);
@@ -143,7 +150,11 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   // Ctrl+Enter cannot send the same content twice (a ref: the state arrives a render later).
   const [sent, setSent] = useState(false);
   const sentRef = useRef(false);
-  useDraftSaver(savedDraftOf({ chips, entry, kind, text, phoneMake, options, copies }), loaded && !sent);
+  const editor = rich && richDraft?.kind === kind ? { editor: { kind, state: richDraft.state } } : {};
+  useDraftSaver(
+    savedDraftOf({ chips, entry, kind, text, phoneMake, options, copies, ...editor }),
+    loaded && !sent,
+  );
   const [confirming, setConfirming] = useState<SendEstimate | null>(null);
   const answerRef = useRef<(choice: SendChoice) => void>(() => {});
   const ask = (estimate: SendEstimate) =>
@@ -199,6 +210,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setEntry('');
     setText('');
     setRichDraft(null);
+    setEditorSeed(null);
     setKind('text');
     setOptions(DEFAULT_OPTIONS);
     setCopies(NO_COPIES);
@@ -269,7 +281,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
             Draft restored
           </span>
         ) : null}
-        {!sent && (chips.length > 0 || text !== '' || entry !== '') ? (
+        {!sent && (chips.length > 0 || text !== '' || entry !== '' || rich) ? (
           <button type="button" className="link" onClick={newMessage}>
             Discard draft
           </button>
@@ -290,6 +302,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         onKind={(k) => {
           setKind(k);
           setRichDraft(null);
+          setEditorSeed(null);
           setErrors([]);
           submit.clearError();
         }}
@@ -297,7 +310,12 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         onPhoneMake={setPhoneMake}
       />
       {rich ? (
-        <RichContent kind={kind} richDraft={richDraft} onDraft={setRichDraft} />
+        <RichContent
+          kind={kind}
+          richDraft={richDraft}
+          onDraft={setRichDraft}
+          saved={editorSeed?.kind === kind ? editorSeed.state : undefined}
+        />
       ) : (
         <MessageBox
           text={text}
@@ -307,6 +325,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           tooLong={check.tooLong}
           costMessages={check.costMessages}
           credit={credit}
+          merge={merge}
         />
       )}
       <Options options={options} onChange={setOptions} replyTos={replyTos} rich={rich} kind={kind} />

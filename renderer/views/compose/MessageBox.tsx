@@ -1,12 +1,13 @@
 // Compose's content: the kind (text, flash, or a rich kind from the media registry), the phone make
 // the kind needs, and either the text box with its GSM-7/UCS-2 counter or the kind's editor.
-import type { Credit, Template } from '../../../preload/api.ts';
+import type { Credit, MergeMeasure, Template } from '../../../preload/api.ts';
 import { RICH_KINDS, type ContentKind, type RichKind } from '../../../protocol/content.ts';
 import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../../protocol/fields.ts';
 import { LIMITS, PHONE_MAKES, type PhoneMake } from '../../../protocol/limits.ts';
 import { SMS_SEGMENT, type TextAnalysis } from '../../../protocol/sms.ts';
+import { plural } from '../../format.ts';
 import { EDITORS } from '../media/registry.ts';
-import type { ContentDraft } from '../media/types.ts';
+import type { EditorReport, EditorState } from '../media/types.ts';
 
 /** Whether this kind's request needs PhoneMake (spec 2.4): fixed (a group graphic's Nokia), chosen, or none. */
 export function phoneMakeRule(kind: ContentKind): { fixed: PhoneMakeOnly } | 'choose' | 'none' {
@@ -76,20 +77,22 @@ export function ContentChoice({
   );
 }
 
-/** The rich kind's editor, with the summary of what it will send. */
+/** The rich kind's editor (started from `saved`, a restored draft's state), with the summary of what it will send. */
 export function RichContent({
   kind,
   richDraft,
   onDraft,
+  saved,
 }: {
   kind: RichKind;
-  richDraft: ContentDraft | null;
-  onDraft: (draft: ContentDraft) => void;
+  richDraft: EditorReport | null;
+  onDraft: (draft: EditorReport) => void;
+  saved?: EditorState | undefined;
 }) {
   const editor = EDITORS[kind];
   return (
     <div className="field media" aria-label={`${editor.label} content`} role="group">
-      <editor.Editor key={kind} onChange={onDraft} />
+      <editor.Editor key={kind} onChange={onDraft} saved={saved} />
       {richDraft && richDraft.kind === kind ? (
         <p className="muted small" data-testid="content-summary">
           {richDraft.summary}
@@ -107,6 +110,7 @@ export function MessageBox({
   tooLong,
   costMessages,
   credit,
+  merge = null,
 }: {
   text: string;
   onText: (text: string) => void;
@@ -115,6 +119,8 @@ export function MessageBox({
   tooLong: boolean;
   costMessages: number;
   credit: Credit | null;
+  /** A mail-merge text measured per recipient: the counter is the longest text's, the cost everyone's. */
+  merge?: MergeMeasure | null;
 }) {
   const characters = analysis.characters;
   return (
@@ -153,6 +159,7 @@ export function MessageBox({
         aria-live="polite"
         data-testid="counter"
       >
+        {merge ? <span>Longest merged text:</span> : null}
         <span>{analysis.encoding}</span>
         <span>
           {characters} character{characters === 1 ? '' : 's'}
@@ -168,6 +175,7 @@ export function MessageBox({
           <span>of {credit.availableMessages} available</span>
         ) : null}
       </div>
+      {merge?.longest ? <MergeNote merge={merge} /> : null}
       {analysis.nonGsm.length ? (
         <p className="muted small">
           UCS-2 because of:{' '}
@@ -185,5 +193,22 @@ export function MessageBox({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** Who gets the longest merged text, and how the recipients' texts differ. */
+function MergeNote({ merge }: { merge: MergeMeasure }) {
+  const longest = merge.longest!;
+  const who = longest.name ? `${longest.name} (+${longest.to})` : `+${longest.to}`;
+  const preview = longest.text.length > 80 ? `${longest.text.slice(0, 80)}…` : longest.text;
+  return (
+    <p className="muted small" data-testid="merge-note">
+      Mail merge: the longest text goes to {who}: “{preview}”. {plural(merge.recipients, 'recipient')},{' '}
+      {plural(merge.distinctTexts, 'different text')}
+      {merge.withoutContact > 0
+        ? `; ${plural(merge.withoutContact, 'number')} without a contact ${merge.withoutContact === 1 ? 'takes' : 'take'} the fallback`
+        : ''}
+      .
+    </p>
   );
 }

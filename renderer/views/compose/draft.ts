@@ -25,7 +25,8 @@ export function isEmptyDraft(d: SavedDraft): boolean {
     d.numbers.length + d.contactIds.length + d.groupIds.length + (d.addressBooks?.length ?? 0) === 0 &&
     d.text === '' &&
     d.entry === '' &&
-    !Object.values(d.copies ?? {}).some((v) => v !== '')
+    !Object.values(d.copies ?? {}).some((v) => v !== '') &&
+    d.editor === undefined
   );
 }
 

@@ -3,6 +3,7 @@
 // content it becomes (composeContent, the same content Send submits).
 import { useMemo } from 'react';
 import { contentProblems, isRichKind, type Content, type ContentKind } from '../../../protocol/content.ts';
+import type { MergeMeasure } from '../../../preload/api.ts';
 import { LIMITS, type PhoneMake } from '../../../protocol/limits.ts';
 import { analyzeText, type TextAnalysis } from '../../../protocol/sms.ts';
 import { toUtcSendTime } from '../../format.ts';
@@ -21,6 +22,8 @@ export interface ComposeForm {
   options: SendOptions;
   /** Issue 16: recipients the Cc/Bcc reach (counted in the cost). */
   extraReach?: number;
+  /** A mail-merge text measured per recipient (useMergeMeasure): the counter follows its longest text. */
+  merge?: MergeMeasure | null;
 }
 
 export interface ComposeValidation {
@@ -71,11 +74,13 @@ export function composeContent(
 }
 
 export function useComposeValidation(form: ComposeForm): ComposeValidation {
-  const { chips, entry, kind, text, richDraft } = form;
+  const { chips, entry, kind, text, richDraft, merge } = form;
   const { schedule, at } = form.options;
   const flash = kind === 'flash';
   const rich = isRichKind(kind);
-  const analysis = useMemo(() => analyzeText(text, { flash }), [text, flash]);
+  // With mail merge the longest text a recipient gets is measured, not the template.
+  const measured = merge?.longest?.text ?? text;
+  const analysis = useMemo(() => analyzeText(measured, { flash }), [measured, flash]);
   // The one length limit of a text: parts of one concatenated SMS (protocol LIMITS.maxMessageParts).
   const tooLong = analysis.segments > LIMITS.maxMessageParts;
   const invalid = invalidChips(chips);
@@ -91,7 +96,7 @@ export function useComposeValidation(form: ComposeForm): ComposeValidation {
             : 1),
     form.extraReach ?? 0,
   );
-  const costMessages = approxRecipients * Math.max(analysis.segments, 1);
+  const costMessages = merge ? merge.messages : approxRecipients * Math.max(analysis.segments, 1);
 
   /** The scheduled time's own problems (the protocol sees only a valid UTC time). */
   function scheduleProblems(): string[] {

@@ -31,6 +31,8 @@ export interface BitmapEditorProps {
   height: number;
   /** Accessible name of the drawing surface, e.g. "Operator logo". */
   label: string;
+  /** The drawing to start from (a restored draft); blank when absent. */
+  initial?: Bitmap | undefined;
   onChange(bitmap: Bitmap): void;
 }
 
@@ -39,8 +41,12 @@ interface ImportState {
   name: string;
 }
 
-export function BitmapEditor({ width, height, label, onChange }: BitmapEditorProps) {
-  const [history, setHistory] = useState<History<Bitmap>>(() => historyOf(createBitmap(width, height)));
+export function BitmapEditor({ width, height, label, initial, onChange }: BitmapEditorProps) {
+  const [history, setHistory] = useState<History<Bitmap>>(() =>
+    historyOf(
+      initial && initial.width === width && initial.height === height ? initial : createBitmap(width, height),
+    ),
+  );
   const [tool, setTool] = useState<Tool>('pencil');
   const [cursor, setCursor] = useState({ x: 0, y: 0 });
   const [focused, setFocused] = useState(false);

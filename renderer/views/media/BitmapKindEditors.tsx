@@ -6,10 +6,11 @@ import { BITMAP_SIZES, createBitmap, otaBitmapSize } from '../../../protocol/sma
 import type { LibraryItemKind } from '../../../preload/api.ts';
 import { BitmapEditor } from './BitmapEditor.tsx';
 import { bitmapField, networkProblems, type BitmapSource } from './bitmap-drafts.ts';
+import { bitmapOfHex, oneOf, pixelsToHex, restoreForm } from './editor-state.ts';
 import { LibraryPicker } from './LibraryPicker.tsx';
 import { NetworkPicker } from './NetworkPicker.tsx';
 import { findNetwork } from './networks.ts';
-import type { ContentDraft, ContentEditorProps } from './types.ts';
+import type { ContentDraft, ContentEditorProps, EditorState } from './types.ts';
 import { useReportDraft } from './use-draft.ts';
 
 type BitmapKind = keyof typeof BITMAP_SIZES;
@@ -25,13 +26,24 @@ const LABELS: Record<BitmapKind, string> = {
   pictureMessage: 'Picture',
 };
 
-/** Draw / library choice and the bitmap editor or library picker; reports the source. */
-function useBitmapSource(kind: BitmapKind) {
+/**
+ * Draw / library choice and the bitmap editor or library picker; reports the source and its state
+ * (the choice, the pixels as hex and the library number), and starts from a saved state.
+ */
+function useBitmapSource(kind: BitmapKind, saved: EditorState | undefined) {
   const { width, height } = BITMAP_SIZES[kind];
-  const [from, setFrom] = useState<'draw' | 'library'>('draw');
-  const [bitmap, setBitmap] = useState<Bitmap>(() => createBitmap(width, height));
-  const [number, setNumber] = useState('');
+  const [start] = useState(() => ({
+    ...restoreForm({ from: 'draw' as 'draw' | 'library', number: '' }, saved, {
+      from: oneOf('draw', 'library'),
+    }),
+    bitmap: bitmapOfHex(saved?.['pixels'], width, height) ?? createBitmap(width, height),
+  }));
+  const [from, setFrom] = useState(start.from);
+  const [bitmap, setBitmap] = useState<Bitmap>(start.bitmap);
+  const [number, setNumber] = useState(start.number);
   const source: BitmapSource = from === 'draw' ? { from, bitmap } : { from, number };
+  const pixels = useMemo(() => pixelsToHex(bitmap), [bitmap]);
+  const state: EditorState = { from, pixels, number };
   const onBitmap = useCallback((b: Bitmap) => setBitmap(b), []);
   const ui = (
     <>
@@ -58,14 +70,20 @@ function useBitmapSource(kind: BitmapKind) {
       </fieldset>
       {/* The editor stays mounted (hidden) while a library number is chosen, so the drawing is kept. */}
       <div hidden={from !== 'draw'}>
-        <BitmapEditor width={width} height={height} label={LABELS[kind]} onChange={onBitmap} />
+        <BitmapEditor
+          width={width}
+          height={height}
+          label={LABELS[kind]}
+          initial={start.bitmap}
+          onChange={onBitmap}
+        />
       </div>
       {from === 'library' ? (
         <LibraryPicker kinds={LIBRARY_KINDS[kind]} library={kind} value={number} onChange={setNumber} />
       ) : null}
     </>
   );
-  return { source, ui };
+  return { source, state, ui };
 }
 
 function sizeNote(source: BitmapSource): string {
@@ -74,9 +92,9 @@ function sizeNote(source: BitmapSource): string {
     : `library number ${source.number.trim()}`;
 }
 
-export function OperatorLogoEditor({ onChange }: ContentEditorProps) {
-  const { source, ui } = useBitmapSource('operatorLogo');
-  const [net, setNet] = useState({ mcc: '', mnc: '' });
+export function OperatorLogoEditor({ onChange, saved }: ContentEditorProps) {
+  const { source, state, ui } = useBitmapSource('operatorLogo', saved);
+  const [net, setNet] = useState(() => restoreForm({ mcc: '', mnc: '' }, saved));
   const draft: ContentDraft = useMemo(() => {
     const b = bitmapField(source, 'operatorLogo', 'logo');
     const network = findNetwork(net.mcc, net.mnc);
@@ -94,7 +112,7 @@ export function OperatorLogoEditor({ onChange }: ContentEditorProps) {
       }`,
     };
   }, [source, net]);
-  useReportDraft(draft, onChange);
+  useReportDraft(draft, { ...state, ...net }, onChange);
   return (
     <div className="media-editor">
       {ui}
@@ -103,8 +121,8 @@ export function OperatorLogoEditor({ onChange }: ContentEditorProps) {
   );
 }
 
-export function GroupGraphicEditor({ onChange }: ContentEditorProps) {
-  const { source, ui } = useBitmapSource('groupGraphic');
+export function GroupGraphicEditor({ onChange, saved }: ContentEditorProps) {
+  const { source, state, ui } = useBitmapSource('groupGraphic', saved);
   const draft: ContentDraft = useMemo(() => {
     const b = bitmapField(source, 'groupGraphic', 'group graphic');
     return {
@@ -115,13 +133,13 @@ export function GroupGraphicEditor({ onChange }: ContentEditorProps) {
       summary: `Group graphic (${sizeNote(source)})`,
     };
   }, [source]);
-  useReportDraft(draft, onChange);
+  useReportDraft(draft, state, onChange);
   return <div className="media-editor">{ui}</div>;
 }
 
-export function PictureMessageEditor({ onChange }: ContentEditorProps) {
-  const { source, ui } = useBitmapSource('pictureMessage');
-  const [text, setText] = useState('');
+export function PictureMessageEditor({ onChange, saved }: ContentEditorProps) {
+  const { source, state, ui } = useBitmapSource('pictureMessage', saved);
+  const [text, setText] = useState(() => restoreForm({ text: '' }, saved).text);
   const draft: ContentDraft = useMemo(() => {
     const b = bitmapField(source, 'pictureMessage', 'picture');
     return {
@@ -132,7 +150,7 @@ export function PictureMessageEditor({ onChange }: ContentEditorProps) {
       summary: `Picture message (${sizeNote(source)})${text ? ` with “${text.slice(0, 30)}”` : ''}`,
     };
   }, [source, text]);
-  useReportDraft(draft, onChange);
+  useReportDraft(draft, { ...state, text }, onChange);
   return (
     <div className="media-editor">
       {ui}

@@ -3,26 +3,39 @@
 // AddSMIL under "Advanced".
 import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
-import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { ADD_SMIL_VALUES } from '../../../protocol/limits.ts';
+import { FileField, FileNotKept, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { fileForState, fileOfState, oneOf, restoreForm } from './editor-state.ts';
 import { LibraryPicker } from './LibraryPicker.tsx';
 import { mmsDraft } from './file-drafts.ts';
 import { MMS_MESSAGE_MAX } from './rich-drafts.ts';
 import type { MmsForm } from './file-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
 
-export function MmsEditor({ onChange }: ContentEditorProps) {
-  const [form, setForm] = useState<MmsForm>({
-    source: 'library',
-    library: '',
-    file: null,
-    subject: '',
-    disableRepurposing: false,
-    disableWalledGardenRule: false,
-    addSmil: '0',
+export function MmsEditor({ onChange, saved }: ContentEditorProps) {
+  const [start] = useState(() => {
+    const { file, notKept } = fileOfState(saved?.['file']);
+    const form = restoreForm<MmsForm>(
+      {
+        source: 'library',
+        library: '',
+        file: null,
+        subject: '',
+        disableRepurposing: false,
+        disableWalledGardenRule: false,
+        addSmil: '0',
+      },
+      saved,
+      { source: oneOf('library', 'file'), addSmil: oneOf(...ADD_SMIL_VALUES) },
+    );
+    return { form: { ...form, file }, notKept };
   });
+  const [form, setForm] = useState<MmsForm>(start.form);
+  const [notKept, setNotKept] = useState(start.notKept);
   const set = (changes: Partial<MmsForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => mmsDraft(form), [form]);
-  useReportDraft(draft, onChange);
+  const state = useMemo(() => ({ ...form, file: fileForState(form.file) }), [form]);
+  useReportDraft(draft, state, onChange);
   const selection = form.source === 'file' && form.file ? selectFileRoute(form.file.name) : null;
 
   return (
@@ -41,7 +54,16 @@ export function MmsEditor({ onChange }: ContentEditorProps) {
         />
       ) : (
         <>
-          <FileField label="MMS file" accept=".mms,.zip" file={form.file} onFile={(file) => set({ file })} />
+          <FileField
+            label="MMS file"
+            accept=".mms,.zip"
+            file={form.file}
+            onFile={(file) => {
+              setNotKept(null);
+              set({ file });
+            }}
+          />
+          <FileNotKept name={notKept} />
           <p className="muted small">
             A .zip holds the parts (text, images, a SMIL layout); the gateway composes the MMS from them and
             keeps it in your private library.

@@ -4,6 +4,7 @@
 import { useId, useMemo, useState } from 'react';
 import { SMART_PORTS, buildPortUdh, bytesToHex, describeDcs } from '../../../protocol/smart/index.ts';
 import { useReportDraft } from './editor-kit.tsx';
+import { oneOf, restoreForm } from './editor-state.ts';
 import { pduDraft } from './rich-drafts.ts';
 import type { PduForm } from './rich-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
@@ -28,22 +29,33 @@ function portError(v: string): string | null {
   return /^\d{1,5}$/.test(v) && Number(v) <= 0xffff ? null : `“${v}” is not a port number from 0 to 65535.`;
 }
 
-export function PduEditor({ onChange }: ContentEditorProps) {
-  const [form, setForm] = useState<PduForm>({
-    dcs: 'F5',
-    pid: '00',
-    udh: bytesToHex(buildPortUdh(SMART_PORTS.vcard, 0)),
-    dataMode: 'hex',
-    userData: '',
-    text: '',
-  });
-  const [dest, setDest] = useState(String(SMART_PORTS.vcard));
-  const [src, setSrc] = useState('0');
+export function PduEditor({ onChange, saved }: ContentEditorProps) {
+  const [start] = useState(() =>
+    restoreForm(
+      {
+        dcs: 'F5',
+        pid: '00',
+        udh: bytesToHex(buildPortUdh(SMART_PORTS.vcard, 0)),
+        dataMode: 'hex' as PduForm['dataMode'],
+        userData: '',
+        text: '',
+        dest: String(SMART_PORTS.vcard),
+        src: '0',
+      },
+      saved,
+      { dataMode: oneOf('hex', 'text') },
+    ),
+  );
+  const { dest: startDest, src: startSrc, ...startForm } = start;
+  const [form, setForm] = useState<PduForm>(startForm);
+  const [dest, setDest] = useState(startDest);
+  const [src, setSrc] = useState(startSrc);
   const [portProblem, setPortProblem] = useState<string | null>(null);
   const modeName = useId();
   const set = (changes: Partial<PduForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => pduDraft(form), [form]);
-  useReportDraft(draft, onChange);
+  const state = useMemo(() => ({ ...form, dest, src }), [form, dest, src]);
+  useReportDraft(draft, state, onChange);
 
   const buildUdh = () => {
     const problem = portError(dest) ?? portError(src);

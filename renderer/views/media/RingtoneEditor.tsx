@@ -11,6 +11,7 @@ import {
 import { parseRtttl, rtttlDurationMs, RtttlError } from '../../../protocol/smart/rtttl.ts';
 import type { RtttlSong } from '../../../protocol/smart/rtttl.ts';
 import { playSong } from './audio.ts';
+import { oneOf, restoreForm } from './editor-state.ts';
 import { libraryNumberProblem } from './library-number.ts';
 import { LibraryPicker } from './LibraryPicker.tsx';
 import { Staff } from './Staff.tsx';
@@ -37,10 +38,15 @@ function lineCol(text: string, position: number): { line: number; col: number } 
   return { line: lines.length, col: (lines[lines.length - 1]?.length ?? 0) + 1 };
 }
 
-export function RingtoneEditor({ onChange }: ContentEditorProps) {
-  const [source, setSource] = useState<'text' | 'library'>('text');
-  const [text, setText] = useState(SAMPLE_RTTTL);
-  const [libraryNumber, setLibraryNumber] = useState('');
+export function RingtoneEditor({ onChange, saved }: ContentEditorProps) {
+  const [start] = useState(() =>
+    restoreForm({ source: 'text' as 'text' | 'library', text: SAMPLE_RTTTL, libraryNumber: '' }, saved, {
+      source: oneOf('text', 'library'),
+    }),
+  );
+  const [source, setSource] = useState(start.source);
+  const [text, setText] = useState(start.text);
+  const [libraryNumber, setLibraryNumber] = useState(start.libraryNumber);
   const [playing, setPlaying] = useState<{ stop(): void } | null>(null);
   const [playError, setPlayError] = useState<string | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -86,7 +92,7 @@ export function RingtoneEditor({ onChange }: ContentEditorProps) {
           : `Ringtone “${name}”`,
     };
   }, [source, libraryNumber, parsed, fit, text]);
-  useReportDraft(draft, onChange);
+  useReportDraft(draft, { source, text, libraryNumber }, onChange);
 
   function play() {
     if (!parsed.ok) return;

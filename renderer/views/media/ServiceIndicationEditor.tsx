@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'react';
 import { SI_ACTIONS } from '../../../protocol/limits.ts';
 import { useReportDraft } from './editor-kit.tsx';
+import { oneOf, restoreForm } from './editor-state.ts';
 import { generateSiId, localToUtcField, siDraft } from './rich-drafts.ts';
 import type { SiForm } from './rich-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
@@ -32,11 +33,14 @@ function Utc({ local }: { local: string }) {
   return utc ? <span className="muted small">UTC {utc.replace('T', ' ')}</span> : null;
 }
 
-export function ServiceIndicationEditor({ onChange }: ContentEditorProps) {
-  const [form, setForm] = useState<SiForm>(initialForm);
+export function ServiceIndicationEditor({ onChange, saved }: ContentEditorProps) {
+  const [form, setForm] = useState<SiForm>(() =>
+    restoreForm(initialForm(), saved, { action: oneOf('', ...ACTIONS) }),
+  );
   const set = (changes: Partial<SiForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => siDraft(form), [form]);
-  useReportDraft(draft, onChange);
+  const state = useMemo(() => ({ ...form }), [form]);
+  useReportDraft(draft, state, onChange);
 
   return (
     <div className="rich-editor" role="group" aria-label="Service indication">

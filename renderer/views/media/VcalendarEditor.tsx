@@ -2,6 +2,7 @@
 // sent as vCalendar 1.0 with UTC times (what phones take over SMS, port 9205).
 import { useMemo, useState } from 'react';
 import { useReportDraft } from './editor-kit.tsx';
+import { restoreForm } from './editor-state.ts';
 import { localToUtcIso, MAX_REMINDER_MINUTES, vcalendarDraft } from './rich-drafts.ts';
 import type { VcalendarForm } from './rich-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
@@ -30,11 +31,12 @@ function Utc({ local }: { local: string }) {
   return utc ? <span className="muted small">UTC {utc.slice(0, 16).replace('T', ' ')}</span> : null;
 }
 
-export function VcalendarEditor({ onChange }: ContentEditorProps) {
-  const [form, setForm] = useState<VcalendarForm>(initialForm);
+export function VcalendarEditor({ onChange, saved }: ContentEditorProps) {
+  const [form, setForm] = useState<VcalendarForm>(() => restoreForm(initialForm(), saved));
   const set = (changes: Partial<VcalendarForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => vcalendarDraft(form), [form]);
-  useReportDraft(draft, onChange);
+  const state = useMemo(() => ({ ...form }), [form]);
+  useReportDraft(draft, state, onChange);
 
   return (
     <div className="rich-editor" role="group" aria-label="vCalendar event">

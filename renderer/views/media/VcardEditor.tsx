@@ -3,16 +3,22 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { Contact } from '../../../preload/api.ts';
 import { api, errorText } from '../../api.ts';
 import { useReportDraft } from './editor-kit.tsx';
+import { restoreForm } from './editor-state.ts';
 import { vcardDraft } from './rich-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
 
-export function VcardEditor({ onChange }: ContentEditorProps) {
+export function VcardEditor({ onChange, saved }: ContentEditorProps) {
+  const [start] = useState(() =>
+    restoreForm({ contactId: null as number | null, includeEmail: true, includeNotes: false }, saved, {
+      contactId: (v) => (Number.isSafeInteger(v) ? (v as number) : undefined),
+    }),
+  );
   const [contacts, setContacts] = useState<Contact[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
-  const [contactId, setContactId] = useState<number | null>(null);
-  const [includeEmail, setIncludeEmail] = useState(true);
-  const [includeNotes, setIncludeNotes] = useState(false);
+  const [contactId, setContactId] = useState<number | null>(start.contactId);
+  const [includeEmail, setIncludeEmail] = useState(start.includeEmail);
+  const [includeNotes, setIncludeNotes] = useState(start.includeNotes);
   const selectId = useId();
 
   useEffect(() => {
@@ -26,7 +32,11 @@ export function VcardEditor({ onChange }: ContentEditorProps) {
     () => vcardDraft(contact, { includeEmail, includeNotes }),
     [contact, includeEmail, includeNotes],
   );
-  useReportDraft(draft, onChange);
+  const state = useMemo(
+    () => ({ contactId, includeEmail, includeNotes }),
+    [contactId, includeEmail, includeNotes],
+  );
+  useReportDraft(draft, state, onChange);
 
   const f = filter.trim().toLowerCase();
   const shown = (contacts ?? []).filter(

@@ -3,18 +3,30 @@
 // video and .jar files; an MMS presentation goes as an MMS notification, a .jad through si-href.
 import { useMemo, useState } from 'react';
 import { selectFileRoute } from '../../../protocol/content-selection.ts';
-import { FileField, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { FileField, FileNotKept, LimitedText, SourceChoice, useReportDraft } from './editor-kit.tsx';
+import { fileForState, fileOfState, oneOf, restoreForm } from './editor-state.ts';
 import { LibraryPicker } from './LibraryPicker.tsx';
 import { wapPushDraft } from './file-drafts.ts';
 import { MMS_MESSAGE_MAX } from './rich-drafts.ts';
 import type { WapPushForm } from './file-drafts.ts';
 import type { ContentEditorProps } from './types.ts';
 
-export function WapPushEditor({ onChange }: ContentEditorProps) {
-  const [form, setForm] = useState<WapPushForm>({ source: 'library', library: '', file: null, message: '' });
+export function WapPushEditor({ onChange, saved }: ContentEditorProps) {
+  const [start] = useState(() => {
+    const { file, notKept } = fileOfState(saved?.['file']);
+    const form = restoreForm<WapPushForm>(
+      { source: 'library', library: '', file: null, message: '', contentType: '' },
+      saved,
+      { source: oneOf('library', 'file') },
+    );
+    return { form: { ...form, file }, notKept };
+  });
+  const [form, setForm] = useState<WapPushForm>(start.form);
+  const [notKept, setNotKept] = useState(start.notKept);
   const set = (changes: Partial<WapPushForm>) => setForm((f) => ({ ...f, ...changes }));
   const draft = useMemo(() => wapPushDraft(form), [form]);
-  useReportDraft(draft, onChange);
+  const state = useMemo(() => ({ ...form, file: fileForState(form.file) }), [form]);
+  useReportDraft(draft, state, onChange);
   const selection = form.source === 'file' && form.file ? selectFileRoute(form.file.name) : null;
 
   return (
@@ -29,7 +41,15 @@ export function WapPushEditor({ onChange }: ContentEditorProps) {
         />
       ) : (
         <>
-          <FileField label="File" file={form.file} onFile={(file) => set({ file })} />
+          <FileField
+            label="File"
+            file={form.file}
+            onFile={(file) => {
+              setNotKept(null);
+              set({ file });
+            }}
+          />
+          <FileNotKept name={notKept} />
           <label>
             Content type (optional)
             <input

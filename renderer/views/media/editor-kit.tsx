@@ -2,18 +2,27 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { fileToPicked } from './file-drafts.ts';
 import type { PickedFile } from './file-drafts.ts';
-import type { ContentDraft } from './types.ts';
+import { DRAFT_FILE_MAX } from './editor-state.ts';
+import type { ContentDraft, EditorReport, EditorState } from './types.ts';
 
-/** Reports the draft (its ContentDraft fields only) on mount and whenever it changes. */
-export function useReportDraft(draft: ContentDraft, onChange: (d: ContentDraft) => void): void {
+/**
+ * Reports the draft (its ContentDraft fields only) and the editor's state on mount and whenever either
+ * changes identity: both are memoised by the editor. Unlike use-draft.ts, nothing is serialised here
+ * (a WAP push or MMS upload's hex can be megabytes).
+ */
+export function useReportDraft(
+  draft: ContentDraft,
+  state: EditorState,
+  onChange: (report: EditorReport) => void,
+): void {
   const ref = useRef(onChange);
   useEffect(() => {
     ref.current = onChange;
   });
   useEffect(() => {
     const { kind, text, fields, problems, summary } = draft;
-    ref.current({ kind, text, fields, problems, summary });
-  }, [draft]);
+    ref.current({ kind, text, fields, problems, summary, state });
+  }, [draft, state]);
 }
 
 /** Upper bound of what an editor reads into memory (the gateway composes at most 1 MB ZIPs). */
@@ -117,4 +126,13 @@ export function LimitedText(props: { label: string; value: string; max: number; 
       </span>
     </label>
   );
+}
+
+/** Said when a restored draft named a file too large to keep in it (editor-state.ts DRAFT_FILE_MAX). */
+export function FileNotKept({ name }: { name: string | null }) {
+  return name ? (
+    <p className="warn-text small" role="note" data-testid="file-not-kept">
+      “{name}” was not kept in the draft (files over {DRAFT_FILE_MAX / 1024} KiB are not): choose it again.
+    </p>
+  ) : null;
 }

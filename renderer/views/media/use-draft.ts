@@ -1,15 +1,21 @@
-// Reporting an editor's draft to Compose: on mount and whenever the draft's content changes,
-// through the latest onChange (so an inline callback in the parent causes no loop).
+// Reporting an editor's draft and state to Compose: on mount and whenever either changes, through the
+// latest onChange (so an inline callback in the parent causes no loop). Only ContentDraft's fields
+// and the state go out (a builder's preview or explanation stays in the editor).
 import { useEffect, useRef } from 'react';
-import type { ContentDraft } from './types.ts';
+import type { ContentDraft, EditorReport, EditorState } from './types.ts';
 
-export function useReportDraft(draft: ContentDraft, onChange: (d: ContentDraft) => void): void {
+export function useReportDraft(
+  draft: ContentDraft,
+  state: EditorState,
+  onChange: (report: EditorReport) => void,
+): void {
   const ref = useRef(onChange);
   useEffect(() => {
     ref.current = onChange;
   });
-  const key = JSON.stringify(draft);
+  const { kind, text, fields, problems, summary } = draft;
+  const key = JSON.stringify({ kind, text, fields, problems, summary, state });
   useEffect(() => {
-    ref.current(JSON.parse(key) as ContentDraft);
+    ref.current(JSON.parse(key) as EditorReport);
   }, [key]);
 }

@@ -148,8 +148,28 @@ describe('every API channel', () => {
     await expect(call('drafts.save', { ...saved, kind: 'fax' })).rejects.toMatchObject({
       code: 'bad-argument',
     });
+    // A rich editor's own state rides along as JSON (nested, but not without bound).
+    const rich = {
+      ...saved,
+      kind: 'operatorLogo',
+      editor: {
+        kind: 'operatorLogo',
+        state: { from: 'draw', pixels: '80', mcc: '262', file: null, n: [1, { a: true }] },
+      },
+    };
+    await call('drafts.save', rich);
+    expect(await call('drafts.get')).toEqual(rich);
+    const deep = { editor: { kind: 'ringtone', state: { a: [[[[[[['too deep']]]]]]] } } };
+    await expect(call('drafts.save', { ...saved, ...deep })).rejects.toMatchObject({ code: 'bad-argument' });
     await call('drafts.discard');
     expect(await call('drafts.get')).toBeNull();
+    // issue 12: a mail-merge text measured per recipient for Compose's counter.
+    expect(
+      await call('mailmerge.measure', {
+        recipients: ['447700900811'],
+        content: { kind: 'text', text: 'Hi {first name|you}' },
+      }),
+    ).toMatchObject({ merged: true, recipients: 1, longest: { text: 'Hi you', to: '447700900811' } });
     // issue 12: the opt-out list.
     expect(await call('optouts.add', ['447700900899'])).toEqual({ added: 1, invalid: [] });
     expect(await call('optouts.list')).toMatchObject([{ number: '447700900899', source: 'manual' }]);

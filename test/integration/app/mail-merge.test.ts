@@ -45,6 +45,15 @@ describe('mail merge against the reference gateway', () => {
       content: { kind: 'text' as const, text: 'Hi {first name|there}, your table is ready' },
     };
     expect(await a.api.send.estimate(request)).toMatchObject({ recipients: 4, optedOut: 1, segments: 1 });
+    // Compose's counter: the longest text among the four sent to ("there" and "Alice" tie: the first one).
+    expect(await a.api.mailmerge.measure(request)).toMatchObject({
+      merged: true,
+      recipients: 4,
+      longest: { text: 'Hi there, your table is ready', to: '447700900904', name: null },
+      messages: 4,
+      withoutContact: 2,
+      distinctTexts: 3,
+    });
     const sent = await a.api.send.submit(request);
     await finished(a, sent.job.id);
     expect(gatewayTexts(gw).sort()).toEqual([

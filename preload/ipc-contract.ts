@@ -100,6 +100,9 @@ export const API_CHANNELS = [
   'autoreplies.create',
   'autoreplies.update',
   'autoreplies.delete',
+  // issue 12: campaigns
+  'campaigns.get',
+  'campaigns.resendFailed',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

@@ -20,6 +20,7 @@ import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
 import { createSender } from './sender.ts';
+import { createCampaigns } from './campaigns.ts';
 import { createSessions } from './session.ts';
 import { createSettings } from './settings.ts';
 import { ApiError } from './validate-args.ts';
@@ -99,6 +100,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       sessions.current()?.account.sandbox === true,
   });
   const records = createRecords({ store, country });
+  const campaigns = createCampaigns({ store, sessions, start: (id) => sender.start(id) });
   const drafts = createDrafts({ store, sessions });
   const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
   const autoReplies = createAutoReplies({
@@ -130,6 +132,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     drafts: drafts.api,
     optouts: optouts.api,
     autoreplies: autoReplies.api,
+    ...campaigns.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 

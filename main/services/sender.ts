@@ -14,6 +14,7 @@ import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
 import { fillText, hasMergeFields } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
+import { skipOptedOutPending } from '../store/outbox-campaigns.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
@@ -231,8 +232,13 @@ export function createSender(deps: SenderDeps) {
             'invalid-state',
             'nothing is left that was never requested; recipients shown as unknown may have received it',
           );
-        startSending(jobId);
-        return job;
+        // Issue 12: a number that opted out after the send was journaled is never requested.
+        const optedOut = skipOptedOutPending(store.app, jobId, (list) =>
+          store.optOuts.filter(s.account.id, list),
+        );
+        const now = store.outbox.job(jobId) ?? job;
+        if (now.counts.pending > 0) startSending(jobId);
+        return { job: now, optedOut };
       },
       resend: async ({ jobId, numbers }) => {
         const s = sessions.require();
@@ -272,6 +278,8 @@ export function createSender(deps: SenderDeps) {
       }
       return recovered;
     },
+    /** Send a journaled job's pending batches (campaigns.ts's resend to failed), after any send under way. */
+    start: startSending,
     /** Resolves when no send is under way (the chain as it is now). */
     idle: (): Promise<void> => chain,
     async close(): Promise<void> {

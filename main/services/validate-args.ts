@@ -314,6 +314,9 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'autoreplies.create': obj({ keyword: str, reply: str, 'enabled?': bool }),
   'autoreplies.update': obj({ id: posInt, 'keyword?': str, 'reply?': str, 'enabled?': bool }),
   'autoreplies.delete': posInt,
+  // issue 12: campaigns
+  'campaigns.get': posInt,
+  'campaigns.resendFailed': posInt,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

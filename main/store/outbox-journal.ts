@@ -129,6 +129,8 @@ export class OutboxJournal extends OutboxReads {
       accountId?: string;
       /** Mail merge (issue 12): each recipient's own text; recipients sharing a text share batches. */
       textOf?: (msisdn: string) => string;
+      /** Part of a campaign (a resend of one) even when sent to one number: no Inbox conversation. */
+      campaign?: boolean;
     } = {},
   ): OutboxJob {
     const country = options.defaultCountry ?? this.#defaultCountry;
@@ -189,7 +191,11 @@ export class OutboxJournal extends OutboxReads {
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
         chunk.to.forEach((to, position) => {
           // A campaign (more than one recipient) makes no Inbox conversation per recipient.
-          const conversationId = this.#conversations.ensure(to, now, numbers.length > 1);
+          const conversationId = this.#conversations.ensure(
+            to,
+            now,
+            numbers.length > 1 || options.campaign === true,
+          );
           insertMessage.run(
             conversationId,
             content.kind,
@@ -429,6 +435,7 @@ export class OutboxJournal extends OutboxReads {
     return this.createJob(numbers, job.content, {
       textOf: (to) => texts.get(to) ?? job.content.text,
       resendOf: jobId,
+      campaign: job.recipientCount > 1,
       ...(job.accountId === null ? {} : { accountId: job.accountId }),
     });
   }

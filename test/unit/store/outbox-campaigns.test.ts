@@ -7,6 +7,7 @@ import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
 import { StoreError } from '../../../main/store/errors.ts';
 import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import {
   OPTED_OUT_REASON,
   readCampaign,
@@ -101,6 +102,18 @@ describe('campaigns', () => {
       {},
     );
     for (const [s, n] of Object.entries(byStatus)) expect(c.counts[s as keyof typeof c.counts]).toBe(n);
+  });
+
+  it('a resend of a campaign to one number makes no Inbox conversation either', () => {
+    const list = numbers(3);
+    const job = journal.createJob(list, TEXT);
+    answerAll(job.id, (to) => (to === list[2] ? '2' : '-3'));
+    const r = resendFailed(app, journal, job.id, none);
+    expect(r.job.recipientCount).toBe(1);
+    expect(new ConversationsRepo(app).list().items).toEqual([]);
+    // A message to one number alone is a conversation.
+    journal.createJob([list[0]!], TEXT);
+    expect(new ConversationsRepo(app).list().items.map((c) => c.peer)).toEqual([list[0]]);
   });
 
   it('refuses a resend when every failed recipient opted out, journaling nothing', () => {

@@ -109,7 +109,8 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
           ← History
         </button>
         <span className="muted small">
-          {formatTime(job.createdAt)} · {plural(data.jobIds.length - 1, 'resend')}
+          {formatTime(job.createdAt)} ·{' '}
+          {data.jobIds.length > 1 ? plural(data.jobIds.length - 1, 'resend') : 'no resend yet'}
         </span>
       </div>
       <h1 id="campaign-title" className="campaign-title">

@@ -265,6 +265,12 @@ function JobDetail({
         </p>
       ) : null}
       <ErrorText error={error} />
+      {/* The progress follows the journal: recipients answered of the send's rows. */}
+      <progress
+        max={job.recipientCount}
+        value={job.recipientCount - job.counts.pending - job.counts.sending}
+        aria-label="Send progress"
+      />
       <p className="muted small">
         <SummaryLine rows={shown} />
       </p>

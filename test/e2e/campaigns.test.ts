@@ -210,6 +210,21 @@ describe.skipIf(!HAS_CHROMIUM)('campaigns (web shell + Chromium)', { timeout: 12
     expect(browser.pageErrors).toEqual([]);
   });
 
+  it('Compose’s results show a contact’s name beside the number; the summary counts those rows', async () => {
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    await page.keyboard.press('Control+n');
+    const entry = page.getByRole('combobox', { name: 'To', exact: true });
+    await entry.fill('+447700900301');
+    await entry.press('Enter');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Hello Ada');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const row = page.getByTestId('send-results').locator('tbody tr').first();
+    await row.locator('[data-status="accepted"], [data-status="delivered"]').waitFor({ timeout: 20_000 });
+    expect(await row.textContent()).toContain('Ada Lovelace');
+    await page.getByText(/1\/1 answered — 1 accepted, 0 failed, 0 unknown/).waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+
   it('the virtual phone shows a contact’s name beside the handset number', async () => {
     await page.getByRole('button', { name: 'Virtual phone' }).click();
     const handset = page.getByRole('button', { name: /Ada Lovelace/ });

@@ -33,20 +33,30 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
   const names = useContactNames();
   const dialog = useDialog();
 
+  // How long the last read took: a campaign of 100,000 rows takes about a second to read, so live
+  // reloads wait at least four times that (and at least 300 ms) rather than queue up behind each other.
+  const lastMs = useRef(0);
   const load = useCallback(() => {
+    const started = performance.now();
     api()
       .campaigns.get(jobId)
-      .then(setData, (e: unknown) => setError(e));
+      .then(setData, (e: unknown) => setError(e))
+      .finally(() => {
+        lastMs.current = performance.now() - started;
+      });
   }, [jobId]);
   useEffect(load, [load]);
-  // Live: a batch answered or a receipt for any send of the campaign reloads it, at most every 300 ms.
+  // Live: a batch answered or a receipt for any send of the campaign reloads it (throttled).
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const soon = useCallback(() => {
     if (timer.current !== null) return;
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      load();
-    }, 300);
+    timer.current = setTimeout(
+      () => {
+        timer.current = null;
+        load();
+      },
+      Math.max(300, 4 * lastMs.current),
+    );
   }, [load]);
   useEffect(
     () => () => {

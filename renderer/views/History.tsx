@@ -189,13 +189,19 @@ function JobDetail({
     api()
       .outbox.recipients(job.id)
       .then(setRows, (e: unknown) => setError(e));
+  }, [job.id, job.counts]);
+  // The campaign is read again when this send's failures change or after an action here (a large
+  // campaign takes a while to read: not on every batch).
+  const [version, setVersion] = useState(0);
+  const failures = job.counts.rejected + job.counts.failed;
+  useEffect(() => {
     api()
       .campaigns.get(job.id)
       .then(
         (c) => setFailed(c.rows.filter((r) => groupOf(r) === 'failed').map((r) => r.to)),
         (e: unknown) => setError(e),
       );
-  }, [job.id, job.counts]);
+  }, [job.id, failures, version]);
 
   const shown = filter ? rows.filter((r) => filter.includes(r.status)) : rows;
   const act = (p: Promise<string | null>) =>
@@ -203,6 +209,7 @@ function JobDetail({
       (n) => {
         if (n !== null) {
           setNotice(n);
+          setVersion((v) => v + 1);
           onChanged();
         }
       },

@@ -99,6 +99,11 @@ describe.skipIf(!HAS_CHROMIUM)('campaigns (web shell + Chromium)', { timeout: 12
     await history();
     const item = page.getByRole('listitem').filter({ hasText: 'Spring sale' });
     await item.getByRole('button', { name: /Spring sale/ }).click();
+    // History's own table: the name beside the number, its summary the rows' counts.
+    await item.locator('tbody tr').filter({ hasText: 'Ada Lovelace' }).waitFor();
+    await expect
+      .poll(() => item.getByTestId('row-summary').textContent(), { timeout: 20_000 })
+      .toBe('5 recipients: 3 delivered · 2 failed');
     await item.getByRole('button', { name: 'Open campaign' }).click();
     await page.getByRole('heading', { name: 'Campaign: Spring sale' }).waitFor();
     await expect.poll(() => campaignRows().count()).toBe(5);
@@ -137,6 +142,17 @@ describe.skipIf(!HAS_CHROMIUM)('campaigns (web shell + Chromium)', { timeout: 12
     expect(peers.filter((p) => numbers.includes(p))).toEqual([]);
 
     await page.setViewportSize({ width: 720, height: 480 });
+    // Nothing spills sideways at 720 px: the page and the table fit.
+    expect(
+      await page.evaluate(() => {
+        const t = document.querySelector('[data-testid="campaign-recipients"]')!;
+        const view = document.querySelector('.view.campaign')!;
+        return [
+          document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1,
+          t.scrollWidth <= view.clientWidth + 1,
+        ];
+      }),
+    ).toEqual([true, true]);
     await shoot(page, 'campaign');
     await page.setViewportSize({ width: 1024, height: 720 });
     await page.getByRole('button', { name: '← History' }).click();

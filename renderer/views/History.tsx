@@ -108,8 +108,9 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
       <ErrorText error={error} />
       {unknown.length ? (
         <div className="banner warn" role="status">
-          {plural(unknown.length, 'batch', 'batches')} were being sent when the app stopped; their outcome is
-          unknown. Check the recipients below before resending — they may already have received the message.
+          {plural(unknown.length, 'batch', 'batches')} {unknown.length === 1 ? 'was' : 'were'} being sent when
+          the app stopped; the outcome is unknown. Check the recipients below before resending — they may
+          already have received the message.
         </div>
       ) : null}
       {shown.length === 0 ? <p className="muted">No sends.</p> : null}
@@ -125,6 +126,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
               <span className="job-text">{jobTitle(j)}</span>
               <span className="muted small">
                 {formatTime(j.createdAt)} · {plural(j.recipientCount, 'recipient')}
+                {j.recipientCount > 1 ? ' · campaign' : ''}
                 {j.resendOf !== null ? ` · resend of #${j.resendOf}` : ''}
                 {scheduledAt(j) ? ` · scheduled for ${scheduledAt(j)}` : ''}
               </span>

@@ -104,6 +104,9 @@ describe.skipIf(!HAS_CHROMIUM)('campaigns (web shell + Chromium)', { timeout: 12
     await expect
       .poll(() => item.getByTestId('row-summary').textContent(), { timeout: 20_000 })
       .toBe('5 recipients: 3 delivered · 2 failed');
+    await page.setViewportSize({ width: 720, height: 480 });
+    await shoot(page, 'history-campaign-detail');
+    await page.setViewportSize({ width: 1024, height: 720 });
     await item.getByRole('button', { name: 'Open campaign' }).click();
     await page.getByRole('heading', { name: 'Campaign: Spring sale' }).waitFor();
     await expect.poll(() => campaignRows().count()).toBe(5);

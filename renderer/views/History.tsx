@@ -167,6 +167,9 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
   );
 }
 
+/** Rows listed in a send's detail; the campaign view filters and searches them all. */
+const DETAIL_MAX = 1000;
+
 function JobDetail({
   job,
   filter,
@@ -282,8 +285,11 @@ function JobDetail({
       />
       <p className="muted small">
         <SummaryLine rows={shown} />
+        {shown.length > DETAIL_MAX
+          ? ` — the first ${DETAIL_MAX.toLocaleString()} are listed here; open the campaign to filter and search them all, or export the CSV.`
+          : ''}
       </p>
-      <RecipientTable rows={shown} names={names} />
+      <RecipientTable rows={shown.slice(0, DETAIL_MAX)} names={names} />
     </div>
   );
 }

@@ -6,7 +6,7 @@
 // never requested) shows why its unknown rows are unknown, pending looks different from unknown,
 // and Continue sending leaves out a number that opted out since and says so. The virtual phone shows
 // a contact's name. Screenshots of the campaign view at 720×480, light and dark.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +135,21 @@ describe.skipIf(!HAS_CHROMIUM)('campaigns (web shell + Chromium)', { timeout: 12
       .poll(async () => (await zed.locator('td').last().textContent())?.trim(), { timeout: 20_000 })
       .toBe('2');
     await expect.poll(() => zed.getAttribute('data-group'), { timeout: 20_000 }).toBe('failed');
+    // Search by name; the CSV has every row with its name, reason and number of sends.
+    await page.getByRole('searchbox', { name: 'Find a recipient' }).fill('ada');
+    await expect.poll(() => campaignRows().count()).toBe(1);
+    await page.getByRole('searchbox', { name: 'Find a recipient' }).fill('');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`campaign-${sent.job.id}.csv`);
+    const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
+    expect(csv[0]).toBe('number,status,report,report text,receipt,message id,name,why,attempts');
+    expect(
+      csv.filter((l) => l.startsWith('447700900301,delivered,') && l.includes('Ada Lovelace')),
+    ).toHaveLength(1);
+    expect(csv.find((l) => l.startsWith('447700900000,'))).toMatch(/,Zed Failing,.*,2$/);
     const gateway = await page.evaluate(() => window.messenger!.outbox.jobs());
     // One resend, to the one failed number that did not opt out; no conversation per recipient.
     const resends = gateway.filter((j) => j.resendOf === sent.job.id);

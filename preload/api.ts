@@ -826,6 +826,8 @@ export interface ContinueResult {
 export interface CampaignRow extends RecipientOutcome {
   jobId: number;
   attempts: number;
+  /** On the signed-in account's opt-out list now: never sent to again (resend to failed leaves it out). */
+  optedOut: boolean;
 }
 
 export interface Campaign {

@@ -10,7 +10,7 @@ import type { MessengerApi } from '../../preload/api.ts';
 
 export interface CampaignsDeps {
   store: AppStore;
-  sessions: { require(): Session };
+  sessions: { current(): Session | null; require(): Session };
   /** The sending loop (sender.ts): sends the new job's batches. */
   start(jobId: number): void;
 }
@@ -20,7 +20,16 @@ export function createCampaigns(deps: CampaignsDeps): { api: Pick<MessengerApi, 
   return {
     api: {
       campaigns: {
-        get: async (jobId) => readCampaign(store.app, store.outbox, jobId),
+        get: async (jobId) => {
+          // Rows on the signed-in account's opt-out list say so (never sent to again).
+          const account = sessions.current()?.account.id;
+          return readCampaign(
+            store.app,
+            store.outbox,
+            jobId,
+            account === undefined ? {} : { optedOut: (list) => store.optOuts.filter(account, list) },
+          );
+        },
         resendFailed: async (jobId) => {
           const s = sessions.require();
           const first = readCampaign(store.app, store.outbox, jobId).job;

@@ -20,6 +20,9 @@ export const CAMPAIGN_MIN_RECIPIENTS = 2;
 /** The statuses "Resend to failed" sends again: the gateway refused, or a receipt said not delivered. */
 export const FAILED_STATUSES: readonly OutboundStatus[] = ['rejected', 'failed'];
 
+/** Splits numbers into those that may be sent to and those on the opt-out list. */
+export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
+
 export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
 
 const EMPTY_COUNTS: StatusCounts = {
@@ -66,7 +69,13 @@ function campaignJobIds(app: AppDb, rootId: number): number[] {
  * The campaign `jobId` belongs to: its first send, every send of it, one row per recipient (the
  * latest attempt, in the first send's order) and the counts of exactly those rows.
  */
-export function readCampaign(app: AppDb, journal: OutboxJournal, jobId: number, now = Date.now()): Campaign {
+export function readCampaign(
+  app: AppDb,
+  journal: OutboxJournal,
+  jobId: number,
+  options: { optedOut?: OptedOut; now?: number } = {},
+): Campaign {
+  const now = options.now ?? Date.now();
   const rootId = campaignRoot(app, jobId);
   const root = journal.job(rootId);
   if (!root) throw new StoreError('not-found', `no outbox job ${jobId}`);
@@ -80,10 +89,19 @@ export function readCampaign(app: AppDb, journal: OutboxJournal, jobId: number, 
     for (const r of rowsAs<MessageRow>(rows.all(id))) {
       const before = byPeer.get(r.peer);
       // Re-inserting keeps the first send's order (Map keeps the first insertion's place).
-      byPeer.set(r.peer, { ...toOutcome(r, now), jobId: id, attempts: (before?.attempts ?? 0) + 1 });
+      byPeer.set(r.peer, {
+        ...toOutcome(r, now),
+        jobId: id,
+        attempts: (before?.attempts ?? 0) + 1,
+        optedOut: false,
+      });
     }
   }
   const list = [...byPeer.values()];
+  if (options.optedOut) {
+    const listed = new Set(options.optedOut(list.map((r) => r.to)).skipped);
+    for (const r of list) r.optedOut = listed.has(r.to);
+  }
   const counts: StatusCounts = { ...EMPTY_COUNTS };
   for (const r of list) counts[r.status] += 1;
   return { job: root, jobIds, rows: list, counts };
@@ -98,7 +116,7 @@ export function resendFailed(
   app: AppDb,
   journal: OutboxJournal,
   jobId: number,
-  isOptedOut: (numbers: readonly string[]) => { kept: string[]; skipped: string[] },
+  isOptedOut: OptedOut,
 ): { job: OutboxJob; optedOut: number } {
   return app.transaction(() => {
     const c = readCampaign(app, journal, jobId);
@@ -123,7 +141,7 @@ export function resendFailed(
 export function skipOptedOutPending(
   app: AppDb,
   jobId: number,
-  isOptedOut: (numbers: readonly string[]) => { kept: string[]; skipped: string[] },
+  isOptedOut: OptedOut,
   now = Date.now(),
 ): number {
   return app.transaction(() => {

@@ -115,12 +115,17 @@ export function SummaryLine({ rows }: { rows: readonly RecipientOutcome[] }) {
 
 const csvCell = (v: string): string => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
 
+/** A row of a table: a campaign's rows also say how many sends reached it and whether it opted out. */
+export type TableRow = RecipientOutcome & { attempts?: number; optedOut?: boolean };
+
+const OPTED_OUT_WORDS = 'On the opt-out list: never sent to again.';
+
+/** whyText, and that the number opted out when it did. */
+const rowWhy = (r: TableRow): string => (r.optedOut ? `${whyText(r)} ${OPTED_OUT_WORDS}` : whyText(r));
+
 /** The per-recipient report as CSV (number first, as the exports always had it). */
-export function recipientsCsv(
-  rows: ReadonlyArray<RecipientOutcome & { attempts?: number }>,
-  names: ReadonlyMap<string, string>,
-): string {
-  const lines = ['number,status,report,report text,receipt,message id,name,why,attempts'];
+export function recipientsCsv(rows: readonly TableRow[], names: ReadonlyMap<string, string>): string {
+  const lines = ['number,status,report,report text,receipt,message id,name,why,attempts,opted out'];
   for (const r of rows)
     lines.push(
       [
@@ -131,8 +136,9 @@ export function recipientsCsv(
         r.receiptReport !== null ? describeReport(r.receiptReport) : '',
         r.messageIdentifier ?? '',
         names.get(r.to) ?? '',
-        whyText(r),
+        rowWhy(r),
         String(r.attempts ?? 1),
+        r.optedOut ? 'yes' : '',
       ]
         .map(csvCell)
         .join(','),
@@ -146,7 +152,7 @@ export function RecipientTable({
   testId,
   showAttempts = false,
 }: {
-  rows: ReadonlyArray<RecipientOutcome & { attempts?: number }>;
+  rows: readonly TableRow[];
   names: ReadonlyMap<string, string>;
   testId?: string;
   showAttempts?: boolean;
@@ -170,9 +176,10 @@ export function RecipientTable({
             <td>
               <StatusPill status={r.status} />
               {r.receiptOverdue ? <span className="pill no-receipt">no receipt yet</span> : null}
+              {r.optedOut ? <span className="pill opted-out">opted out</span> : null}
             </td>
             <td className="muted why">
-              {whyText(r)}
+              {rowWhy(r)}
               {r.messageIdentifier ? <span className="small"> · id {r.messageIdentifier}</span> : null}
             </td>
             {showAttempts ? <td className="muted">{r.attempts ?? 1}</td> : null}

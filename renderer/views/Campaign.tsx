@@ -86,7 +86,8 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
   const counts = summarize(rows);
   const total = rows.length;
   const answered = total - counts.pending - counts.sending;
-  const failed = rows.filter((r) => groupOf(r) === 'failed').map((r) => r.to);
+  // What Resend to failed sends: failed, and not on the opt-out list.
+  const failed = rows.filter((r) => groupOf(r) === 'failed' && !r.optedOut).map((r) => r.to);
   const pendingJobs = [...new Set(rows.filter((r) => r.status === 'pending').map((r) => r.jobId))];
   const needle = find.trim().toLowerCase();
   const digits = needle.replace(/\D/g, '');

@@ -203,7 +203,7 @@ function JobDetail({
     api()
       .campaigns.get(job.id)
       .then(
-        (c) => setFailed(c.rows.filter((r) => groupOf(r) === 'failed').map((r) => r.to)),
+        (c) => setFailed(c.rows.filter((r) => groupOf(r) === 'failed' && !r.optedOut).map((r) => r.to)),
         (e: unknown) => setError(e),
       );
   }, [job.id, failures, version]);

@@ -88,7 +88,8 @@ describe('campaigns', () => {
       expect(c.job.id).toBe(sent.job.id);
       expect(c.jobIds).toEqual([sent.job.id, resend.job.id]);
       expect(c.rows.length).toBe(numbers.length);
-      expect(c.rows.find((x) => x.to === stop)?.status).toBe('rejected');
+      expect(c.rows.find((x) => x.to === stop)).toMatchObject({ status: 'rejected', optedOut: true });
+      expect(c.rows.filter((x) => x.optedOut).map((x) => x.to)).toEqual([stop]);
       expect(c.counts.rejected + c.counts.failed).toBe(1);
       // The campaign made no Inbox conversation (item 6), resend included.
       expect((await a.api.inbox.conversations()).items.length).toBe(0);

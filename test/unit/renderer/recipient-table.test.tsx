@@ -94,12 +94,13 @@ describe('RecipientTable', () => {
 
   it('exports CSV with the number first, the name and the reason', () => {
     const csv = recipientsCsv(
-      [ROWS[5]!, { ...ROWS[0]!, attempts: 2 }],
+      [ROWS[5]!, { ...ROWS[0]!, attempts: 2, optedOut: true }],
       new Map([['447700900001', 'Ada, Countess']]),
     );
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('number,status,report,report text,receipt,message id,name,why,attempts');
-    expect(lines[1]).toMatch(/^447700900006,unknown,,,,,,"The request may have reached the gateway.*",1$/);
-    expect(lines[2]).toMatch(/^447700900001,delivered,-3,.*,"Ada, Countess",.*,2$/);
+    expect(lines[0]).toBe('number,status,report,report text,receipt,message id,name,why,attempts,opted out');
+    expect(lines[1]).toMatch(/^447700900006,unknown,,,,,,"The request may have reached the gateway.*",1,$/);
+    expect(lines[2]).toMatch(/^447700900001,delivered,-3,.*,"Ada, Countess",.*,2,yes$/);
+    expect(lines[2]).toContain('On the opt-out list: never sent to again.');
   });
 });

@@ -67,6 +67,12 @@ describe('campaigns', () => {
       [list[4], 'accepted'],
     ]);
     expect(c.counts).toMatchObject({ accepted: 2, rejected: 2, failed: 1, pending: 0 });
+    expect(c.rows.every((x) => !x.optedOut)).toBe(true);
+    expect(
+      readCampaign(app, journal, job.id, { optedOut: without([list[3]!]) })
+        .rows.filter((x) => x.optedOut)
+        .map((x) => x.to),
+    ).toEqual([list[3]]);
 
     // Resend to failed: the three failed, less the one that opted out since.
     const r = resendFailed(app, journal, job.id, without([list[3]!]));

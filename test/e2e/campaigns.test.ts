@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAppStore } from '../../main/store/app-store.ts';
 import { OutboxJournal } from '../../main/store/outbox-journal.ts';
@@ -64,6 +64,9 @@ describe.skipIf(!HAS_CHROMIUM)('campaigns (web shell + Chromium)', { timeout: 12
     if (shell) await stopShell(shell);
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
+
+  // Each test starts at 1024×720 (the sidebar open), whatever the one before left.
+  beforeEach(() => page.setViewportSize({ width: 1024, height: 720 }));
 
   const history = async () => {
     const back = page.getByRole('button', { name: '← History' });
@@ -165,17 +168,19 @@ describe.skipIf(!HAS_CHROMIUM)('campaigns (web shell + Chromium)', { timeout: 12
     expect(peers.filter((p) => numbers.includes(p))).toEqual([]);
 
     await page.setViewportSize({ width: 720, height: 480 });
-    // Nothing spills sideways at 720 px: the page and the table fit.
-    expect(
-      await page.evaluate(() => {
-        const t = document.querySelector('[data-testid="campaign-recipients"]')!;
-        const view = document.querySelector('.view.campaign')!;
-        return [
-          document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1,
-          t.scrollWidth <= view.clientWidth + 1,
-        ];
-      }),
-    ).toEqual([true, true]);
+    // Nothing spills sideways at 720 px: the page and the table fit (once the sidebar has collapsed).
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const t = document.querySelector('[data-testid="campaign-recipients"]')!;
+          const view = document.querySelector('.view.campaign')!;
+          return [
+            document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1,
+            t.scrollWidth <= view.clientWidth + 1,
+          ];
+        }),
+      )
+      .toEqual([true, true]);
     await shoot(page, 'campaign');
     await page.getByRole('button', { name: '2 failed' }).click();
     await shoot(page, 'campaign-failed');

@@ -706,7 +706,7 @@ export interface MessengerApi {
      * Continue sending an interrupted job: its batches never requested (pending), nothing else; a
      * batch that may have reached the gateway (unknown) is never sent again by this.
      */
-    continue(jobId: number): Promise<OutboxJob>;
+    continue(jobId: number): Promise<ContinueResult>;
   };
   inbox: {
     conversations(args?: {
@@ -856,6 +856,49 @@ export interface MessengerApi {
     /** The request's text filled per recipient (opted-out numbers left out); `merged: false` without merge fields. */
     measure(request: SendRequest): Promise<MergeMeasure>;
   };
+  // issue 12: campaigns (a send to more than one recipient and its resends)
+  campaigns: {
+    /** The campaign the send `jobId` belongs to (its first send or any resend of it). */
+    get(jobId: number): Promise<Campaign>;
+    /**
+     * One new send to the recipients whose latest attempt failed, never to an opted-out number;
+     * refused when none has failed (so a second click sends nothing).
+     */
+    resendFailed(jobId: number): Promise<CampaignResend>;
+  };
+}
+
+// issue 12: campaigns
+
+/** Continue sending (issue 17): the job, and how many never-requested recipients had opted out since. */
+export interface ContinueResult {
+  job: OutboxJob;
+  optedOut: number;
+}
+
+/** One recipient of a campaign: its latest attempt (`jobId`), after `attempts` sends to it. */
+export interface CampaignRow extends RecipientOutcome {
+  jobId: number;
+  attempts: number;
+  /** On the signed-in account's opt-out list now: never sent to again (resend to failed leaves it out). */
+  optedOut: boolean;
+}
+
+export interface Campaign {
+  /** The first send. */
+  job: OutboxJob;
+  /** The first send and its resends, oldest first. */
+  jobIds: number[];
+  /** One row per recipient, in the first send's order. */
+  rows: CampaignRow[];
+  /** `rows` counted by status (the same rows a table shows). */
+  counts: StatusCounts;
+}
+
+export interface CampaignResend {
+  job: OutboxJob;
+  /** Failed recipients left out because they are on the opt-out list. */
+  optedOut: number;
 }
 
 // issue 16: SOAP namespaces and server address books

@@ -102,6 +102,9 @@ export const API_CHANNELS = [
   'autoreplies.delete',
   // issue 12: Compose's counter measures the merged texts
   'mailmerge.measure',
+  // issue 12: campaigns
+  'campaigns.get',
+  'campaigns.resendFailed',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

@@ -21,6 +21,7 @@ import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
 import { createSender } from './sender.ts';
+import { createCampaigns } from './campaigns.ts';
 import { createSessions } from './session.ts';
 import { createSettings } from './settings.ts';
 import { ApiError } from './validate-args.ts';
@@ -100,6 +101,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       sessions.current()?.account.sandbox === true,
   });
   const records = createRecords({ store, country });
+  const campaigns = createCampaigns({ store, sessions, start: (id) => sender.start(id) });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
   const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
@@ -133,6 +135,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     optouts: optouts.api,
     autoreplies: autoReplies.api,
     mailmerge: mergeMeasure.api,
+    ...campaigns.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -16,6 +16,7 @@ import { fillText, hasMergeFields } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
 import { limitExtras, planExtras, reachOfPlan } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
+import { skipOptedOutPending } from '../store/outbox-campaigns.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
@@ -265,8 +266,13 @@ export function createSender(deps: SenderDeps) {
             'invalid-state',
             'nothing is left that was never requested; recipients shown as unknown may have received it',
           );
-        startSending(jobId);
-        return job;
+        // Issue 12: a number that opted out after the send was journaled is never requested.
+        const optedOut = skipOptedOutPending(store.app, jobId, (list) =>
+          store.optOuts.filter(s.account.id, list),
+        );
+        const now = store.outbox.job(jobId) ?? job;
+        if (now.counts.pending > 0) startSending(jobId);
+        return { job: now, optedOut };
       },
       resend: async ({ jobId, numbers }) => {
         const s = sessions.require();
@@ -306,6 +312,8 @@ export function createSender(deps: SenderDeps) {
       }
       return recovered;
     },
+    /** Send a journaled job's pending batches (campaigns.ts's resend to failed), after any send under way. */
+    start: startSending,
     /** Resolves when no send is under way (the chain as it is now). */
     idle: (): Promise<void> => chain,
     async close(): Promise<void> {

@@ -333,6 +333,9 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'autoreplies.delete': posInt,
   // issue 12: Compose's counter measures the merged texts
   'mailmerge.measure': sendRequest,
+  // issue 12: campaigns
+  'campaigns.get': posInt,
+  'campaigns.resendFailed': posInt,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -133,6 +133,8 @@ export class OutboxJournal extends OutboxReads {
       textOf?: (msisdn: string) => string;
       /** Issue 16: address books and the first request's Cc/Bcc (./outbox-extras.ts). */
       extras?: JobExtras;
+      /** Part of a campaign (a resend of one) even when sent to one number: no Inbox conversation. */
+      campaign?: boolean;
     } = {},
   ): OutboxJob {
     const country = options.defaultCountry ?? this.#defaultCountry;
@@ -190,8 +192,9 @@ export class OutboxJournal extends OutboxReads {
         for (let start = 0; start < list.length; start += this.#batchSize)
           chunks.push({ text, to: list.slice(start, start + this.#batchSize) });
       chunks = placeExtras(chunks, extras, this.#batchSize, content.text);
-      // A campaign (more than one recipient, or any address book or Cc/Bcc) makes no Inbox conversations.
-      const campaign = numbers.length > 1 || hasExtras(extras);
+      // A campaign (more than one recipient, any address book or Cc/Bcc, or a resend of a campaign)
+      // makes no Inbox conversations.
+      const campaign = numbers.length > 1 || hasExtras(extras) || options.campaign === true;
       for (const [i, chunk] of chunks.entries()) {
         const seq = i + 1;
         const x = chunk.extras;
@@ -444,6 +447,7 @@ export class OutboxJournal extends OutboxReads {
     return this.createJob(numbers, job.content, {
       textOf: (to) => texts.get(to) ?? job.content.text,
       resendOf: jobId,
+      campaign: job.recipientCount > 1,
       ...(job.accountId === null ? {} : { accountId: job.accountId }),
     });
   }

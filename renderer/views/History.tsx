@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { OutboundStatus, OutboxBatch, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
-import { describeReport } from '../../protocol/reports.ts';
 import { api, useEvent } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
-import { StatusPill } from '../components/StatusPill.tsx';
 import { JobBooks, toBooksOf, useJobBooks } from './HistoryBooks.tsx';
-import { displayNumber, download, formatTime, plural } from '../format.ts';
-import { isRichKind } from '../../protocol/content.ts';
-import { EDITORS } from './media/registry.ts';
+import { RecipientTable, SummaryLine, groupOf, recipientsCsv } from '../components/RecipientTable.tsx';
+import { download, formatTime, plural } from '../format.ts';
+import { useContactNames } from '../hooks/useContactNames.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { Campaign } from './Campaign.tsx';
+import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
@@ -35,18 +35,14 @@ function scheduledAt(j: OutboxJob): string | null {
   return null;
 }
 
-/** A send's title: its text, else the name of its content kind ("Operator logo"). */
-const jobTitle = (j: OutboxJob): string =>
-  j.content.text || (isRichKind(j.content.kind) ? EDITORS[j.content.kind].label : j.content.kind);
-
-const csvCell = (v: string): string => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-
 export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void }) {
   const [jobs, setJobs] = useState<OutboxJob[]>([]);
   const [filter, setFilter] = useState<Filter>('all');
   const [open, setOpen] = useState<number | null>(null);
   const [unknown, setUnknown] = useState<OutboxBatch[]>([]);
   const [error, setError] = useState<unknown>(null);
+  // Issue 12: a campaign (a send to many and its resends) opens in its own view.
+  const [campaign, setCampaign] = useState<number | null>(null);
 
   const load = useCallback(() => {
     api()
@@ -82,6 +78,17 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
         ? jobs.filter((j) => statuses.some((s) => j.counts[s] > 0))
         : jobs;
 
+  if (campaign !== null)
+    return (
+      <Campaign
+        jobId={campaign}
+        onBack={() => {
+          setCampaign(null);
+          load();
+        }}
+      />
+    );
+
   return (
     <section className="view history" aria-labelledby="history-title">
       <div className="row spread">
@@ -102,8 +109,9 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
       <ErrorText error={error} />
       {unknown.length ? (
         <div className="banner warn" role="status">
-          {plural(unknown.length, 'batch', 'batches')} were being sent when the app stopped; their outcome is
-          unknown. Check the recipients below before resending — they may already have received the message.
+          {plural(unknown.length, 'batch', 'batches')} {unknown.length === 1 ? 'was' : 'were'} being sent when
+          the app stopped; the outcome is unknown. Check the recipients below before resending — they may
+          already have received the message.
         </div>
       ) : null}
       {shown.length === 0 ? <p className="muted">No sends.</p> : null}
@@ -122,6 +130,8 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
                 {j.extraReach !== undefined
                   ? ` + ${j.extraReach === null ? 'server books' : j.extraReach.toLocaleString()} through server books or Cc/Bcc`
                   : ''}
+                {j.recipientCount > 1 ? ' · campaign' : ''}
+                {j.resendOf !== null ? ` · resend of #${j.resendOf}` : ''}
                 {scheduledAt(j) ? ` · scheduled for ${scheduledAt(j)}` : ''}
               </span>
               <span className="counts">
@@ -146,7 +156,13 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
               </span>
             </button>
             {open === j.id ? (
-              <JobDetail job={j} filter={statuses} onCompose={onCompose} onChanged={load} />
+              <JobDetail
+                job={j}
+                filter={statuses}
+                onCompose={onCompose}
+                onChanged={load}
+                onCampaign={setCampaign}
+              />
             ) : null}
           </li>
         ))}
@@ -155,71 +171,75 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
   );
 }
 
+/** Rows listed in a send's detail; the campaign view filters and searches them all. */
+const DETAIL_MAX = 1000;
+
 function JobDetail({
   job,
   filter,
   onCompose,
   onChanged,
+  onCampaign,
 }: {
   job: OutboxJob;
   filter: OutboundStatus[] | null;
   onCompose: (d: ComposeDraft) => void;
   onChanged: () => void;
+  onCampaign: (jobId: number) => void;
 }) {
   const [rows, setRows] = useState<RecipientOutcome[]>([]);
+  // The campaign's failed recipients (latest attempts): what "Resend to failed" sends.
+  const [failed, setFailed] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const dialog = useDialog();
   const books = useJobBooks(job);
+  const names = useContactNames();
   useEffect(() => {
     api()
       .outbox.recipients(job.id)
       .then(setRows, (e: unknown) => setError(e));
   }, [job.id, job.counts]);
-
-  const failed = rows.filter((r) => r.status === 'rejected' || r.status === 'failed').map((r) => r.to);
-  const shown = filter ? rows.filter((r) => filter.includes(r.status)) : rows;
-  const resend = async () => {
-    const yes = await dialog.confirm({
-      title: 'Resend to failed recipients?',
-      message: `Send the message again to ${plural(failed.length, 'failed recipient')}?`,
-      confirmLabel: 'Resend',
-    });
-    if (!yes) return;
+  // The campaign is read again when this send's failures change or after an action here (a large
+  // campaign takes a while to read: not on every batch).
+  const [version, setVersion] = useState(0);
+  const failures = job.counts.rejected + job.counts.failed;
+  useEffect(() => {
     api()
-      .outbox.resend({ jobId: job.id, numbers: failed })
+      .campaigns.get(job.id)
       .then(
-        (j) => {
-          setNotice(`Resent as send #${j.id}`);
-          onChanged();
-        },
+        (c) => setFailed(c.rows.filter((r) => groupOf(r) === 'failed' && !r.optedOut).map((r) => r.to)),
         (e: unknown) => setError(e),
       );
-  };
+  }, [job.id, failures, version]);
+
+  const shown = filter ? rows.filter((r) => filter.includes(r.status)) : rows;
+  const act = (p: Promise<string | null>) =>
+    p.then(
+      (n) => {
+        if (n !== null) {
+          setNotice(n);
+          setVersion((v) => v + 1);
+          onChanged();
+        }
+      },
+      (e: unknown) => setError(e),
+    );
   // A book's batch (issue 16) has no recipient rows: it counts as one.
   const pendingCount = job.counts.pending + books.filter((b) => b.state === 'pending').length;
-  // The per-recipient report of this send, as the table shows it.
-  const exportCsv = () => {
-    const lines = ['number,status,report,report text,receipt,message id'];
-    for (const r of rows)
-      lines.push(
-        [
-          r.to,
-          r.status,
-          r.report ?? '',
-          r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : '',
-          r.receiptReport !== null ? describeReport(r.receiptReport) : '',
-          r.messageIdentifier ?? '',
-        ]
-          .map(csvCell)
-          .join(','),
-      );
-    download(`send-${job.id}.csv`, lines.join('\r\n') + '\r\n');
-  };
   return (
     <div className="job-detail">
       <div className="row">
-        <button type="button" onClick={() => void resend()} disabled={failed.length === 0}>
+        {job.recipientCount > 1 || job.resendOf !== null ? (
+          <button type="button" className="primary" onClick={() => onCampaign(job.id)}>
+            Open campaign
+          </button>
+        ) : null}
+        <button
+          type="button"
+          onClick={() => void act(resendFailed(dialog, job, failed))}
+          disabled={failed.length === 0}
+        >
           Resend to failed ({failed.length})
         </button>
         <button
@@ -236,21 +256,7 @@ function JobDetail({
         </button>
         {pendingCount && !job.counts.sending ? (
           // Issue 17: only the recipients never requested; an unknown one is not sent again.
-          <button
-            type="button"
-            className="primary"
-            onClick={() =>
-              void api()
-                .outbox.continue(job.id)
-                .then(
-                  () => {
-                    setNotice(`Continuing: ${plural(pendingCount, 'recipient')} never requested`);
-                    onChanged();
-                  },
-                  (e: unknown) => setError(e),
-                )
-            }
-          >
+          <button type="button" className="primary" onClick={() => void act(continueSending([job.id]))}>
             Continue sending ({pendingCount})
           </button>
         ) : null}
@@ -267,7 +273,11 @@ function JobDetail({
             Cancel pending ({pendingCount})
           </button>
         ) : null}
-        <button type="button" onClick={exportCsv} disabled={rows.length === 0}>
+        <button
+          type="button"
+          onClick={() => download(`send-${job.id}.csv`, recipientsCsv(rows, names))}
+          disabled={rows.length === 0}
+        >
           Export CSV
         </button>
         {notice ? <span className="muted">{notice}</span> : null}
@@ -280,34 +290,19 @@ function JobDetail({
       ) : null}
       <ErrorText error={error} />
       <JobBooks batches={books} />
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Recipient</th>
-            <th>Status</th>
-            <th>Report</th>
-            <th>Message id</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((r) => (
-            <tr key={r.to}>
-              <td>{displayNumber(r.to)}</td>
-              <td>
-                <StatusPill status={r.status} />
-              </td>
-              <td className="muted">
-                {r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : ''}
-                {r.receiptReport !== null
-                  ? ` · receipt: ${describeReport(r.receiptReport)} (code ${r.receiptReport})`
-                  : ''}
-                {r.receiptOverdue ? ' · no receipt yet' : ''}
-              </td>
-              <td className="muted small">{r.messageIdentifier ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* The progress follows the journal: recipients answered of the send's rows. */}
+      <progress
+        max={job.recipientCount}
+        value={job.recipientCount - job.counts.pending - job.counts.sending}
+        aria-label="Send progress"
+      />
+      <p className="muted small">
+        <SummaryLine rows={shown} />
+        {shown.length > DETAIL_MAX
+          ? ` — the first ${DETAIL_MAX.toLocaleString()} are listed here; open the campaign to filter and search them all, or export the CSV.`
+          : ''}
+      </p>
+      <RecipientTable rows={shown.slice(0, DETAIL_MAX)} names={names} />
     </div>
   );
 }

@@ -18,6 +18,8 @@ import {
 } from './phone-model.ts';
 import type { Handset, HandsetMessage, PduWindow } from './phone-model.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
+import { NumberWithName } from '../components/RecipientTable.tsx';
+import { useContactNames } from '../hooks/useContactNames.ts';
 
 /** PDUs kept in memory: the most recent ones (a large sandbox campaign must not grow the view forever). */
 const MAX_PDUS = 5000;
@@ -75,6 +77,8 @@ export function Phone() {
   useEvent('outbox:progress', () => refresh());
 
   const handsets = useMemo(() => buildHandsets(pdus), [pdus]);
+  // Issue 12: a handset that is a contact shows its name beside the number.
+  const names = useContactNames();
   const digits = find.replace(/\D/g, '');
   const shown = digits === '' ? handsets : handsets.filter((h) => h.recipient.includes(digits));
   const current = shown.find((h) => h.recipient === selected) ?? shown[0] ?? null;
@@ -126,7 +130,9 @@ export function Phone() {
                   aria-pressed={h === current}
                   onClick={() => setSelected(h.recipient)}
                 >
-                  <span>{displayNumber(h.recipient)}</span>
+                  <span>
+                    <NumberWithName number={h.recipient} names={names} />
+                  </span>
                   <span className="muted small">
                     {h.messages.length} message{h.messages.length === 1 ? '' : 's'}
                   </span>
@@ -134,25 +140,27 @@ export function Phone() {
               </li>
             ))}
           </ul>
-          <HandsetScreen handset={current} />
+          <HandsetScreen handset={current} names={names} />
         </div>
       ) : null}
     </section>
   );
 }
 
-function HandsetScreen({ handset }: { handset: Handset }) {
+function HandsetScreen({ handset, names }: { handset: Handset; names: ReadonlyMap<string, string> }) {
   const label = `Handset ${displayNumber(handset.recipient)}`;
   return (
     <section className="handset" aria-label={label}>
       <div className="handset-top">
         <span aria-hidden="true" className="handset-speaker" />
-        <strong>{displayNumber(handset.recipient)}</strong>
+        <strong>
+          <NumberWithName number={handset.recipient} names={names} />
+        </strong>
       </div>
       <ol className="plain handset-screen">
         {handset.messages.map((m) => (
           <li key={`${m.messageIdentifier}-${m.lastId}`}>
-            <ReceivedItem message={m} />
+            <ReceivedItem message={m} names={names} />
           </li>
         ))}
       </ol>
@@ -160,7 +168,7 @@ function HandsetScreen({ handset }: { handset: Handset }) {
   );
 }
 
-function ReceivedItem({ message }: { message: HandsetMessage }) {
+function ReceivedItem({ message, names }: { message: HandsetMessage; names: ReadonlyMap<string, string> }) {
   const kind = message.content?.kind;
   const label = kind ? CONTENT_LABELS[kind] : 'Unreadable message';
   return (
@@ -177,13 +185,19 @@ function ReceivedItem({ message }: { message: HandsetMessage }) {
         </p>
       ) : null}
       {message.error ? <p className="error small">Not decodable: {message.error}</p> : null}
-      {message.content ? <ContentView content={message.content} /> : null}
+      {message.content ? <ContentView content={message.content} names={names} /> : null}
       <p className="muted small received-id">Message {message.messageIdentifier}</p>
     </article>
   );
 }
 
-function ContentView({ content }: { content: DecodedContent }) {
+/** An MMS From address ("+447700900123/TYPE=PLMN") with its contact's name, when it is a contact. */
+function fromWithName(from: string, names: ReadonlyMap<string, string>): string {
+  const name = names.get(from.replace(/\/TYPE=.*$/i, '').replace(/^\+/, ''));
+  return name ? `${name} (${from})` : from;
+}
+
+function ContentView({ content, names }: { content: DecodedContent; names: ReadonlyMap<string, string> }) {
   switch (content.kind) {
     case 'text':
       return <p className="received-text">{content.text}</p>;
@@ -259,7 +273,10 @@ function ContentView({ content }: { content: DecodedContent }) {
       return (
         <dl className="facts small">
           {n.subject !== undefined ? <FactPair term="Subject" value={n.subject} /> : null}
-          <FactPair term="From" value={n.from ?? '(inserted by the network)'} />
+          <FactPair
+            term="From"
+            value={n.from !== undefined ? fromWithName(n.from, names) : '(inserted by the network)'}
+          />
           <FactPair term="Size" value={`${n.messageSize} bytes`} />
           <FactPair term="Class" value={n.messageClass} />
           <FactPair

@@ -3,7 +3,8 @@
 import { useRef, useState } from 'react';
 import type { OutboxJob, RecipientOutcome } from '../../../preload/api.ts';
 import { api, useEvent } from '../../api.ts';
-import { StatusPill } from '../../components/StatusPill.tsx';
+import { RecipientTable, summarize } from '../../components/RecipientTable.tsx';
+import { useContactNames } from '../../hooks/useContactNames.ts';
 
 /** Of two snapshots of the same job, the one with fewer recipients still pending or sending. */
 function laterSnapshot(current: OutboxJob | null, next: OutboxJob): OutboxJob {
@@ -88,34 +89,19 @@ export function useSendJob(): SendJob {
 
 export function Results({ job, outcomes, done }: SendJob & { job: OutboxJob }) {
   const pct = job.recipientCount ? Math.round((done / job.recipientCount) * 100) : 0;
+  const names = useContactNames();
+  const rows = [...outcomes.values()];
+  // The summary counts the rows the table shows (issue 12); the progress follows the journal.
+  const c = summarize(rows);
   return (
     <div className="results" aria-label="Send results">
       <progress max={100} value={pct} aria-label="Send progress" />
       <div className="muted small">
-        {done}/{job.recipientCount} answered —{' '}
-        {job.counts.accepted + job.counts.queued + job.counts.delivered} accepted,{' '}
-        {job.counts.rejected + job.counts.failed} failed, {job.counts.unknown} unknown
+        {done}/{job.recipientCount} answered — {c.accepted + c.noReceipt + c.delivered} accepted, {c.failed}{' '}
+        failed, {c.unknown} unknown
+        {c.pending ? `, ${c.pending} pending` : ''}
       </div>
-      <table className="table" data-testid="send-results">
-        <thead>
-          <tr>
-            <th>Recipient</th>
-            <th>Status</th>
-            <th>Report</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...outcomes.values()].map((o) => (
-            <tr key={o.to}>
-              <td>+{o.to}</td>
-              <td>
-                <StatusPill status={o.status} />
-              </td>
-              <td className="muted">{o.reportText ?? o.report ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RecipientTable rows={rows} names={names} testId="send-results" />
     </div>
   );
 }

@@ -206,6 +206,15 @@ describe('every API channel', () => {
     expect(again).toMatchObject({ resendOf: sent.job.id, recipientCount: 1 });
     const history = await call<{ items: unknown[] }>('history.messages', { filter: { jobId: sent.job.id } });
     expect(history.items).toHaveLength(2);
+    // issue 12: the campaign of the first send and its resend, read from the resend
+    expect(await call('campaigns.get', again.id)).toMatchObject({
+      job: { id: sent.job.id },
+      jobIds: [sent.job.id, again.id],
+    });
+    await expect(call('campaigns.resendFailed', sent.job.id)).rejects.toMatchObject({
+      code: 'invalid-state',
+    });
+    await expect(call('campaigns.get', 'x')).rejects.toMatchObject({ code: 'bad-argument' });
 
     await postForm(gw.url, '/sandbox/inbound', {
       SendTo: DEMO_NUMBER,

@@ -1,0 +1,195 @@
+// The campaign view (issue 12 item 6), reached from History: a send to many recipients and its
+// resends as one — progress and counts from the journal's rows (each recipient's latest attempt),
+// live while sending, after Continue sending and on receipts; the per-recipient report with names,
+// why each row is what it is, a filter by the summary's groups and a search; CSV export; Resend to
+// failed and Continue sending (./send-actions.ts).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Campaign as CampaignData } from '../../preload/api.ts';
+import { api, useEvent } from '../api.ts';
+import { useDialog } from '../components/Dialog.tsx';
+import { ErrorText } from '../components/ErrorText.tsx';
+import {
+  GROUP_LABELS,
+  RecipientTable,
+  groupOf,
+  recipientsCsv,
+  summarize,
+} from '../components/RecipientTable.tsx';
+import type { RowGroup } from '../components/RecipientTable.tsx';
+import { download, formatTime, plural } from '../format.ts';
+import { useContactNames } from '../hooks/useContactNames.ts';
+import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
+
+/** Rows drawn at once; the filter, the search and the CSV reach the rest. */
+const SHOWN_MAX = 500;
+
+export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void }) {
+  const [data, setData] = useState<CampaignData | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [group, setGroup] = useState<RowGroup | 'all'>('all');
+  const [find, setFind] = useState('');
+  const [busy, setBusy] = useState(false);
+  const names = useContactNames();
+  const dialog = useDialog();
+
+  // How long the last read took: a campaign of 100,000 rows takes about a second to read, so live
+  // reloads wait at least four times that (and at least 300 ms) rather than queue up behind each other.
+  const lastMs = useRef(0);
+  const load = useCallback(() => {
+    const started = performance.now();
+    api()
+      .campaigns.get(jobId)
+      .then(setData, (e: unknown) => setError(e))
+      .finally(() => {
+        lastMs.current = performance.now() - started;
+      });
+  }, [jobId]);
+  useEffect(load, [load]);
+  // Live: a batch answered or a receipt for any send of the campaign reloads it (throttled).
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const soon = useCallback(() => {
+    if (timer.current !== null) return;
+    timer.current = setTimeout(
+      () => {
+        timer.current = null;
+        load();
+      },
+      Math.max(300, 4 * lastMs.current),
+    );
+  }, [load]);
+  useEffect(
+    () => () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+    },
+    [],
+  );
+  const ids = data?.jobIds ?? [jobId];
+  useEvent('outbox:progress', (p) => {
+    if (ids.includes(p.jobId) || p.job.resendOf !== null) soon();
+  });
+  useEvent('inbox:receipt', (p) => {
+    if (p.message.jobId !== null && ids.includes(p.message.jobId)) soon();
+  });
+
+  if (!data)
+    return (
+      <section className="view campaign" aria-label="Campaign">
+        <button type="button" onClick={onBack}>
+          ← History
+        </button>
+        <ErrorText error={error} />
+      </section>
+    );
+
+  const { job, rows } = data;
+  const counts = summarize(rows);
+  const total = rows.length;
+  const answered = total - counts.pending - counts.sending;
+  // What Resend to failed sends: failed, and not on the opt-out list.
+  const failed = rows.filter((r) => groupOf(r) === 'failed' && !r.optedOut).map((r) => r.to);
+  const pendingJobs = [...new Set(rows.filter((r) => r.status === 'pending').map((r) => r.jobId))];
+  const needle = find.trim().toLowerCase();
+  const digits = needle.replace(/\D/g, '');
+  const filtered = rows.filter(
+    (r) =>
+      (group === 'all' || groupOf(r) === group) &&
+      (needle === '' ||
+        (digits !== '' && r.to.includes(digits)) ||
+        (names.get(r.to)?.toLowerCase().includes(needle) ?? false)),
+  );
+  const shown = filtered.slice(0, SHOWN_MAX);
+  const act = (p: Promise<string | null>) => {
+    setBusy(true);
+    setError(null);
+    void p
+      .then(
+        (n) => {
+          if (n !== null) setNotice(n);
+          load();
+        },
+        (e: unknown) => setError(e),
+      )
+      .finally(() => setBusy(false));
+  };
+
+  return (
+    <section className="view campaign" aria-labelledby="campaign-title">
+      <div className="row spread">
+        <button type="button" onClick={onBack}>
+          ← History
+        </button>
+        <span className="muted small">
+          {formatTime(job.createdAt)} ·{' '}
+          {data.jobIds.length > 1 ? plural(data.jobIds.length - 1, 'resend') : 'no resend yet'}
+        </span>
+      </div>
+      <h1 id="campaign-title" className="campaign-title">
+        Campaign: {jobTitle(job)}
+      </h1>
+      <div className="campaign-progress">
+        <progress max={total} value={answered} aria-label="Campaign progress" />
+        <span className="small" data-testid="campaign-progress">
+          {answered.toLocaleString()} of {plural(total, 'recipient')} answered
+          {counts.sending ? ` · ${counts.sending.toLocaleString()} being requested` : ''}
+        </span>
+      </div>
+      <div className="counts campaign-counts" role="group" aria-label="Show recipients">
+        <button type="button" aria-pressed={group === 'all'} onClick={() => setGroup('all')}>
+          All {total.toLocaleString()}
+        </button>
+        {(Object.keys(GROUP_LABELS) as RowGroup[])
+          .filter((g) => counts[g] > 0)
+          .map((g) => (
+            <button
+              type="button"
+              key={g}
+              className={`count ${g}`}
+              aria-pressed={group === g}
+              onClick={() => setGroup(g)}
+            >
+              {counts[g].toLocaleString()} {GROUP_LABELS[g]}
+            </button>
+          ))}
+      </div>
+      <div className="row">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || failed.length === 0}
+          onClick={() => act(resendFailed(dialog, job, failed))}
+        >
+          Resend to failed ({failed.length.toLocaleString()})
+        </button>
+        {pendingJobs.length > 0 && counts.sending === 0 ? (
+          <button type="button" disabled={busy} onClick={() => act(continueSending(pendingJobs))}>
+            Continue sending ({counts.pending.toLocaleString()})
+          </button>
+        ) : null}
+        <button type="button" onClick={() => download(`campaign-${job.id}.csv`, recipientsCsv(rows, names))}>
+          Export CSV
+        </button>
+        <input
+          type="search"
+          aria-label="Find a recipient"
+          placeholder="Name or number"
+          value={find}
+          onChange={(e) => setFind(e.target.value)}
+        />
+      </div>
+      {notice ? (
+        <p className="muted" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <ErrorText error={error} />
+      {filtered.length > shown.length ? (
+        <p className="muted small">
+          Showing the first {shown.length.toLocaleString()} of {filtered.length.toLocaleString()}: narrow with
+          the counts above or the search, or export the CSV for all.
+        </p>
+      ) : null}
+      <RecipientTable rows={shown} names={names} testId="campaign-recipients" showAttempts />
+    </section>
+  );
+}

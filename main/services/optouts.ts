@@ -7,6 +7,7 @@ import type { AppStore } from '../store/app-store.ts';
 import type { Log } from './app-options.ts';
 import type { Session } from './session.ts';
 import type { MessageRecord, MessengerApi, Settings } from '../../preload/api.ts';
+import Papa from 'papaparse';
 
 /** The first word of a message, upper-cased, without trailing punctuation ("Stop." → "STOP"). */
 export function firstWord(text: string): string {
@@ -17,10 +18,6 @@ export function firstWord(text: string): string {
 export function keywordIn(text: string, keywords: readonly string[]): string | null {
   const w = firstWord(text);
   return w !== '' && keywords.some((k) => k.toUpperCase() === w) ? w : null;
-}
-
-function csvCell(v: string): string {
-  return /[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
 export interface OptOutsDeps {
@@ -55,18 +52,13 @@ export function createOptOuts(deps: OptOutsDeps) {
       });
       return store.optOuts.remove(account(), list);
     },
-    exportCsv: async () =>
-      ['number,source,keyword,added']
-        .concat(
-          store.optOuts
-            .list(account())
-            .map((o) =>
-              [o.number, o.source, o.keyword ?? '', new Date(o.createdAt).toISOString()]
-                .map(csvCell)
-                .join(','),
-            ),
-        )
-        .join('\r\n') + '\r\n',
+    exportCsv: async () => {
+      const data = store.optOuts
+        .list(account())
+        .map((o) => [o.number, o.source, o.keyword ?? '', new Date(o.createdAt).toISOString()]);
+      const fields = ['number', 'source', 'keyword', 'added'];
+      return `${Papa.unparse({ fields, data }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
+    },
   };
 
   return {

@@ -7,6 +7,7 @@ import type { RecipientOutcome } from '../../preload/api.ts';
 import { describeReport } from '../../protocol/reports.ts';
 import { displayNumber, plural } from '../format.ts';
 import { StatusPill } from './StatusPill.tsx';
+import Papa from 'papaparse';
 
 /** The groups a summary counts and a filter picks; each row is in exactly one. */
 export type RowGroup = 'delivered' | 'accepted' | 'noReceipt' | 'failed' | 'unknown' | 'pending' | 'sending';
@@ -113,8 +114,6 @@ export function SummaryLine({ rows }: { rows: readonly RecipientOutcome[] }) {
   );
 }
 
-const csvCell = (v: string): string => (/[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-
 /** A row of a table: a campaign's rows also say how many sends reached it and whether it opted out. */
 export type TableRow = RecipientOutcome & { attempts?: number; optedOut?: boolean };
 
@@ -125,25 +124,34 @@ const rowWhy = (r: TableRow): string => (r.optedOut ? `${whyText(r)} ${OPTED_OUT
 
 /** The per-recipient report as CSV (number first, as the exports always had it). */
 export function recipientsCsv(rows: readonly TableRow[], names: ReadonlyMap<string, string>): string {
-  const lines = ['number,status,report,report text,receipt,message id,name,why,attempts,opted out'];
-  for (const r of rows)
-    lines.push(
-      [
-        r.to,
-        r.status,
-        r.report ?? '',
-        r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : '',
-        r.receiptReport !== null ? describeReport(r.receiptReport) : '',
-        r.messageIdentifier ?? '',
-        names.get(r.to) ?? '',
-        rowWhy(r),
-        String(r.attempts ?? 1),
-        r.optedOut ? 'yes' : '',
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  return lines.join('\r\n') + '\r\n';
+  const fields = [
+    'number',
+    'status',
+    'report',
+    'report text',
+    'receipt',
+    'message id',
+    'name',
+    'why',
+    'attempts',
+    'opted out',
+  ];
+  const data = rows.map((r) => [
+    r.to,
+    r.status,
+    r.report ?? '',
+    r.report !== null ? describeReport(r.report, r.reportText ?? undefined) : '',
+    r.receiptReport !== null ? describeReport(r.receiptReport) : '',
+    r.messageIdentifier ?? '',
+    names.get(r.to) ?? '',
+    rowWhy(r),
+    String(r.attempts ?? 1),
+    r.optedOut ? 'yes' : '',
+  ]);
+  // A contact's name is the user's text: a spreadsheet must not run it as a formula. Report codes
+  // such as -3 are numbers, not formulae, and stay as they are.
+  const escapeFormulae = /^(?![-+]?\d+$)[=+\-@\t\r]/;
+  return `${Papa.unparse({ fields, data }, { escapeFormulae, newline: '\r\n' })}\r\n`;
 }
 
 export function RecipientTable({

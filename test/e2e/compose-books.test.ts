@@ -117,5 +117,24 @@ describe.skipIf(!HAS_CHROMIUM)(
       expect(await page.getByLabel('Bcc numbers', { exact: true }).inputValue()).toBe('447700900201');
       expect(app.pageErrors).toEqual([]);
     });
+
+    it('a local group named like a server book stays the local group', async () => {
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      const group = await page.evaluate(() => window.messenger!.groups.create('friends'));
+      // Compose reads the groups when it opens.
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.getByRole('button', { name: 'Compose', exact: true }).click();
+      await entry().fill('Friends');
+      await entry().press('Enter');
+      const chips = page.getByRole('list', { name: 'Recipients' });
+      await chips.getByRole('listitem').first().waitFor();
+      expect(await chips.getByRole('listitem').count()).toBe(1);
+      expect(await chips.getByRole('listitem').first().textContent()).toMatch(/^friends \(0\)/);
+      await expect
+        .poll(async () => (await page.evaluate(() => window.messenger!.drafts.get()))?.groupIds, {
+          timeout: 5_000,
+        })
+        .toEqual([group.id]);
+    });
   },
 );

@@ -83,8 +83,13 @@ export function Recipients({
    * paste never blocks the page). Returns what stays in the field (a name matching nothing).
    */
   function addTokens(raw: string): string {
-    // A server book's name as a whole (it may hold spaces) is one token.
-    const whole = findBook(books, raw);
+    // A server book's name as a whole (it may hold spaces) is one token, unless a local group or
+    // contact has that name: the address book on this desk comes first, as token by token below.
+    const name = raw.trim().toLowerCase().replace(/^@/, '');
+    const local =
+      groups.some((g) => g.name.toLowerCase() === name) ||
+      contacts.some((c) => c.name.toLowerCase() === name);
+    const whole = local ? undefined : findBook(books, raw);
     if (whole) {
       if (!chips.some((c) => c.kind === 'book' && c.ref === whole.ref))
         setChips((c) => [...c, { kind: 'book', key: chipKey(), ref: whole.ref, reach: whole.reach }]);
@@ -140,9 +145,7 @@ export function Recipients({
       next.length > 1 ? `${next.length.toLocaleString()} added` : '',
       duplicates ? `${duplicates.toLocaleString()} duplicate${duplicates === 1 ? '' : 's'} removed` : '',
       bad ? `${bad.toLocaleString()} invalid` : '',
-      unmatched.length
-        ? `no contact or group named ${unmatched.map((u) => `“${u}”`).join(', ')}`
-        : '',
+      unmatched.length ? `no contact or group named ${unmatched.map((u) => `“${u}”`).join(', ')}` : '',
     ].filter(Boolean);
     setNote(parts.length ? parts.join(', ') + '.' : null);
     return unmatched.join(', ');

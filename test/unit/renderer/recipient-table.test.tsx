@@ -5,6 +5,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { RecipientOutcome } from '../../../preload/api.ts';
+import Papa from 'papaparse';
 import {
   RecipientTable,
   groupOf,
@@ -102,5 +103,12 @@ describe('RecipientTable', () => {
     expect(lines[1]).toMatch(/^447700900006,unknown,,,,,,"The request may have reached the gateway.*",1,$/);
     expect(lines[2]).toMatch(/^447700900001,delivered,-3,.*,"Ada, Countess",.*,2,yes$/);
     expect(lines[2]).toContain('On the opt-out list: never sent to again.');
+  });
+
+  it('never lets a contact name run as a spreadsheet formula', () => {
+    const csv = recipientsCsv([ROWS[0]!], new Map([['447700900001', '=HYPERLINK("http://x","y")']]));
+    const cells = Papa.parse<string[]>(csv.trim()).data[1]!;
+    expect(cells[2]).toBe('-3');
+    expect(cells[6]).toBe('\'=HYPERLINK("http://x","y")');
   });
 });

@@ -3,7 +3,7 @@
 // live while sending, after Continue sending and on receipts; the per-recipient report with names,
 // why each row is what it is, a filter by the summary's groups and a search; CSV export; Resend to
 // failed and Continue sending (./send-actions.ts).
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { Campaign as CampaignData } from '../../preload/api.ts';
 import { api, useEvent } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
@@ -18,14 +18,17 @@ import {
 import type { RowGroup } from '../components/RecipientTable.tsx';
 import { download, formatTime, plural } from '../format.ts';
 import { useContactNames } from '../hooks/useContactNames.ts';
+import { useThrottledRead } from '../hooks/useThrottledRead.ts';
 import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
 
 /** Rows drawn at once; the filter, the search and the CSV reach the rest. */
 const SHOWN_MAX = 500;
 
 export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void }) {
-  const [data, setData] = useState<CampaignData | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const read = useCallback(() => api().campaigns.get(jobId), [jobId]);
+  const { data, error: readError, load, soon } = useThrottledRead<CampaignData>(read);
+  const [actionError, setError] = useState<unknown>(null);
+  const error = actionError ?? readError;
   const [notice, setNotice] = useState<string | null>(null);
   const [group, setGroup] = useState<RowGroup | 'all'>('all');
   const [find, setFind] = useState('');
@@ -33,37 +36,6 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
   const names = useContactNames();
   const dialog = useDialog();
 
-  // How long the last read took: a campaign of 100,000 rows takes about a second to read, so live
-  // reloads wait at least four times that (and at least 300 ms) rather than queue up behind each other.
-  const lastMs = useRef(0);
-  const load = useCallback(() => {
-    const started = performance.now();
-    api()
-      .campaigns.get(jobId)
-      .then(setData, (e: unknown) => setError(e))
-      .finally(() => {
-        lastMs.current = performance.now() - started;
-      });
-  }, [jobId]);
-  useEffect(load, [load]);
-  // Live: a batch answered or a receipt for any send of the campaign reloads it (throttled).
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const soon = useCallback(() => {
-    if (timer.current !== null) return;
-    timer.current = setTimeout(
-      () => {
-        timer.current = null;
-        load();
-      },
-      Math.max(300, 4 * lastMs.current),
-    );
-  }, [load]);
-  useEffect(
-    () => () => {
-      if (timer.current !== null) clearTimeout(timer.current);
-    },
-    [],
-  );
   const ids = data?.jobIds ?? [jobId];
   useEvent('outbox:progress', (p) => {
     if (ids.includes(p.jobId) || p.job.resendOf !== null) soon();

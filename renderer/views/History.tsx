@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { OutboundStatus, OutboxBatch, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { OutboundStatus, OutboxBatch, OutboxJob } from '../../preload/api.ts';
 import { api, useEvent } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { JobBooks, toBooksOf, useJobBooks } from './HistoryBooks.tsx';
 import { RecipientTable, SummaryLine, groupOf, recipientsCsv } from '../components/RecipientTable.tsx';
 import { download, formatTime, plural } from '../format.ts';
 import { useContactNames } from '../hooks/useContactNames.ts';
+import { useThrottledRead } from '../hooks/useThrottledRead.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Campaign } from './Campaign.tsx';
@@ -187,31 +188,30 @@ function JobDetail({
   onChanged: () => void;
   onCampaign: (jobId: number) => void;
 }) {
-  const [rows, setRows] = useState<RecipientOutcome[]>([]);
-  // The campaign's failed recipients (latest attempts): what "Resend to failed" sends.
-  const [failed, setFailed] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const dialog = useDialog();
   const books = useJobBooks(job);
   const names = useContactNames();
+  // This send's rows and its campaign's failed recipients (latest attempts: what "Resend to failed"
+  // sends) are read again as batches are answered, throttled: a large campaign takes a while to read.
+  const recipients = useThrottledRead(useCallback(() => api().outbox.recipients(job.id), [job.id]));
+  const campaign = useThrottledRead(useCallback(() => api().campaigns.get(job.id), [job.id]));
+  const rows = recipients.data ?? [];
+  const failed = (campaign.data?.rows ?? [])
+    .filter((r) => groupOf(r) === 'failed' && !r.optedOut)
+    .map((r) => r.to);
+  const { soon: rowsSoon } = recipients;
+  const { soon: campaignSoon } = campaign;
+  const counts = JSON.stringify(job.counts);
+  const first = useRef(true);
   useEffect(() => {
-    api()
-      .outbox.recipients(job.id)
-      .then(setRows, (e: unknown) => setError(e));
-  }, [job.id, job.counts]);
-  // The campaign is read again when this send's failures change or after an action here (a large
-  // campaign takes a while to read: not on every batch).
-  const [version, setVersion] = useState(0);
-  const failures = job.counts.rejected + job.counts.failed;
-  useEffect(() => {
-    api()
-      .campaigns.get(job.id)
-      .then(
-        (c) => setFailed(c.rows.filter((r) => groupOf(r) === 'failed' && !r.optedOut).map((r) => r.to)),
-        (e: unknown) => setError(e),
-      );
-  }, [job.id, failures, version]);
+    if (first.current) first.current = false;
+    else {
+      rowsSoon();
+      campaignSoon();
+    }
+  }, [counts, rowsSoon, campaignSoon]);
 
   const shown = filter ? rows.filter((r) => filter.includes(r.status)) : rows;
   const act = (p: Promise<string | null>) =>
@@ -219,7 +219,7 @@ function JobDetail({
       (n) => {
         if (n !== null) {
           setNotice(n);
-          setVersion((v) => v + 1);
+          campaign.load();
           onChanged();
         }
       },
@@ -288,7 +288,7 @@ function JobDetail({
           has accepted it.
         </p>
       ) : null}
-      <ErrorText error={error} />
+      <ErrorText error={error ?? recipients.error ?? campaign.error} />
       <JobBooks batches={books} />
       {/* The progress follows the journal: recipients answered of the send's rows. */}
       <progress

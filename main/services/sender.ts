@@ -14,9 +14,9 @@ import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
 import { fillText, hasMergeFields } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
-import { limitExtras, planExtras, reachOfExtras, reachOfPlan } from './send-books.ts';
+import { limitExtras, planExtras, reachOfExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
-import { skipOptedOutPending } from '../store/outbox-campaigns.ts';
+import { refuseClaimedBatch, skipOptedOutPending } from '../store/outbox-campaigns.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
@@ -60,6 +60,20 @@ export function createSender(deps: SenderDeps) {
 
   /** One journal batch = one request. Returns the whole-account stop reason, if any. */
   async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<string | null> {
+    // Issue 16: a book's members and the Cc/Bcc checked again just before they go (a member may
+    // have opted out since the send was journaled; book batches go last).
+    if (batch.extras) {
+      const refusal = await recheckExtras(
+        s,
+        batch.extras.fields,
+        deps.country(),
+        (n) => store.optOuts.filter(s.account.id, n).skipped,
+      );
+      if (refusal !== null) {
+        refuseClaimedBatch(store.app, batch.id, refusal);
+        return null;
+      }
+    }
     if (content.kind === 'text' || content.kind === 'flash') {
       const req: SmsRequest = {
         to: batch.recipients,
@@ -297,7 +311,8 @@ export function createSender(deps: SenderDeps) {
           store.optOuts.filter(s.account.id, list),
         );
         const now = store.outbox.job(jobId) ?? job;
-        if (now.counts.pending > 0) startSending(jobId);
+        // A book's batch journals no message rows: what is left is any pending batch.
+        if (store.outbox.nextBatch(jobId)) startSending(jobId);
         return { job: now, optedOut };
       },
       resend: async ({ jobId, numbers }) => {

@@ -191,3 +191,23 @@ export function skipOptedOutPending(
     return skippedTotal;
   });
 }
+
+/**
+ * Issue 16: a claimed ('sending') batch that must not go after all — its book's member or a Cc/Bcc
+ * number opted out after the send was journaled, or the book could not be read to check it — is
+ * 'rejected' with the reason, its numbers too, never requested.
+ */
+export function refuseClaimedBatch(app: AppDb, batchId: number, reason: string, now = Date.now()): void {
+  app.transaction(() => {
+    const changed = app.db
+      .prepare(
+        "UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ? AND state = 'sending'",
+      )
+      .run(now, reason, batchId).changes;
+    if (Number(changed) === 0)
+      throw new StoreError('invalid-state', `outbox batch ${batchId} is not being sent: not refused`);
+    app.db
+      .prepare("UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?")
+      .run(reason, now, batchId);
+  });
+}

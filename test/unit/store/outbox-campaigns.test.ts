@@ -122,6 +122,14 @@ describe('campaigns', () => {
     expect(new ConversationsRepo(app).list().items.map((c) => c.peer)).toEqual([list[0]]);
   });
 
+  it('a resend of one number of a number-plus-book send makes no Inbox conversation (issue 16)', () => {
+    const [one] = numbers(1);
+    const job = journal.createJob([one!], TEXT, { extras: { books: [{ ref: 'Club', reach: 2 }] } });
+    answerAll(job.id, () => '2');
+    journal.resendToRecipients(job.id, [one!]);
+    expect(new ConversationsRepo(app).list().items).toEqual([]);
+  });
+
   it('refuses a resend when every failed recipient opted out, journaling nothing', () => {
     const list = numbers(2);
     const job = journal.createJob(list, TEXT);

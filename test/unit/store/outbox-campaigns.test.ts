@@ -177,4 +177,20 @@ describe('continue: numbers that opted out after journaling', () => {
     ).toEqual([...list.slice(0, 4), list[5]]);
     expect(journal.claimNext(job.id)).toBeNull();
   });
+
+  it('a first batch whose numbers all opted out stays pending for its Cc/Bcc (issue 16)', () => {
+    const list = numbers(2);
+    const vcard: OutboxContent = { kind: 'vcard', text: '', fields: { vCard: 'BEGIN:VCARD\r\nEND:VCARD' } };
+    const cc = { fields: { SendCc: '447700800001' }, reach: 1 };
+    const job = journal.createJob(list, vcard, { extras: { first: cc } });
+    expect(journal.batches(job.id).map((b) => b.recipients)).toEqual([list]);
+    expect(skipOptedOutPending(app, job.id, without(list))).toBe(2);
+    const batches = journal.batches(job.id);
+    expect(batches.map((b) => [b.state, b.recipients, b.extras?.fields])).toEqual([
+      ['pending', [], cc.fields],
+      ['rejected', list, undefined],
+    ]);
+    // The Cc goes out alone: one request, no SendTo.
+    expect(journal.claimNext(job.id)).toMatchObject({ recipients: [], extras: { fields: cc.fields } });
+  });
 });

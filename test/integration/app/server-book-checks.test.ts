@@ -117,6 +117,17 @@ describe('server books checked before they are sent', { timeout: 60_000 }, () =>
       '447400005001': 1,
       '447400000001': 1,
     });
+    // "Send to the first 2": the book (2) does not fit beside 447400000002, so 447400005000 is a number again.
+    const limited = await a.api.send.submit({
+      ...req,
+      recipients: ['447400000002', '447400005000'],
+      limit: 2,
+    });
+    expect(limited.inBooks).toBeUndefined();
+    await finished(a, limited.job.id);
+    expect((await a.api.outbox.batches(limited.job.id)).map((b) => b.recipients)).toEqual([
+      ['447400000002', '447400005000'],
+    ]);
     // A number typed in To that a Cc book reaches: through the book too.
     const cc = await a.api.send.submit({
       recipients: ['447400005002', '447400000002'],
@@ -126,6 +137,7 @@ describe('server books checked before they are sent', { timeout: 60_000 }, () =>
     expect(cc.inBooks).toBe(1);
     await finished(a, cc.job.id);
     expect(sentTo(gw).get('447400005002')).toBe(1);
+    expect(sentTo(gw).get('447400005000')).toBe(2);
     const jobs = (await a.api.outbox.jobs()).length;
     const refused = [
       { recipients: [], addressBooks: ['Club', 'Club::Team'], content: TEXT },

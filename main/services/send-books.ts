@@ -3,11 +3,12 @@
 // are sendmms fields (spec 2.4: a text or flash send takes none) and go with the first request only.
 // Each is sized with QueryAddressBook so the estimate counts who it reaches and the journal
 // (store/outbox-extras.ts) can give a book a request of its own.
-import { parseBookRef, reachOfEntries } from '../client/address-books.ts';
+import { parseBookRef } from '../client/address-books.ts';
 import { prepareRecipients } from '../client/recipients.ts';
 import { contentOperation, isRichKind } from '../../protocol/content.ts';
 import { fieldSpec } from '../../protocol/fields.ts';
 import { LIMITS } from '../../protocol/limits.ts';
+import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import type { JobExtras } from '../store/outbox-extras.ts';
 import { hasMergeFields } from './mail-merge.ts';
@@ -19,6 +20,8 @@ export interface PlannedExtras {
   extras: JobExtras;
   /** Each book and the Cc/Bcc with the recipients it reaches (null: not sized). */
   reached: Array<{ label: string; reach: number | null }>;
+  /** Typed numbers a book reaches (→ the book's ref, or "first" for a Cc/Bcc book): sent through it. */
+  covers: Map<string, string>;
 }
 
 const MERGE_REFUSAL =
@@ -74,81 +77,141 @@ function throwIf<T>(problems: Array<{ field: string; message: string }>, value: 
   );
 }
 
+/** A book's members as normalised numbers (QueryAddressBook), or why it could not be read. */
+export async function bookMembers(
+  s: Session,
+  ref: string,
+  country: string | undefined,
+): Promise<{ ok: true; members: string[] } | { ok: false; reason: string }> {
+  const { book, group } = parseBookRef(ref);
+  const r = await s.client.queryAddressBook(book, group);
+  if (r.outcome !== 'ok') return { ok: false, reason: r.reason };
+  // The provider may answer +44… or 07…: the opt-out list and the typed numbers are normalised.
+  const members = r.value.map((e) => {
+    const n = normalizeMsisdn(e.MobileNumber, country);
+    return n.ok ? n.msisdn : e.MobileNumber.trim();
+  });
+  return { ok: true, members: [...new Set(members)] };
+}
+
+const numbersOf = (fields: Record<string, string>): string[] =>
+  [fields.SendCc, fields.SendBcc].flatMap((v) => (v ? v.split(',') : []));
+
+function listed(numbers: readonly string[]): string {
+  return `${numbers
+    .slice(0, 3)
+    .map((n) => `+${n}`)
+    .join(', ')}${numbers.length > 3 ? ', …' : ''}`;
+}
+
+function optedOutMembers(ref: string, out: readonly string[]): string {
+  return `${out.length} of its members ${out.length === 1 ? 'is' : 'are'} on the opt-out list (${listed(
+    out,
+  )}); the book is sent whole, so it is not sent: take ${
+    out.length === 1 ? 'that number' : 'them'
+  } out of the server book, or send to numbers`;
+}
+
 /**
- * Books and Cc/Bcc of `req`, each sized with QueryAddressBook (a book that cannot be read: null).
- * `optedOut` lists which of some numbers are on the account's opt-out list: the app cannot leave
- * a member out of a book it sends whole, so a book with an opted-out member (or an opted-out Cc/Bcc
- * number) is refused with the reason, never sent. A mail merge names each recipient, which a book
- * does not: refused too.
+ * Books and Cc/Bcc of `req`, each read with QueryAddressBook. `optedOut` lists which of some
+ * numbers are on the account's opt-out list: the app cannot leave a member out of a book it sends
+ * whole, so a book with an opted-out member (or an opted-out Cc/Bcc number) is refused with the
+ * reason, never sent; so is a book that cannot be read (its members are unchecked). Every
+ * recipient gets the send once: a typed number (`numbers`) a book reaches is left to the book
+ * (`covers`); two books, or a Cc/Bcc number and another recipient, that reach the same number are
+ * refused. A mail merge names each recipient, which a book does not: refused too.
  */
 export async function planExtras(
   s: Session,
   req: SendRequest,
   country: string | undefined,
   optedOut: (numbers: string[]) => string[],
+  numbers: readonly string[] = [],
 ): Promise<PlannedExtras> {
   const refs = addressBooksOf(req);
   const first = copyFields(req, country);
-  if (refs.length === 0 && Object.keys(first).length === 0) return { extras: {}, reached: [] };
+  if (refs.length === 0 && Object.keys(first).length === 0)
+    return { extras: {}, reached: [], covers: new Map() };
   if (!isRichKind(req.content.kind) && hasMergeFields(req.content.text))
     throwIf([{ field: 'SendToAddressBook', message: MERGE_REFUSAL }], null);
-  const stopped = optedOut([first.SendCc, first.SendBcc].flatMap((v) => (v ? v.split(',') : [])));
+  const stopped = optedOut(numbersOf(first));
   throwIf(
     stopped.map((n) => ({ field: 'Cc/Bcc', message: `+${n} is on the opt-out list: never sent to` })),
     null,
   );
-  const sizes = new Map<string, number | null>();
-  const size = async (ref: string): Promise<number | null> => {
-    if (!sizes.has(ref)) {
-      const { book, group } = parseBookRef(ref);
-      const r = await s.client.queryAddressBook(book, group);
-      if (r.outcome === 'rejected')
-        throw new ApiError('invalid-recipients', `address book ${ref}: ${r.reason}`, [
-          { field: 'SendToAddressBook', message: `${ref}: ${r.reason}` },
-        ]);
-      if (r.outcome === 'ok') {
-        const out = optedOut([...new Set(r.value.map((e) => e.MobileNumber))]);
-        throwIf(
-          out.length > 0
-            ? [
-                {
-                  field: ref,
-                  message: `${out.length} of its members ${out.length === 1 ? 'is' : 'are'} on the opt-out list (${out
-                    .slice(0, 3)
-                    .map((n) => `+${n}`)
-                    .join(
-                      ', ',
-                    )}${out.length > 3 ? ', …' : ''}); the book is sent whole, so it is not sent: take ${
-                    out.length === 1 ? 'that number' : 'them'
-                  } out of the server book, or send to numbers`,
-                },
-              ]
-            : [],
-          null,
-        );
-      }
-      sizes.set(ref, r.outcome === 'ok' ? reachOfEntries(r.value) : null);
-    }
-    return sizes.get(ref) ?? null;
+  const membersOf = new Map<string, string[]>();
+  const read = async (ref: string): Promise<string[]> => {
+    const known = membersOf.get(ref);
+    if (known) return known;
+    const r = await bookMembers(s, ref, country);
+    if (!r.ok)
+      throwIf(
+        [
+          {
+            field: ref,
+            message: `address book ${ref} could not be read (${r.reason}): a book's members are checked against the opt-out list before it is sent, so it is not sent; try again`,
+          },
+        ],
+        null,
+      );
+    const members = r.ok ? r.members : [];
+    const out = optedOut(members);
+    throwIf(out.length > 0 ? [{ field: ref, message: optedOutMembers(ref, out) }] : [], null);
+    membersOf.set(ref, members);
+    return members;
   };
-  const books: Array<{ ref: string; reach: number | null }> = [];
-  for (const ref of refs) books.push({ ref, reach: await size(ref) });
-  const reached = books.map((b) => ({ label: b.ref, reach: b.reach }));
-  let firstReach: number | null = 0;
+  // Who reaches each number (book ref for a To book, "first" for the Cc/Bcc), to send it once.
+  const owner = new Map<string, { label: string; key: string; book: boolean }>();
+  const clashes = new Map<string, string[]>();
+  const claim = (list: readonly string[], label: string, key: string, book: boolean): void => {
+    for (const n of list) {
+      const o = owner.get(n);
+      if (!o) owner.set(n, { label, key, book });
+      else {
+        const pair = `${o.label} and ${label}`;
+        clashes.set(pair, [...(clashes.get(pair) ?? []), n]);
+      }
+    }
+  };
+  const books: Array<{ ref: string; reach: number }> = [];
+  for (const ref of refs) {
+    const members = await read(ref);
+    claim(members, ref, ref, true);
+    books.push({ ref, reach: members.length });
+  }
+  const reached: PlannedExtras['reached'] = books.map((b) => ({ label: b.ref, reach: b.reach }));
+  let firstReach = 0;
   for (const name of COPY_FIELDS) {
     const v = first[name];
     if (v === undefined) continue;
-    const reach = name.endsWith('AddressBook') ? await size(v) : v.split(',').length;
-    reached.push({ label: `${name.replace(/^Send/, '')} ${v}`, reach });
-    firstReach = firstReach === null || reach === null ? null : firstReach + reach;
+    const label = `${name.replace(/^Send/, '')} ${v}`;
+    const isBook = name.endsWith('AddressBook');
+    const list = isBook ? await read(v) : v.split(',');
+    claim(list, label, 'first', isBook);
+    reached.push({ label, reach: list.length });
+    firstReach += list.length;
   }
-  const tooMany = [
-    ...books.map((b) => ({ label: b.ref, reach: b.reach })),
-    { label: 'Cc/Bcc', reach: firstReach },
-  ].filter((r) => r.reach !== null && r.reach > LIMITS.maxRecipientsPerRequest);
+  const covers = new Map<string, string>();
+  for (const n of numbers) {
+    const o = owner.get(n);
+    if (o?.book) covers.set(n, o.key);
+    else if (o) clashes.set(`To and ${o.label}`, [...(clashes.get(`To and ${o.label}`) ?? []), n]);
+  }
+  throwIf(
+    [...clashes].map(([pair, list]) => ({
+      field: pair,
+      message: `both reach ${list.length} number${list.length === 1 ? '' : 's'} (${listed(
+        list,
+      )}), which would get the message twice: take ${list.length === 1 ? 'it' : 'them'} out of one`,
+    })),
+    null,
+  );
+  const tooMany = [...books, { ref: 'Cc/Bcc', reach: firstReach }].filter(
+    (r) => r.reach > LIMITS.maxRecipientsPerRequest,
+  );
   throwIf(
     tooMany.map((r) => ({
-      field: r.label,
+      field: r.ref,
       message: `reaches ${r.reach} recipients; one request takes at most ${LIMITS.maxRecipientsPerRequest}`,
     })),
     null,
@@ -157,7 +220,38 @@ export async function planExtras(
   return {
     extras: { books, ...(hasFirst ? { first: { fields: first, reach: firstReach } } : {}) },
     reached,
+    covers,
   };
+}
+
+/**
+ * At send time (issue 16): a batch's books and Cc/Bcc read and checked again, since a member may
+ * have opted out (or the book changed) after the send was journaled. Returns why the batch must not
+ * go (a member or Cc/Bcc number on the opt-out list, a book that cannot be read), or null.
+ */
+export async function recheckExtras(
+  s: Session,
+  fields: Record<string, string>,
+  country: string | undefined,
+  optedOut: (numbers: string[]) => string[],
+): Promise<string | null> {
+  const stopped = optedOut(numbersOf(fields));
+  if (stopped.length > 0) return `not sent: Cc/Bcc ${listed(stopped)} opted out after the send was journaled`;
+  for (const name of ['SendToAddressBook', ...COPY_FIELDS.filter((f) => f.endsWith('AddressBook'))]) {
+    const ref = fields[name];
+    if (ref === undefined) continue;
+    const r = await bookMembers(s, ref, country);
+    if (!r.ok)
+      return `not sent: address book ${ref} could not be read to check it against the opt-out list (${r.reason})`;
+    const out = optedOut(r.members);
+    if (out.length > 0) return `not sent: ${ref}: ${optedOutMembers(ref, out)}`;
+  }
+  return null;
+}
+
+/** Recipients a job's extras reach (unsized ones counted as 0). */
+export function reachOfExtras(x: JobExtras): number {
+  return (x.books ?? []).reduce((n, b) => n + (b.reach ?? 0), 0) + (x.first?.reach ?? 0);
 }
 
 /** Recipients the extras reach (unsized ones counted as 0). */

@@ -112,7 +112,12 @@ export function estimateSend(
     wouldFail: overCredit && affordableRecipients !== null ? recipients - affordableRecipients : 0,
     confirmAbove,
     longMessage: segments >= LONG_MESSAGE_PARTS,
-    needsConfirm: recipients > confirmAbove || overCredit || segments >= LONG_MESSAGE_PARTS,
+    // Issue 16: a book or Cc/Bcc not sized reaches an unknown number: always asked first.
+    needsConfirm:
+      recipients > confirmAbove ||
+      overCredit ||
+      segments >= LONG_MESSAGE_PARTS ||
+      (extra?.reached.some((r) => r.reach === null) ?? false),
     ...(extra && extra.reached.length > 0 ? { reached: extra.reached } : {}),
   };
 }

@@ -14,9 +14,9 @@ import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
 import { fillText, hasMergeFields } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
-import { limitExtras, planExtras, reachOfPlan } from './send-books.ts';
+import { limitExtras, planExtras, reachOfExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
-import { skipOptedOutPending } from '../store/outbox-campaigns.ts';
+import { refuseClaimedBatch, skipOptedOutPending } from '../store/outbox-campaigns.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
@@ -60,6 +60,20 @@ export function createSender(deps: SenderDeps) {
 
   /** One journal batch = one request. Returns the whole-account stop reason, if any. */
   async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<string | null> {
+    // Issue 16: a book's members and the Cc/Bcc checked again just before they go (a member may
+    // have opted out since the send was journaled; book batches go last).
+    if (batch.extras) {
+      const refusal = await recheckExtras(
+        s,
+        batch.extras.fields,
+        deps.country(),
+        (n) => store.optOuts.filter(s.account.id, n).skipped,
+      );
+      if (refusal !== null) {
+        refuseClaimedBatch(store.app, batch.id, refusal);
+        return null;
+      }
+    }
     if (content.kind === 'text' || content.kind === 'flash') {
       const req: SmsRequest = {
         to: batch.recipients,
@@ -174,12 +188,21 @@ export function createSender(deps: SenderDeps) {
     const { invalid } = plan;
     // Nothing is ever sent to an opted-out number.
     const { kept, skipped } = store.optOuts.filter(s.account.id, plan.numbers);
-    // "Send to the first K the credit covers": the rest is not journaled at all.
-    const numbers = req.limit !== undefined ? kept.slice(0, req.limit) : kept;
-    // Issue 16: books and Cc/Bcc, sized; with a limit, whole while they fit.
-    const planned = await planExtras(s, req, c, (n) => store.optOuts.filter(s.account.id, n).skipped);
+    // Issue 16: books and Cc/Bcc, read and checked; a typed number a book reaches goes through it.
+    const planned = await planExtras(s, req, c, (n) => store.optOuts.filter(s.account.id, n).skipped, kept);
+    const direct = kept.filter((n) => !planned.covers.has(n));
+    // "Send to the first K the credit covers": the rest is not journaled at all; books and Cc/Bcc
+    // whole while they fit, and a number whose book was left out is a number again.
+    const numbers = req.limit !== undefined ? direct.slice(0, req.limit) : direct;
     const extras =
       req.limit !== undefined ? limitExtras(planned, req.limit - numbers.length) : planned.extras;
+    const going = new Set([...(extras.books ?? []).map((b) => b.ref), ...(extras.first ? ['first'] : [])]);
+    const orphans = kept.filter((n) => planned.covers.has(n) && !going.has(planned.covers.get(n) ?? ''));
+    if (req.limit !== undefined && orphans.length > 0) {
+      const room = req.limit - numbers.length - reachOfExtras(extras);
+      numbers.push(...orphans.slice(0, Math.max(0, room)));
+    }
+    const inBooks = kept.length - direct.length - orphans.length;
     const hasExtras = (extras.books?.length ?? 0) > 0 || extras.first !== undefined;
     if (numbers.length === 0 && !hasExtras) {
       throw new ApiError(
@@ -204,7 +227,7 @@ export function createSender(deps: SenderDeps) {
       extras,
     });
     startSending(job.id);
-    return { job, invalid, optedOut: skipped.length };
+    return { job, invalid, optedOut: skipped.length, ...(inBooks > 0 ? { inBooks } : {}) };
   }
 
   const api: Pick<MessengerApi, 'send' | 'outbox'> = {
@@ -214,14 +237,23 @@ export function createSender(deps: SenderDeps) {
         const s = sessions.require();
         checkContent(req.content);
         const all = planRecipients(store, req, deps.country());
+        const { kept: listedKept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
         const planned = await planExtras(
           s,
           req,
           deps.country(),
           (n) => store.optOuts.filter(s.account.id, n).skipped,
+          listedKept,
         );
-        const { kept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
-        const plan = { ...all, numbers: kept, optedOut: skipped.length };
+        // Issue 16: a typed number a book reaches is sent through the book: counted once, as a duplicate.
+        const kept = listedKept.filter((n) => !planned.covers.has(n));
+        const inBooks = listedKept.length - kept.length;
+        const plan = {
+          ...all,
+          numbers: kept,
+          optedOut: skipped.length,
+          duplicates: all.duplicates + inBooks,
+        };
         let credit = await deps.credit();
         if (!credit)
           credit = await deps.refreshCredit().then(
@@ -233,10 +265,18 @@ export function createSender(deps: SenderDeps) {
         const merge = contacts
           ? (to: string) => fillText(req.content.text, contacts.get(to) ?? null, to)
           : undefined;
-        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients, merge, {
-          reach: reachOfPlan(planned),
-          reached: planned.reached,
-        });
+        const estimate = estimateSend(
+          plan,
+          req.content,
+          credit,
+          deps.settings().confirmAboveRecipients,
+          merge,
+          {
+            reach: reachOfPlan(planned),
+            reached: planned.reached,
+          },
+        );
+        return inBooks > 0 ? { ...estimate, inBooks } : estimate;
       },
       permittedReplyTo: async () => {
         const r = await sessions.require().client.permittedReplyTo();
@@ -271,7 +311,8 @@ export function createSender(deps: SenderDeps) {
           store.optOuts.filter(s.account.id, list),
         );
         const now = store.outbox.job(jobId) ?? job;
-        if (now.counts.pending > 0) startSending(jobId);
+        // A book's batch journals no message rows: what is left is any pending batch.
+        if (store.outbox.nextBatch(jobId)) startSending(jobId);
         return { job: now, optedOut };
       },
       resend: async ({ jobId, numbers }) => {

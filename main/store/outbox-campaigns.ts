@@ -135,8 +135,9 @@ export function resendFailed(
 
 /**
  * Before "Continue sending": recipients of the job's pending batches on `optedOut` are never
- * requested. A batch left with only such recipients becomes 'rejected'; otherwise they move to a
- * new 'rejected' batch of the same job (a batch's rows stay its SendTo list). Returns how many.
+ * requested. A batch left with only such recipients becomes 'rejected' (one with Cc/Bcc stays
+ * pending for them); otherwise they move to a new 'rejected' batch of the same job (a batch's rows
+ * stay its SendTo list). Returns how many.
  */
 export function skipOptedOutPending(
   app: AppDb,
@@ -145,9 +146,11 @@ export function skipOptedOutPending(
   now = Date.now(),
 ): number {
   return app.transaction(() => {
-    const pending = rowsAs<{ id: number }>(
+    const pending = rowsAs<{ id: number; extra_fields: string | null }>(
       app.db
-        .prepare("SELECT id FROM outbox_batches WHERE job_id = ? AND state = 'pending' ORDER BY seq")
+        .prepare(
+          "SELECT id, extra_fields FROM outbox_batches WHERE job_id = ? AND state = 'pending' ORDER BY seq",
+        )
         .all(jobId),
     );
     const peersOf = app.db.prepare('SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position');
@@ -165,7 +168,8 @@ export function skipOptedOutPending(
       const out = rows.filter((r) => skipped.has(r.peer));
       skippedTotal += out.length;
       for (const r of out) reject.run(OPTED_OUT_REASON, now, r.id);
-      if (out.length === rows.length) {
+      // Issue 16: a batch that also carries Cc/Bcc stays pending for them, without its numbers.
+      if (out.length === rows.length && b.extra_fields === null) {
         app.db
           .prepare("UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ?")
           .run(now, OPTED_OUT_REASON, b.id);
@@ -189,5 +193,25 @@ export function skipOptedOutPending(
       for (const r of out) move.run(newBatch, newPosition++, r.id);
     }
     return skippedTotal;
+  });
+}
+
+/**
+ * Issue 16: a claimed ('sending') batch that must not go after all — its book's member or a Cc/Bcc
+ * number opted out after the send was journaled, or the book could not be read to check it — is
+ * 'rejected' with the reason, its numbers too, never requested.
+ */
+export function refuseClaimedBatch(app: AppDb, batchId: number, reason: string, now = Date.now()): void {
+  app.transaction(() => {
+    const changed = app.db
+      .prepare(
+        "UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ? AND state = 'sending'",
+      )
+      .run(now, reason, batchId).changes;
+    if (Number(changed) === 0)
+      throw new StoreError('invalid-state', `outbox batch ${batchId} is not being sent: not refused`);
+    app.db
+      .prepare("UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?")
+      .run(reason, now, batchId);
   });
 }

@@ -447,7 +447,7 @@ export class OutboxJournal extends OutboxReads {
     return this.createJob(numbers, job.content, {
       textOf: (to) => texts.get(to) ?? job.content.text,
       resendOf: jobId,
-      campaign: job.recipientCount > 1,
+      campaign: job.recipientCount > 1 || job.extraReach !== undefined,
       ...(job.accountId === null ? {} : { accountId: job.accountId }),
     });
   }

@@ -122,6 +122,14 @@ describe('campaigns', () => {
     expect(new ConversationsRepo(app).list().items.map((c) => c.peer)).toEqual([list[0]]);
   });
 
+  it('a resend of one number of a number-plus-book send makes no Inbox conversation (issue 16)', () => {
+    const [one] = numbers(1);
+    const job = journal.createJob([one!], TEXT, { extras: { books: [{ ref: 'Club', reach: 2 }] } });
+    answerAll(job.id, () => '2');
+    journal.resendToRecipients(job.id, [one!]);
+    expect(new ConversationsRepo(app).list().items).toEqual([]);
+  });
+
   it('refuses a resend when every failed recipient opted out, journaling nothing', () => {
     const list = numbers(2);
     const job = journal.createJob(list, TEXT);
@@ -168,5 +176,21 @@ describe('continue: numbers that opted out after journaling', () => {
         .map((r) => r.to),
     ).toEqual([...list.slice(0, 4), list[5]]);
     expect(journal.claimNext(job.id)).toBeNull();
+  });
+
+  it('a first batch whose numbers all opted out stays pending for its Cc/Bcc (issue 16)', () => {
+    const list = numbers(2);
+    const vcard: OutboxContent = { kind: 'vcard', text: '', fields: { vCard: 'BEGIN:VCARD\r\nEND:VCARD' } };
+    const cc = { fields: { SendCc: '447700800001' }, reach: 1 };
+    const job = journal.createJob(list, vcard, { extras: { first: cc } });
+    expect(journal.batches(job.id).map((b) => b.recipients)).toEqual([list]);
+    expect(skipOptedOutPending(app, job.id, without(list))).toBe(2);
+    const batches = journal.batches(job.id);
+    expect(batches.map((b) => [b.state, b.recipients, b.extras?.fields])).toEqual([
+      ['pending', [], cc.fields],
+      ['rejected', list, undefined],
+    ]);
+    // The Cc goes out alone: one request, no SendTo.
+    expect(journal.claimNext(job.id)).toMatchObject({ recipients: [], extras: { fields: cc.fields } });
   });
 });

@@ -1,0 +1,259 @@
+// Issue 16 review (findings 1–5): a server book's members are read and checked before it is sent,
+// through the app's API against the reference gateway. Nobody gets a send twice (a typed number a
+// book reaches goes through the book; overlapping books or Cc/Bcc are refused); a book that cannot
+// be read is refused; a member who opted out after the send was journaled stops its batch at send
+// time; a pending book-only batch is sent by Continue.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { importAddressBook } from '../../../gateway/address-books.ts';
+import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
+import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { startFrontGateway, type FrontControl } from '../../support/front-gateway.ts';
+import { signedInApp, type Cleanups } from '../../support/app.ts';
+import type { OutboxContent } from '../../../preload/api.ts';
+
+const cleanups: Cleanups = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+const VCARD: OutboxContent = {
+  kind: 'vcard',
+  text: '',
+  fields: { vCard: 'BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nEND:VCARD' },
+};
+const TEXT: OutboxContent = { kind: 'text', text: 'hi' };
+
+function sentTo(gw: TestGateway): Map<string, number> {
+  const rows = gw.ctx.db
+    .prepare('SELECT recipient, count(*) AS n FROM messages WHERE account_id = ? GROUP BY recipient')
+    .all(gw.account.id) as Array<{ recipient: string; n: number }>;
+  return new Map(rows.map((r) => [r.recipient, r.n]));
+}
+
+function book(gw: TestGateway, name: string, members: Array<string | [string, string[]]>): void {
+  importAddressBook(
+    gw.ctx.db,
+    gw.account,
+    name,
+    members.map((m) => (typeof m === 'string' ? { number: m, groups: [] } : { number: m[0], groups: m[1] })),
+  );
+}
+
+async function finished(a: MessengerApp, jobId: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, 300));
+  for (let i = 0; i < 200; i++) {
+    const batches = await a.api.outbox.batches(jobId);
+    if (batches.every((b) => b.state !== 'pending' && b.state !== 'sending')) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+
+/** An app signed in through a front gateway whose `intercept` the test sets. */
+async function appBehindFront(prefix: string) {
+  const gw = await startTestGateway({ credit: '100.00' });
+  cleanups.push(() => gw.close());
+  const control: FrontControl = { answer: null, probes: 0 };
+  const front = await startFrontGateway(gw.url, control);
+  cleanups.push(() => front.close());
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
+  cleanups.push(async () => {
+    await a.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const signIn = () =>
+    a.api.accounts.signIn({ username: gw.username, pin: gw.pin, primaryUrl: front.url, rememberPin: false });
+  await signIn();
+  return { gw, a, control, signIn };
+}
+
+/**
+ * Submits `req` and keeps its first request at the front until the app is signed out: the batches
+ * after it stay pending (as after a crash or a sign-out), never requested.
+ */
+async function leftPending(
+  env: Awaited<ReturnType<typeof appBehindFront>>,
+  req: Parameters<MessengerApp['api']['send']['submit']>[0],
+): Promise<number> {
+  let release = (): void => {};
+  const held = new Promise<'pass'>((resolve) => (release = () => resolve('pass')));
+  let first = true;
+  env.control.intercept = (path) => {
+    if (!path.includes('/webservices/http/send') || !first) return 'pass';
+    first = false;
+    return held;
+  };
+  const sent = await env.a.api.send.submit(req);
+  await new Promise((r) => setTimeout(r, 200));
+  await env.a.api.accounts.signOut();
+  release();
+  await new Promise((r) => setTimeout(r, 300));
+  delete env.control.intercept;
+  const states = (await env.a.api.outbox.batches(sent.job.id)).map((b) => b.state);
+  expect(states.slice(1).every((s) => s === 'pending')).toBe(true);
+  return sent.job.id;
+}
+
+describe('server books checked before they are sent', { timeout: 60_000 }, () => {
+  it('a typed number a book reaches is sent once, through the book; overlapping books and Cc/Bcc are refused', async () => {
+    const { gw, a } = await signedInApp(cleanups, 'messenger-book-overlap-', { credit: '100.00' });
+    book(gw, 'Club', [['447400005000', ['Team']], '447400005001']);
+    book(gw, 'Other', ['447400005001', '447400005002']);
+    const req = { recipients: ['447400005000', '447400000001'], addressBooks: ['Club'], content: TEXT };
+    const estimate = await a.api.send.estimate(req);
+    expect(estimate.recipients).toBe(3);
+    expect(estimate.inBooks).toBe(1);
+    expect(estimate.duplicates).toBe(1);
+    const sent = await a.api.send.submit(req);
+    expect(sent.inBooks).toBe(1);
+    expect(sent.job.recipientCount).toBe(1);
+    await finished(a, sent.job.id);
+    expect(Object.fromEntries(sentTo(gw))).toEqual({
+      '447400005000': 1,
+      '447400005001': 1,
+      '447400000001': 1,
+    });
+    // "Send to the first 2": the book (2) does not fit beside 447400000002, so 447400005000 is a number again.
+    const limited = await a.api.send.submit({
+      ...req,
+      recipients: ['447400000002', '447400005000'],
+      limit: 2,
+    });
+    expect(limited.inBooks).toBeUndefined();
+    await finished(a, limited.job.id);
+    expect((await a.api.outbox.batches(limited.job.id)).map((b) => b.recipients)).toEqual([
+      ['447400000002', '447400005000'],
+    ]);
+    // A number typed in To that a Cc book reaches: through the book too.
+    const cc = await a.api.send.submit({
+      recipients: ['447400005002', '447400000002'],
+      copies: { ccAddressBook: 'Other' },
+      content: VCARD,
+    });
+    expect(cc.inBooks).toBe(1);
+    await finished(a, cc.job.id);
+    expect(sentTo(gw).get('447400005002')).toBe(1);
+    expect(sentTo(gw).get('447400005000')).toBe(2);
+    const jobs = (await a.api.outbox.jobs()).length;
+    const refused = [
+      { recipients: [], addressBooks: ['Club', 'Club::Team'], content: TEXT },
+      { recipients: [], addressBooks: ['Club'], copies: { ccAddressBook: 'Other' }, content: VCARD },
+      { recipients: ['447400000003'], copies: { cc: ['447400000003'] }, content: VCARD },
+      { recipients: [], addressBooks: ['Club'], copies: { bcc: ['447400005001'] }, content: VCARD },
+    ];
+    for (const r of refused) {
+      await expect(a.api.send.estimate(r)).rejects.toMatchObject({
+        code: 'invalid-recipients',
+        message: expect.stringMatching(/both reach 1 number .*twice/),
+      });
+      await expect(a.api.send.submit(r)).rejects.toMatchObject({ code: 'invalid-recipients' });
+    }
+    expect(await a.api.outbox.jobs()).toHaveLength(jobs);
+    expect(sentTo(gw).get('447400000003')).toBeUndefined();
+  });
+
+  it('a member who opts out while the send is under way stops the book batch at send time', async () => {
+    const env = await appBehindFront('messenger-book-late-optout-');
+    const { gw, a, control } = env;
+    book(gw, 'Club', ['447400005000', '447400005001']);
+    // The number batch is held at the front; the member opts out meanwhile; the book goes after.
+    let release = (): void => {};
+    const held = new Promise<'pass'>((resolve) => (release = () => resolve('pass')));
+    control.intercept = (path) => (path.includes('/webservices/http/send') ? held : 'pass');
+    const sent = await a.api.send.submit({
+      recipients: ['447400000001'],
+      addressBooks: ['Club'],
+      content: TEXT,
+    });
+    await a.api.optouts.add(['447400005000']);
+    release();
+    await finished(a, sent.job.id);
+    const [numbersBatch, bookBatch] = await a.api.outbox.batches(sent.job.id);
+    expect(numbersBatch!.state).toBe('accepted');
+    expect(bookBatch).toMatchObject({
+      state: 'rejected',
+      reason: expect.stringMatching(/Club: 1 of its members is on the opt-out list \(\+447400005000\)/),
+    });
+    expect(sentTo(gw).get('447400005000')).toBeUndefined();
+    expect(sentTo(gw).get('447400005001')).toBeUndefined();
+  });
+
+  it('Continue sends a pending book-only batch, and checks its members again first', async () => {
+    const env = await appBehindFront('messenger-book-continue-');
+    const { gw, a, signIn } = env;
+    book(gw, 'Club', ['447400005000', '447400005001']);
+    book(gw, 'Other', ['447400006000']);
+    book(gw, 'Third', ['447400007000']);
+    const jobId = await leftPending(env, {
+      recipients: [],
+      addressBooks: ['Other', 'Club', 'Third'],
+      content: TEXT,
+    });
+    expect(sentTo(gw).get('447400006000')).toBe(1);
+    await signIn();
+    // Club's member opted out while the send waited; Third is sent.
+    await a.api.optouts.add(['447400005001']);
+    const result = await a.api.outbox.continue(jobId);
+    expect(result.optedOut).toBe(0);
+    await finished(a, jobId);
+    const batches = await a.api.outbox.batches(jobId);
+    expect(batches.map((b) => b.state)).toEqual(['accepted', 'rejected', 'accepted']);
+    expect(batches[1]!.reason).toMatch(/opt-out list/);
+    expect(Object.fromEntries(sentTo(gw))).toEqual({ '447400006000': 1, '447400007000': 1 });
+    await expect(a.api.outbox.continue(jobId)).rejects.toMatchObject({ code: 'invalid-state' });
+  });
+
+  it('a book that cannot be read is never sent: refused at submit, or its batch refused at send time', async () => {
+    const env = await appBehindFront('messenger-book-unread-');
+    const { gw, a, control } = env;
+    book(gw, 'Club', ['447400005000', '447400005001']);
+    control.intercept = (_path, body) => (body.includes('QueryAddressBook') ? 'drop' : 'pass');
+    const req = { recipients: ['447400000001'], addressBooks: ['Club'], content: TEXT };
+    await expect(a.api.send.estimate(req)).rejects.toMatchObject({
+      code: 'invalid-recipients',
+      message: expect.stringMatching(/address book Club could not be read .*opt-out list/),
+    });
+    await expect(a.api.send.submit(req)).rejects.toMatchObject({ code: 'invalid-recipients' });
+    expect(await a.api.outbox.jobs()).toEqual([]);
+    // Read at submit, unreadable when its batch goes: that batch is refused, the number sent.
+    let release = (): void => {};
+    const held = new Promise<'pass'>((resolve) => (release = () => resolve('pass')));
+    control.intercept = (path) => (path.includes('/webservices/http/send') ? held : 'pass');
+    const sent = await a.api.send.submit(req);
+    control.intercept = (path, body) =>
+      body.includes('QueryAddressBook') ? 'drop' : path.includes('/webservices/http/send') ? held : 'pass';
+    release();
+    await finished(a, sent.job.id);
+    const [numbersBatch, bookBatch] = await a.api.outbox.batches(sent.job.id);
+    expect(numbersBatch!.state).toBe('accepted');
+    expect(bookBatch).toMatchObject({
+      state: 'rejected',
+      reason: expect.stringMatching(/Club could not be read/),
+    });
+    expect(Object.fromEntries(sentTo(gw))).toEqual({ '447400000001': 1 });
+  });
+
+  it('members a gateway writes as +44… are matched against the opt-out list and the typed numbers', async () => {
+    const env = await appBehindFront('messenger-book-plus-');
+    const { gw, a, control } = env;
+    book(gw, 'Club', ['447400005000', '447400005001']);
+    control.rewrite = (_path, answer) => answer.replace(/(<MobileNumber[^>]*>)44/g, '$1+44');
+    const estimate = await a.api.send.estimate({
+      recipients: ['447400005000'],
+      addressBooks: ['Club'],
+      content: TEXT,
+    });
+    expect(estimate).toMatchObject({ recipients: 2, inBooks: 1 });
+    await a.api.optouts.add(['447400005001']);
+    await expect(
+      a.api.send.submit({ recipients: [], addressBooks: ['Club'], content: TEXT }),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(/Club: 1 of its members is on the opt-out list/),
+    });
+    expect(sentTo(gw).size).toBe(0);
+  });
+});

@@ -2,7 +2,9 @@
 // recipient from the address book; "{first name|there}" gives the text for a number without a contact
 // (or without that field), otherwise the field is left empty.
 import { analyzeText } from '../../protocol/sms.ts';
+import { LIMITS } from '../../protocol/limits.ts';
 import type { Contact, MergeMeasure } from '../../preload/api.ts';
+import { ApiError } from './validate-args.ts';
 
 const FIELD = /\{\s*(name|first name|last name|number|email)\s*(?:\|([^{}]*))?\}/giu;
 
@@ -80,4 +82,18 @@ export function measureMerge(
     withoutContact,
     distinctTexts: parts.size,
   };
+}
+
+/**
+ * Refuses a merge whose longest text needs more parts than the gateway joins into one message,
+ * before anything is journaled: Compose says the same from its live measure, but a key press can
+ * come before that measure answers, and the gateway would refuse those recipients one by one.
+ */
+export function checkMergedLength(m: MergeMeasure): void {
+  if (m.segments <= LIMITS.maxMessageParts) return;
+  const who = m.longest ? (m.longest.name ?? m.longest.to) : 'a recipient';
+  throw new ApiError(
+    'invalid-request',
+    `the merged text for ${who} needs ${m.segments} parts; at most ${LIMITS.maxMessageParts} can be joined into one message`,
+  );
 }

@@ -12,7 +12,7 @@ import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
-import { fillText, hasMergeFields } from './mail-merge.ts';
+import { checkMergedLength, fillText, hasMergeFields, measureMerge } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
 import { limitExtras, planExtras, reachOfExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
@@ -216,10 +216,13 @@ export function createSender(deps: SenderDeps) {
       );
     }
     // Journaled BEFORE the first request (the journal de-duplicates).
-    const merge =
+    const merged =
       (req.content.kind === 'text' || req.content.kind === 'flash') && hasMergeFields(req.content.text)
-        ? (to: string) => fillText(req.content.text, store.contacts.byNumber(to), to)
-        : undefined;
+        ? store.contacts.byMsisdns(numbers)
+        : null;
+    if (merged)
+      checkMergedLength(measureMerge(req.content.text, req.content.kind === 'flash', numbers, merged));
+    const merge = merged ? (to: string) => fillText(req.content.text, merged.get(to) ?? null, to) : undefined;
     const job = store.outbox.createJob(numbers, req.content, {
       ...(merge ? { textOf: merge } : {}),
       accountId: s.account.id,

@@ -32,6 +32,23 @@ function gatewayTexts(gw: TestGateway): string[][] {
 }
 
 describe('mail merge against the reference gateway', () => {
+  it('refuses a merge whose longest text is over the longest message, before anything is sent', async () => {
+    const { gw, a } = await signedInApp(cleanups, 'messenger-merge-long-');
+    const long = await a.api.contacts.add({ name: 'Alexandra Longname', number: '447700900911' });
+    // The template alone fits (255 parts of 153 GSM characters = 39,015); "Alexandra Longname" does not.
+    const text = `${'a'.repeat(39_005)}{name}`;
+    const request = {
+      recipients: ['447700900912'],
+      contactIds: [long.id],
+      content: { kind: 'text' as const, text },
+    };
+    await expect(a.api.send.submit(request)).rejects.toThrow(
+      /merged text for Alexandra Longname needs 256 parts; at most 255/,
+    );
+    expect(await a.api.outbox.jobs()).toEqual([]);
+    expect(gatewayTexts(gw)).toEqual([]);
+  });
+
   it('sends each recipient their own name, the fallback to unknown numbers, one request per text', async () => {
     const { gw, a } = await signedInApp(cleanups, 'messenger-merge-');
     const alice = await a.api.contacts.add({ name: 'Alice Archer', number: '447700900901' });

@@ -14,6 +14,7 @@ import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
 import { fillText, hasMergeFields } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
+import { JobProgress } from './send-progress.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
@@ -22,6 +23,7 @@ import type {
   OutboxBatch,
   OutboxContent,
   OutboxJob,
+  RecipientOutcome,
   RecipientResult,
   SendAccepted,
   SendRequest,
@@ -51,12 +53,21 @@ function toJournalResult(r: ClientRecipientResult): RecipientResult {
   };
 }
 
+interface BatchSent {
+  stop: string | null;
+  /** Undefined when the batch became unknown. */
+  outcomes?: RecipientOutcome[];
+}
+
 export function createSender(deps: SenderDeps) {
   const { store, sessions, emit, log } = deps;
   let chain: Promise<void> = Promise.resolve();
 
-  /** One journal batch = one request. Returns the whole-account stop reason, if any. */
-  async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<string | null> {
+  /**
+   * One journal batch = one request. Returns the whole-account stop reason, if any, and the
+   * recipients' outcomes as recorded (issue 15: the progress event reuses them).
+   */
+  async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<BatchSent> {
     if (content.kind === 'text' || content.kind === 'flash') {
       const req: SmsRequest = {
         to: batch.recipients,
@@ -70,10 +81,14 @@ export function createSender(deps: SenderDeps) {
         ...(content.sendTimeAbsolute !== undefined ? { sendTimeAbsolute: content.sendTimeAbsolute } : {}),
       };
       const sent = await s.client.sendSms(req);
-      store.outbox.recordResults(batch.id, sent.recipients.map(toJournalResult));
-      return sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
-        ? sent.error.message
-        : null;
+      const outcomes = store.outbox.recordResults(batch.id, sent.recipients.map(toJournalResult));
+      return {
+        stop:
+          sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
+            ? sent.error.message
+            : null,
+        outcomes,
+      };
     }
     // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
     const res = await s.client.sendFormFields(
@@ -81,18 +96,18 @@ export function createSender(deps: SenderDeps) {
       batch.recipients,
     );
     if (res.outcome === 'unsent') {
-      store.outbox.recordResults(
+      const outcomes = store.outbox.recordResults(
         batch.id,
         batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
       );
-      return null;
+      return { stop: null, outcomes };
     }
     if (res.outcome === 'unknown') {
       store.outbox.markUnknown(batch.id, res.reason);
-      return null;
+      return { stop: null };
     }
     const interpreted = res.value;
-    store.outbox.recordResults(batch.id, interpreted.results.map(toJournalResult));
+    const outcomes = store.outbox.recordResults(batch.id, interpreted.results.map(toJournalResult));
     const libraryKind = libraryKindOf(content.kind);
     if (interpreted.libraryNumber !== undefined && libraryKind !== null) {
       // The gateway stored an upload under this number: the media picker offers it again.
@@ -100,16 +115,25 @@ export function createSender(deps: SenderDeps) {
       const name = f.MMSNotificationFileName1 ?? f.WAPPushFileName1 ?? '';
       store.libraryNumbers.record(s.account.id, Number(interpreted.libraryNumber), libraryKind, name);
     }
-    return interpreted.stop ? (interpreted.error?.message ?? 'the gateway refused the account') : null;
+    return {
+      stop: interpreted.stop ? (interpreted.error?.message ?? 'the gateway refused the account') : null,
+      outcomes,
+    };
   }
 
-  function progress(jobId: number, batch: OutboxBatch, job: OutboxJob): void {
-    emit('outbox:progress', { jobId, batch, outcomes: store.outbox.recipientsOfBatch(batch.id), job });
+  function progress(
+    jobId: number,
+    batch: OutboxBatch,
+    job: OutboxJob,
+    outcomes: RecipientOutcome[] = store.outbox.recipientsOfBatch(batch.id),
+  ): void {
+    emit('outbox:progress', { jobId, batch, outcomes, job });
   }
 
   async function drive(jobId: number): Promise<void> {
     const job = store.outbox.job(jobId);
     if (!job) return;
+    const counts = new JobProgress(store, jobId);
     for (;;) {
       // A sign-out or a sign-in to another account stops the loop between requests: the rest stays
       // pending for the user, never sent with another account's login and credit.
@@ -119,8 +143,9 @@ export function createSender(deps: SenderDeps) {
       const batch = store.outbox.claimNext(jobId);
       if (!batch) break;
       let stop: string | null = null;
+      let outcomes: RecipientOutcome[] | undefined;
       try {
-        stop = await sendBatch(s, batch, job.content);
+        ({ stop, outcomes } = await sendBatch(s, batch, job.content));
       } catch (err) {
         // It may have reached the gateway: unknown, never re-sent by itself.
         try {
@@ -130,8 +155,9 @@ export function createSender(deps: SenderDeps) {
         }
       }
       if (deps.closing()) return;
-      const nowJob = store.outbox.job(jobId) ?? job;
-      progress(jobId, store.outbox.batch(batch.id) ?? batch, nowJob);
+      outcomes ??= store.outbox.recipientsOfBatch(batch.id);
+      const nowJob = counts.after(outcomes) ?? job;
+      progress(jobId, store.outbox.batch(batch.id) ?? batch, nowJob, outcomes);
       if (stop !== null) {
         const cancelled = store.outbox.cancelPending(jobId, `not sent: ${stop}`);
         for (const b of cancelled) progress(jobId, b, store.outbox.job(jobId) ?? nowJob);
@@ -178,6 +204,8 @@ export function createSender(deps: SenderDeps) {
       ...(merge ? { textOf: merge } : {}),
       accountId: s.account.id,
       ...(c ? { defaultCountry: c } : {}),
+      // planRecipients normalised them once (issue 15: not again in the journal)
+      normalized: true,
     });
     startSending(job.id);
     return { job, invalid, optedOut: skipped.length };

@@ -16,14 +16,18 @@ import { holdRunLock, isRunAlive } from './run-lock.ts';
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { msisdnProblem } from '../../protocol/validate.ts';
 import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { InvalidRecipientsError, StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
-import type { BatchRow, MessageRow } from './rows.ts';
+import { stmt } from './sqlite.ts';
+import type { BatchRow } from './rows.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { OutboxReads } from './outbox-reads.ts';
 import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
+import { ensureCampaignConversations, insertOutboundMessages } from './outbox-write.ts';
+import type { OutboundRow } from './outbox-write.ts';
 import type {
   DeliveryReceiptInput,
   MessageRecord,
@@ -129,6 +133,11 @@ export class OutboxJournal extends OutboxReads {
       accountId?: string;
       /** Mail merge (issue 12): each recipient's own text; recipients sharing a text share batches. */
       textOf?: (msisdn: string) => string;
+      /**
+       * Issue 15: the recipients are normalised MSISDNs already (the sender's plan,
+       * ./send-plan.ts): not normalised a second time, only de-duplicated.
+       */
+      normalized?: boolean;
     } = {},
   ): OutboxJob {
     const country = options.defaultCountry ?? this.#defaultCountry;
@@ -136,7 +145,10 @@ export class OutboxJournal extends OutboxReads {
     const seen = new Set<string>();
     const problems: Array<{ input: string; reason: string }> = [];
     for (const input of recipients) {
-      const n = normalizeMsisdn(input, country);
+      const n: { ok: true; msisdn: string } | { ok: false; reason: string } =
+        options.normalized === true && msisdnProblem(input) === undefined
+          ? { ok: true, msisdn: input }
+          : normalizeMsisdn(input, country);
       if (!n.ok) problems.push({ input, reason: n.reason });
       else if (!seen.has(n.msisdn)) {
         seen.add(n.msisdn);
@@ -166,10 +178,6 @@ export class OutboxJournal extends OutboxReads {
       const insertBatch = db.prepare(
         "INSERT INTO outbox_batches (job_id, seq, state, created_at) VALUES (?, ?, 'pending', ?) RETURNING id",
       );
-      const insertMessage = db.prepare(
-        `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status, job_id, batch_id, position, read)
-         VALUES (?, 'out', ?, ?, ?, ?, ?, 'pending', ?, ?, ?, 1)`,
-      );
       // One batch = one request = one text: merged recipients are grouped by their final text.
       const textOf = options.textOf ?? (() => content.text);
       const groups = new Map<string, string[]>();
@@ -183,26 +191,28 @@ export class OutboxJournal extends OutboxReads {
       for (const [text, list] of groups)
         for (let start = 0; start < list.length; start += this.#batchSize)
           chunks.push({ text, to: list.slice(start, start + this.#batchSize) });
+      // A campaign (more than one recipient) makes no Inbox conversation per recipient.
+      const conversations =
+        numbers.length > 1
+          ? ensureCampaignConversations(db, numbers, now)
+          : new Map(numbers.map((to) => [to, this.#conversations.ensure(to, now, false)]));
+      const rows: OutboundRow[] = [];
       for (const [i, chunk] of chunks.entries()) {
         const seq = i + 1;
         const batch = rowAs<{ id: number }>(insertBatch.get(job.id, seq, now));
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
         chunk.to.forEach((to, position) => {
-          // A campaign (more than one recipient) makes no Inbox conversation per recipient.
-          const conversationId = this.#conversations.ensure(to, now, numbers.length > 1);
-          insertMessage.run(
-            conversationId,
-            content.kind,
-            to,
-            content.replyTo ?? null,
-            chunk.text,
-            now,
-            job.id,
-            batch.id,
-            position,
-          );
+          const conversationId = conversations.get(to);
+          if (conversationId === undefined)
+            throw new StoreError('invalid-state', `could not create the conversation of ${to}`);
+          rows.push({ conversationId, peer: to, text: chunk.text, batchId: batch.id, position });
         });
       }
+      insertOutboundMessages(
+        db,
+        { id: job.id, kind: content.kind, replyTo: content.replyTo ?? null, at: now },
+        rows,
+      );
       return job.id;
     });
     return this.mustJob(jobId);
@@ -279,14 +289,21 @@ export class OutboxJournal extends OutboxReads {
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'record its results');
-      const recipients = rowsAs<MessageRow>(this.batchRecipients.all(batchId));
+      const recipients = rowsAs<{ id: number; peer: string }>(
+        stmt(this.app.db, 'SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position').all(batchId),
+      );
       const byTo = new Map<string, RecipientResult>();
       const positional = results.some((r) => r.to === undefined);
       if (!positional) {
-        for (const r of results) if (r.to !== undefined) byTo.set(peerOf(r.to, this.#defaultCountry), r);
+        // A result names its recipient as the journal holds it (the client echoes the batch's
+        // normalised numbers): normalised again only when it does not (issue 15).
+        const peers = new Set(recipients.map((m) => m.peer));
+        for (const r of results)
+          if (r.to !== undefined) byTo.set(peers.has(r.to) ? r.to : peerOf(r.to, this.#defaultCountry), r);
       }
       const now = this.#now();
-      const update = this.app.db.prepare(
+      const update = stmt(
+        this.app.db,
         `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
                 answered_at = ? WHERE id = ?`,
       );

@@ -8,7 +8,7 @@
 import type { OutboxJournal } from '../store/outbox-journal.ts';
 import type { OutboundStatus, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
 
-export const FULL_READ_MS = 100;
+export const FULL_READ_MS = 250;
 
 /** What it reads: the store's outbox journal. */
 export interface ProgressStore {

@@ -31,9 +31,14 @@ function typed(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `07400 ${String(100000 + i).padStart(6, '0')}`);
 }
 
-/** Answers sendsms with accepted format-3 records, doing nothing else; passes other requests on. */
+/**
+ * Answers sendsms with accepted format-3 records, doing nothing else; passes other requests on.
+ * Each record has its own MessageIdentifier (spec 2.5), in order, as the reference gateway gives them:
+ * the same few identifiers in every answer would crowd one part of the app's identifier index.
+ */
 async function noWorkPeer(target: string): Promise<{ url: string; close(): Promise<void> }> {
   const to = new URL(target);
+  let sequence = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -42,7 +47,7 @@ async function noWorkPeer(target: string): Promise<{ url: string; close(): Promi
       if ((req.url ?? '').includes('/sendsms')) {
         const list = (decodeForm(body.toString('utf8')).get('SendTo') ?? '').split(',');
         res.end(
-          `MessageIdentifier=${list.map((_, i) => `N${i}`).join(',')}&Report=${list.map(() => '-3').join(',')}` +
+          `MessageIdentifier=${list.map(() => `N${String(++sequence).padStart(9, '0')}`).join(',')}&Report=${list.map(() => '-3').join(',')}` +
             `&Text=${list.map(() => 'ok').join(',')}`,
         );
         return;

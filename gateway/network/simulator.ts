@@ -295,7 +295,8 @@ export class NetworkSimulator implements NetworkLike {
 
   private deliverDueOrThrow(): void {
     // Issue 15: at most as many as the pusher has room for (the rest stays pending until pushes
-    // finish), claimed in one transaction, each account read once.
+    // finish), claimed in one transaction, each account read once; oldest due first in the order of
+    // the delivery_receipts_due index (ORDER BY id sorted every due receipt to take a few).
     const limit = Math.min(500, this.pusher.room());
     if (limit <= 0) return;
     let due: Array<{
@@ -309,7 +310,7 @@ export class NetworkSimulator implements NetworkLike {
     try {
       due = stmt(
         this.db,
-        "SELECT id, message_identifier, account_id, recipient, report, part FROM delivery_receipts WHERE status = 'pending' AND due_at <= ? ORDER BY id LIMIT ?",
+        "SELECT id, message_identifier, account_id, recipient, report, part FROM delivery_receipts WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?",
       ).all(Date.now(), limit) as typeof due;
     } catch (err) {
       this.ctx.log.warn('receipt sweep failed', { error: String(err) });

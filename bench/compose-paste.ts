@@ -72,8 +72,12 @@ async function paste(url: string, n: number): Promise<Paste> {
             if (countMs < 0 && (status.includes('Checking') || list.children.length > n / 2)) {
               countMs = performance.now() - t0;
             }
-            // The chips (and the input) are the list's children.
-            if (list.querySelectorAll('[role="listitem"]').length >= n) {
+            // The chips (and the input) are the list's children; after 12 the rest is one "+N more"
+            // button (issue 12), so the chips made are those shown plus N.
+            const chipCount = (): number =>
+              list.querySelectorAll('[role="listitem"]').length +
+              (Number((list.querySelector('.chip.more')?.textContent ?? '').replace(/\D/g, '')) || 0);
+            if (chipCount() >= n) {
               const chipsMs = performance.now() - t0;
               // Let the observer see the last task.
               setTimeout(() => {
@@ -84,7 +88,7 @@ async function paste(url: string, n: number): Promise<Paste> {
                   chipsMs,
                   longest: Math.max(0, ...tasks),
                   longTasks: tasks.filter((d) => d > 100).length,
-                  chips: list.querySelectorAll('[role="listitem"]').length,
+                  chips: chipCount(),
                 });
               }, 50);
             } else setTimeout(check, small ? 1 : 5);
@@ -104,16 +108,24 @@ export async function run(): Promise<void> {
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'messenger-bench-paste-'));
-  const shell = await startShell(dataDir);
+  // The web shell's URL token is single-use (issue 17): a fresh shell, on the same data, per paste.
+  const pasteInShell = async (n: number): Promise<Paste> => {
+    const shell = await startShell(dataDir);
+    try {
+      return await paste(shell.url, n);
+    } finally {
+      await stopShell(shell);
+    }
+  };
   try {
-    const small = await paste(shell.url, SMALL);
-    const large = await paste(shell.url, LARGE);
+    const small = await pasteInShell(SMALL);
+    const large = await pasteInShell(LARGE);
     const n = (x: number): string => x.toLocaleString('en-GB');
     console.log(
       `paste ${n(LARGE)} numbers into Compose (Chromium): longest main-thread task ${large.longest.toFixed(0)} ms, ` +
         `${large.longTasks} over 100 ms (target none over ${TARGET_TASK_MS} ms: ${large.longest <= TARGET_TASK_MS ? 'met' : 'NOT met'}); ` +
         `count shown after ${large.countMs.toFixed(0)} ms (target ≤ ${n(TARGET_COUNT_MS)} ms: ${large.countMs <= TARGET_COUNT_MS ? 'met' : 'NOT met'}); ` +
-        `all ${n(large.chips)} chips after ${(large.chipsMs / 1000).toFixed(2)} s; ` +
+        `all ${n(large.chips)} chips (12 shown, the rest "+N more") after ${(large.chipsMs / 1000).toFixed(2)} s; ` +
         `longest task while the numbers were checked (before the chips render) ${large.longestChecking.toFixed(0)} ms`,
     );
     console.log(
@@ -122,7 +134,6 @@ export async function run(): Promise<void> {
         `for ${LARGE / SMALL}× the numbers`,
     );
   } finally {
-    await stopShell(shell);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

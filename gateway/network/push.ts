@@ -16,6 +16,12 @@ import { getAccount } from '../accounts.ts';
 
 const PUSH_TIMEOUT_MS = 5000;
 const PUSH_CONCURRENCY = 8;
+/**
+ * Pushes queued or under way at most (issue 15): due receipts beyond this stay pending in the
+ * database and are claimed as pushes finish (`onRoom`), so a campaign of 100,000 never holds
+ * 100,000 waiting pushes in memory (nor makes close() wait for them all).
+ */
+export const PUSH_BACKLOG_MAX = PUSH_CONCURRENCY * 8;
 export const PUSH_RETRY_BASE_MS = 5000;
 export const PUSH_RETRY_MAX_DELAY_MS = 60 * 60 * 1000;
 export const MAX_PUSH_ATTEMPTS = 40;
@@ -32,10 +38,18 @@ export class Pusher {
   private activePushes = 0;
   private readonly pushWaiters: Array<() => void> = [];
   private closed = false;
+  private readonly onRoom: () => void;
 
-  constructor(ctx: GatewayContext) {
+  /** `onRoom`: called when the backlog fell to half of PUSH_BACKLOG_MAX (claim more receipts). */
+  constructor(ctx: GatewayContext, onRoom: () => void = () => {}) {
     this.ctx = ctx;
     this.db = ctx.db;
+    this.onRoom = onRoom;
+  }
+
+  /** How many more pushes may be queued now. */
+  room(): number {
+    return PUSH_BACKLOG_MAX - this.pushes.size;
   }
 
   /** Runs pushes at most PUSH_CONCURRENCY at a time (a push receiver is a small endpoint, not a farm). */
@@ -52,7 +66,10 @@ export class Pusher {
     };
     const p = run();
     this.pushes.add(p);
-    void p.finally(() => this.pushes.delete(p));
+    void p.finally(() => {
+      this.pushes.delete(p);
+      if (!this.closed && this.pushes.size === PUSH_BACKLOG_MAX / 2) this.onRoom();
+    });
   }
 
   /** POSTs SubmitDeliveryReceipt to the account's push URL and records the outcome. */

@@ -84,7 +84,7 @@ export class NetworkSimulator implements NetworkLike {
   constructor(ctx: GatewayContext) {
     this.ctx = ctx;
     this.db = ctx.db;
-    this.pusher = new Pusher(ctx);
+    this.pusher = new Pusher(ctx, () => this.deliverDue());
     this.sweeper = setInterval(
       () => {
         // entries left by a crash, a restart or the other instance on the same data directory
@@ -294,6 +294,11 @@ export class NetworkSimulator implements NetworkLike {
   }
 
   private deliverDueOrThrow(): void {
+    // Issue 15: at most as many as the pusher has room for (the rest stays pending until pushes
+    // finish), claimed in one transaction, each account read once; oldest due first in the order of
+    // the delivery_receipts_due index (ORDER BY id sorted every due receipt to take a few).
+    const limit = Math.min(500, this.pusher.room());
+    if (limit <= 0) return;
     let due: Array<{
       id: number;
       message_identifier: string;
@@ -305,29 +310,36 @@ export class NetworkSimulator implements NetworkLike {
     try {
       due = stmt(
         this.db,
-        "SELECT id, message_identifier, account_id, recipient, report, part FROM delivery_receipts WHERE status = 'pending' AND due_at <= ? ORDER BY id LIMIT 500",
-      ).all(Date.now()) as typeof due;
+        "SELECT id, message_identifier, account_id, recipient, report, part FROM delivery_receipts WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+      ).all(Date.now(), limit) as typeof due;
     } catch (err) {
       this.ctx.log.warn('receipt sweep failed', { error: String(err) });
       return;
     }
-    for (const r of due) {
-      const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-      const claimed = transaction(this.db, () => {
-        const res = stmt(
-          this.db,
-          "UPDATE delivery_receipts SET status = 'delivered', timestamp = ? WHERE id = ? AND status = 'pending'",
-        ).run(timestamp, r.id);
-        if (Number(res.changes) === 0) return false;
-        stmt(
-          this.db,
-          `UPDATE messages SET status = CASE WHEN ? = 0 AND status <> 'failed' THEN 'delivered' ELSE 'failed' END
-             WHERE message_identifier = ? AND status IN ('dispatched', 'delivered')`,
-        ).run(r.report, r.message_identifier);
-        return true;
-      });
-      if (!claimed) continue;
-      const account = getAccount(this.db, r.account_id);
+    const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // Claimed (pending → delivered) together, so each is delivered once, also with two instances.
+    const claimed =
+      due.length === 0
+        ? []
+        : transaction(this.db, () =>
+            due.filter((r) => {
+              const res = stmt(
+                this.db,
+                "UPDATE delivery_receipts SET status = 'delivered', timestamp = ? WHERE id = ? AND status = 'pending'",
+              ).run(timestamp, r.id);
+              if (Number(res.changes) === 0) return false;
+              stmt(
+                this.db,
+                `UPDATE messages SET status = CASE WHEN ? = 0 AND status <> 'failed' THEN 'delivered' ELSE 'failed' END
+                   WHERE message_identifier = ? AND status IN ('dispatched', 'delivered')`,
+              ).run(r.report, r.message_identifier);
+              return true;
+            }),
+          );
+    const accounts = new Map<number, ReturnType<typeof getAccount>>();
+    for (const r of claimed) {
+      if (!accounts.has(r.account_id)) accounts.set(r.account_id, getAccount(this.db, r.account_id));
+      const account = accounts.get(r.account_id);
       const url = account?.pushUrl;
       if (account && url)
         this.pusher.track(() => this.pusher.receipt(r.id, url, account.username, r, timestamp));

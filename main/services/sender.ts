@@ -17,6 +17,7 @@ import { estimateSend, planRecipients } from './send-plan.ts';
 import { limitExtras, planExtras, reachOfExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
 import { refuseClaimedBatch, skipOptedOutPending } from '../store/outbox-campaigns.ts';
+import { JobProgress } from './send-progress.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
@@ -25,6 +26,7 @@ import type {
   OutboxBatch,
   OutboxContent,
   OutboxJob,
+  RecipientOutcome,
   RecipientResult,
   SendAccepted,
   SendRequest,
@@ -54,14 +56,21 @@ function toJournalResult(r: ClientRecipientResult): RecipientResult {
   };
 }
 
+interface BatchSent {
+  stop: string | null;
+  /** Undefined when the batch became unknown. */
+  outcomes?: RecipientOutcome[];
+}
+
 export function createSender(deps: SenderDeps) {
   const { store, sessions, emit, log } = deps;
   let chain: Promise<void> = Promise.resolve();
 
-  /** One journal batch = one request. Returns the whole-account stop reason, if any. */
-  async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<string | null> {
-    // Issue 16: a book's members and the Cc/Bcc checked again just before they go (a member may
-    // have opted out since the send was journaled; book batches go last).
+  /**
+   * One journal batch = one request. Returns the whole-account stop reason, if any, and the
+   * recipients' outcomes as recorded (issue 15: the progress event reuses them).
+   */
+  async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<BatchSent> {
     if (batch.extras) {
       const refusal = await recheckExtras(
         s,
@@ -71,7 +80,7 @@ export function createSender(deps: SenderDeps) {
       );
       if (refusal !== null) {
         refuseClaimedBatch(store.app, batch.id, refusal);
-        return null;
+        return { stop: null };
       }
     }
     if (content.kind === 'text' || content.kind === 'flash') {
@@ -91,13 +100,17 @@ export function createSender(deps: SenderDeps) {
           : {}),
       };
       const sent = await s.client.sendSms(req);
-      store.outbox.recordResults(batch.id, [
+      const outcomes = store.outbox.recordResults(batch.id, [
         ...sent.recipients.map(toJournalResult),
         ...extraResults(batch, sent.recipients, sent.error),
       ]);
-      return sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
-        ? sent.error.message
-        : null;
+      return {
+        stop:
+          sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
+            ? sent.error.message
+            : null,
+        outcomes,
+      };
     }
     // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
     const fields = sendFields(
@@ -110,18 +123,18 @@ export function createSender(deps: SenderDeps) {
     Object.assign(fields, batch.extras?.fields ?? {});
     const res = await s.client.sendFormFields(fields, labelsOf(batch), bookLabel(batch));
     if (res.outcome === 'unsent') {
-      store.outbox.recordResults(
+      const outcomes = store.outbox.recordResults(
         batch.id,
         batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
       );
-      return null;
+      return { stop: null, outcomes };
     }
     if (res.outcome === 'unknown') {
       store.outbox.markUnknown(batch.id, res.reason);
-      return null;
+      return { stop: null };
     }
     const interpreted = res.value;
-    store.outbox.recordResults(batch.id, [
+    const outcomes = store.outbox.recordResults(batch.id, [
       ...interpreted.results.map(toJournalResult),
       ...extraResults(batch, interpreted.results, interpreted.error),
     ]);
@@ -132,16 +145,25 @@ export function createSender(deps: SenderDeps) {
       const name = f.MMSNotificationFileName1 ?? f.WAPPushFileName1 ?? '';
       store.libraryNumbers.record(s.account.id, Number(interpreted.libraryNumber), libraryKind, name);
     }
-    return interpreted.stop ? (interpreted.error?.message ?? 'the gateway refused the account') : null;
+    return {
+      stop: interpreted.stop ? (interpreted.error?.message ?? 'the gateway refused the account') : null,
+      outcomes,
+    };
   }
 
-  function progress(jobId: number, batch: OutboxBatch, job: OutboxJob): void {
-    emit('outbox:progress', { jobId, batch, outcomes: store.outbox.recipientsOfBatch(batch.id), job });
+  function progress(
+    jobId: number,
+    batch: OutboxBatch,
+    job: OutboxJob,
+    outcomes: RecipientOutcome[] = store.outbox.recipientsOfBatch(batch.id),
+  ): void {
+    emit('outbox:progress', { jobId, batch, outcomes, job });
   }
 
   async function drive(jobId: number): Promise<void> {
     const job = store.outbox.job(jobId);
     if (!job) return;
+    const counts = new JobProgress(store, jobId);
     for (;;) {
       // A sign-out or a sign-in to another account stops the loop between requests: the rest stays
       // pending for the user, never sent with another account's login and credit.
@@ -151,8 +173,9 @@ export function createSender(deps: SenderDeps) {
       const batch = store.outbox.claimNext(jobId);
       if (!batch) break;
       let stop: string | null = null;
+      let outcomes: RecipientOutcome[] | undefined;
       try {
-        stop = await sendBatch(s, batch, job.content);
+        ({ stop, outcomes } = await sendBatch(s, batch, job.content));
       } catch (err) {
         // It may have reached the gateway: unknown, never re-sent by itself.
         try {
@@ -162,8 +185,9 @@ export function createSender(deps: SenderDeps) {
         }
       }
       if (deps.closing()) return;
-      const nowJob = store.outbox.job(jobId) ?? job;
-      progress(jobId, store.outbox.batch(batch.id) ?? batch, nowJob);
+      outcomes ??= store.outbox.recipientsOfBatch(batch.id);
+      const nowJob = counts.after(outcomes) ?? job;
+      progress(jobId, store.outbox.batch(batch.id) ?? batch, nowJob, outcomes);
       if (stop !== null) {
         const cancelled = store.outbox.cancelPending(jobId, `not sent: ${stop}`);
         for (const b of cancelled) progress(jobId, b, store.outbox.job(jobId) ?? nowJob);
@@ -228,6 +252,8 @@ export function createSender(deps: SenderDeps) {
       accountId: s.account.id,
       ...(c ? { defaultCountry: c } : {}),
       extras,
+      // planRecipients normalised them once (issue 15: not again in the journal)
+      normalized: true,
     });
     startSending(job.id);
     return { job, invalid, optedOut: skipped.length, ...(inBooks > 0 ? { inBooks } : {}) };

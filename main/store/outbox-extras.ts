@@ -8,6 +8,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { classifyReport } from '../../protocol/reports.ts';
 import type { RecipientResult } from '../../preload/api.ts';
+import { stmt } from './sqlite.ts';
 
 /** What a job sends beyond its numbers. */
 export interface JobExtras {
@@ -71,7 +72,7 @@ export function saveExtraCounts(
   results: readonly RecipientResult[],
   isOwnNumber: (to: string) => boolean,
 ): string | null {
-  const row = db.prepare('SELECT extra_fields FROM outbox_batches WHERE id = ?').get(batchId) as
+  const row = stmt(db, 'SELECT extra_fields FROM outbox_batches WHERE id = ?').get(batchId) as
     { extra_fields: string | null } | undefined;
   if (row?.extra_fields === null || row?.extra_fields === undefined) return null;
   let answered = 0;

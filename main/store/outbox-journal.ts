@@ -12,20 +12,23 @@
 // Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as preload/api.ts types; the
 // journal extends it), ./outbox-receipts.ts (delivery receipts, early ones kept until their batch
 // is answered); here the states a send goes through.
-import { holdRunLock, isRunAlive } from './run-lock.ts';
-import { randomUUID } from 'node:crypto';
+import { OWNER, RUN_ID, holdRunLock, isProcessAlive, isRunAlive } from './run-lock.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { msisdnProblem } from '../../protocol/validate.ts';
 import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { InvalidRecipientsError, StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
-import type { BatchRow, MessageRow } from './rows.ts';
+import { stmt } from './sqlite.ts';
+import type { BatchRow } from './rows.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { OutboxReads } from './outbox-reads.ts';
 import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
 import { extraTally, hasExtras, placeExtras, saveExtraCounts } from './outbox-extras.ts';
 import type { Chunk, JobExtras } from './outbox-extras.ts';
+import { ensureCampaignConversations, insertOutboundMessages } from './outbox-write.ts';
+import type { OutboundRow } from './outbox-write.ts';
 import type {
   DeliveryReceiptInput,
   MessageRecord,
@@ -38,32 +41,10 @@ import type {
 } from '../../preload/api.ts';
 
 export { statusOfReceipt } from './outbox-receipts.ts';
-
-/** This run's random id (its lock: ./run-lock.ts); released when the app closes. */
-export function outboxRunId(): string {
-  return RUN_ID;
-}
+export { isProcessAlive, outboxRunId } from './run-lock.ts';
 
 export const CRASH_REASON =
   'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
-
-/**
- * This process's claim on the batches it sends, "pid:run id". Issue 17: whether the owner lives is
- * told by its run lock (./run-lock.ts), never by the pid alone, which may be reused (pid 1 in a
- * container, after a reboot).
- */
-const RUN_ID = randomUUID();
-const OWNER = `${process.pid}:${RUN_ID}`;
-
-/** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export interface RecoverOptions {
   reason?: string;
@@ -135,6 +116,11 @@ export class OutboxJournal extends OutboxReads {
       extras?: JobExtras;
       /** Part of a campaign (a resend of one) even when sent to one number: no Inbox conversation. */
       campaign?: boolean;
+      /**
+       * Issue 15: the recipients are normalised MSISDNs already (the sender's plan,
+       * ./send-plan.ts): not normalised a second time, only de-duplicated.
+       */
+      normalized?: boolean;
     } = {},
   ): OutboxJob {
     const country = options.defaultCountry ?? this.#defaultCountry;
@@ -142,7 +128,10 @@ export class OutboxJournal extends OutboxReads {
     const seen = new Set<string>();
     const problems: Array<{ input: string; reason: string }> = [];
     for (const input of recipients) {
-      const n = normalizeMsisdn(input, country);
+      const n: { ok: true; msisdn: string } | { ok: false; reason: string } =
+        options.normalized === true && msisdnProblem(input) === undefined
+          ? { ok: true, msisdn: input }
+          : normalizeMsisdn(input, country);
       if (!n.ok) problems.push({ input, reason: n.reason });
       else if (!seen.has(n.msisdn)) {
         seen.add(n.msisdn);
@@ -174,10 +163,6 @@ export class OutboxJournal extends OutboxReads {
       const insertBatch = db.prepare(
         "INSERT INTO outbox_batches (job_id, seq, state, created_at, extra_fields, reach) VALUES (?, ?, 'pending', ?, ?, ?) RETURNING id",
       );
-      const insertMessage = db.prepare(
-        `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status, job_id, batch_id, position, read)
-         VALUES (?, 'out', ?, ?, ?, ?, ?, 'pending', ?, ?, ?, 1)`,
-      );
       // One batch = one request = one text: merged recipients are grouped by their final text.
       const textOf = options.textOf ?? (() => content.text);
       const groups = new Map<string, string[]>();
@@ -195,6 +180,10 @@ export class OutboxJournal extends OutboxReads {
       // A campaign (more than one recipient, any address book or Cc/Bcc, or a resend of a campaign)
       // makes no Inbox conversations.
       const campaign = numbers.length > 1 || hasExtras(extras) || options.campaign === true;
+      const conversations = campaign
+        ? ensureCampaignConversations(db, numbers, now)
+        : new Map(numbers.map((to) => [to, this.#conversations.ensure(to, now, false)]));
+      const rows: OutboundRow[] = [];
       for (const [i, chunk] of chunks.entries()) {
         const seq = i + 1;
         const x = chunk.extras;
@@ -203,20 +192,17 @@ export class OutboxJournal extends OutboxReads {
         );
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
         chunk.to.forEach((to, position) => {
-          const conversationId = this.#conversations.ensure(to, now, campaign);
-          insertMessage.run(
-            conversationId,
-            content.kind,
-            to,
-            content.replyTo ?? null,
-            chunk.text,
-            now,
-            job.id,
-            batch.id,
-            position,
-          );
+          const conversationId = conversations.get(to);
+          if (conversationId === undefined)
+            throw new StoreError('invalid-state', `could not create the conversation of ${to}`);
+          rows.push({ conversationId, peer: to, text: chunk.text, batchId: batch.id, position });
         });
       }
+      insertOutboundMessages(
+        db,
+        { id: job.id, kind: content.kind, replyTo: content.replyTo ?? null, at: now },
+        rows,
+      );
       return job.id;
     });
     return this.mustJob(jobId);
@@ -293,14 +279,21 @@ export class OutboxJournal extends OutboxReads {
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'record its results');
-      const recipients = rowsAs<MessageRow>(this.batchRecipients.all(batchId));
+      const recipients = rowsAs<{ id: number; peer: string }>(
+        stmt(this.app.db, 'SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position').all(batchId),
+      );
       const byTo = new Map<string, RecipientResult>();
       const positional = results.some((r) => r.to === undefined);
       if (!positional) {
-        for (const r of results) if (r.to !== undefined) byTo.set(peerOf(r.to, this.#defaultCountry), r);
+        // A result names its recipient as the journal holds it (the client echoes the batch's
+        // normalised numbers): normalised again only when it does not (issue 15).
+        const peers = new Set(recipients.map((m) => m.peer));
+        for (const r of results)
+          if (r.to !== undefined) byTo.set(peers.has(r.to) ? r.to : peerOf(r.to, this.#defaultCountry), r);
       }
       const now = this.#now();
-      const update = this.app.db.prepare(
+      const update = stmt(
+        this.app.db,
         `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
                 answered_at = ? WHERE id = ?`,
       );
@@ -327,8 +320,11 @@ export class OutboxJournal extends OutboxReads {
         );
       });
       const peers = new Set(recipients.map((m) => m.peer));
-      const reason = saveExtraCounts(this.app.db, batchId, results, (to) =>
-        peers.has(peerOf(to, this.#defaultCountry)),
+      const reason = saveExtraCounts(
+        this.app.db,
+        batchId,
+        results,
+        (to) => peers.has(to) || peers.has(peerOf(to, this.#defaultCountry)),
       );
       this.#finishBatch(batchId, now, reason);
       applyEarlyReceipts(this.app, batchId);

@@ -4,8 +4,10 @@
 import type { StatementSync } from 'node:sqlite';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
-import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch, toMessage } from './rows.ts';
+import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch } from './rows.ts';
+import { stmt } from './sqlite.ts';
 import type { BatchRow, MessageRow } from './rows.ts';
+import type { ReportGroup } from '../../protocol/reports.ts';
 import type {
   OutboundStatus,
   OutboxBatch,
@@ -95,7 +97,12 @@ export class OutboxReads {
   }
 
   recipientsOfBatch(batchId: number): RecipientOutcome[] {
-    return rowsAs<MessageRow>(this.batchRecipients.all(batchId)).map((r) => toOutcome(r));
+    return rowsAs<OutcomeRow>(
+      stmt(
+        this.app.db,
+        `SELECT ${OUTCOME_COLUMNS} FROM messages m WHERE m.batch_id = ? ORDER BY m.position`,
+      ).all(batchId),
+    ).map((r) => toOutcome(r));
   }
 
   protected mustBatch(batchId: number): OutboxBatch {
@@ -161,21 +168,37 @@ export class OutboxReads {
  */
 export const RECEIPT_OVERDUE_MS = 60 * 60 * 1000;
 
-export function toOutcome(row: MessageRow, now = Date.now()): RecipientOutcome {
-  const m = toMessage(row);
+/** The columns an outcome is made of (issue 15: a batch's outcomes read only these). */
+export const OUTCOME_COLUMNS =
+  'm.peer, m.status, m.message_identifier, m.report, m.report_text, m.classification, m.receipt_report, ' +
+  'm.receipt_at, m.sent_at';
+type OutcomeRow = Pick<
+  MessageRow,
+  | 'peer'
+  | 'status'
+  | 'message_identifier'
+  | 'report'
+  | 'report_text'
+  | 'classification'
+  | 'receipt_report'
+  | 'receipt_at'
+  | 'sent_at'
+>;
+
+export function toOutcome(row: OutcomeRow, now = Date.now()): RecipientOutcome {
   return {
     receiptOverdue:
-      m.status === 'accepted' &&
-      m.receiptReport === null &&
+      row.status === 'accepted' &&
+      row.receipt_report === null &&
       row.sent_at !== null &&
       now - row.sent_at > RECEIPT_OVERDUE_MS,
-    to: m.peer,
-    status: m.status as OutboundStatus,
-    messageIdentifier: m.messageIdentifier,
-    report: m.report,
-    reportText: m.reportText,
-    classification: m.classification,
-    receiptReport: m.receiptReport,
-    receiptAt: m.receiptAt,
+    to: row.peer,
+    status: row.status as OutboundStatus,
+    messageIdentifier: row.message_identifier,
+    report: row.report,
+    reportText: row.report_text,
+    classification: row.classification as ReportGroup | null,
+    receiptReport: row.receipt_report,
+    receiptAt: row.receipt_at,
   };
 }

@@ -3,6 +3,7 @@
 // "<data>/runs/<id>.lock" for as long as it lives. The operating system drops that lock when the
 // process ends in any way (kill -9, a crash, a reboot), so "is run X alive?" is "is its lock held?"
 // — a reused process id (pid 1 in a container, after a reboot) cannot make a dead run look alive.
+import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -62,4 +63,27 @@ export function isRunAlive(dataFile: string, runId: string): boolean {
   db.close();
   rmSync(file, { force: true });
   return false;
+}
+
+/** This run's random id (the lock it holds, above); released when the app closes. */
+export function outboxRunId(): string {
+  return RUN_ID;
+}
+
+/**
+ * This process's claim on the batches it sends, "pid:run id". Issue 17: whether the owner lives is
+ * told by its run lock (above), never by the pid alone, which may be reused (pid 1 in a
+ * container, after a reboot).
+ */
+export const RUN_ID = randomUUID();
+export const OWNER = `${process.pid}:${RUN_ID}`;
+
+/** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -1,0 +1,55 @@
+// The job snapshot each 'outbox:progress' event carries (issue 15). Reading a job's counts groups
+// all its recipients by status (~6 ms for 100,000): once per batch that made a 286-batch campaign
+// quadratic (~2 s of 7). Instead the counts are read in full at most every FULL_READ_MS, for the
+// first batch and whenever the job has no pending batch left (so its last event is always exact);
+// in between they are the last full read plus the batches answered since, each of which was
+// wholly 'pending' at that read (a batch is claimed only after the previous event). A delivery
+// receipt or a cancel in between shows at the next full read.
+import type { OutboxJournal } from '../store/outbox-journal.ts';
+import type { OutboundStatus, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
+
+export const FULL_READ_MS = 250;
+
+/** What it reads: the store's outbox journal. */
+export interface ProgressStore {
+  outbox: Pick<OutboxJournal, 'job' | 'nextBatch'>;
+}
+
+export class JobProgress {
+  readonly #store: ProgressStore;
+  readonly #jobId: number;
+  readonly #now: () => number;
+  #snapshot: OutboxJob | null = null;
+  #readAt = 0;
+
+  constructor(store: ProgressStore, jobId: number, now: () => number = Date.now) {
+    this.#store = store;
+    this.#jobId = jobId;
+    this.#now = now;
+  }
+
+  /** The job after one of its batches was answered (its recipients' `outcomes`); null if gone. */
+  after(outcomes: readonly RecipientOutcome[]): OutboxJob | null {
+    const now = this.#now();
+    const last = this.#snapshot;
+    if (
+      last === null ||
+      now - this.#readAt >= FULL_READ_MS ||
+      last.counts.pending < outcomes.length ||
+      this.#store.outbox.nextBatch(this.#jobId) === null
+    ) {
+      return this.read(now);
+    }
+    const counts = { ...last.counts, pending: last.counts.pending - outcomes.length };
+    for (const o of outcomes) counts[o.status as OutboundStatus] += 1;
+    this.#snapshot = { ...last, counts };
+    return this.#snapshot;
+  }
+
+  /** The job as stored now (a full read). */
+  read(now = this.#now()): OutboxJob | null {
+    this.#snapshot = this.#store.outbox.job(this.#jobId);
+    this.#readAt = now;
+    return this.#snapshot;
+  }
+}

@@ -1,0 +1,186 @@
+// Issue 15: the journal writes a campaign many rows per statement (main/store/outbox-write.ts), the
+// sender's already-normalised recipients are not normalised again, results are matched without
+// normalising what the journal already holds, and the progress events' job counts are read in full
+// only now and then (main/services/send-progress.ts). The same rows, the same conversations and
+// the same counts as one row at a time.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openAppDb } from '../../../main/store/db.ts';
+import type { AppDb } from '../../../main/store/db.ts';
+import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import { ConversationsRepo } from '../../../main/store/conversations.ts';
+import { SearchRepo } from '../../../main/store/search.ts';
+import { FULL_READ_MS, JobProgress } from '../../../main/services/send-progress.ts';
+import type { OutboxContent, RecipientOutcome } from '../../../preload/api.ts';
+import { tempDbFile } from './helpers.ts';
+
+let app: AppDb;
+let cleanup: () => void;
+let journal: OutboxJournal;
+beforeEach(() => {
+  const t = tempDbFile();
+  cleanup = t.cleanup;
+  app = openAppDb(t.file);
+  journal = new OutboxJournal(app, { defaultCountry: 'GB' });
+});
+afterEach(() => {
+  app.close();
+  cleanup();
+});
+
+const TEXT: OutboxContent = { kind: 'text', text: 'Quarterly café meeting', replyTo: '447700900999' };
+/** n distinct UK mobile numbers, normalised. */
+const numbers = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String(447400100000 + from + i));
+
+interface Row {
+  peer: string;
+  conversation_id: number;
+  batch_id: number;
+  position: number;
+  text: string;
+  local: string | null;
+  status: string;
+  kind: string;
+}
+
+describe('journaling a campaign in bulk', () => {
+  it('writes every recipient with its batch, position, conversation and search row', () => {
+    // 777: batches of 350, 350 and 77; statements of 50 rows with a remainder of 27.
+    const list = numbers(777);
+    const job = journal.createJob(list, TEXT, { normalized: true });
+    expect(job).toMatchObject({ recipientCount: 777, batchCount: 3 });
+    const rows = app.db
+      .prepare(
+        `SELECT m.peer, m.conversation_id, m.batch_id, m.position, m.text, m.local, m.status, m.kind
+           FROM messages m JOIN outbox_batches b ON b.id = m.batch_id WHERE m.job_id = ? ORDER BY m.id`,
+      )
+      .all(job.id) as unknown as Row[];
+    expect(rows.map((r) => r.peer)).toEqual(list);
+    const batches = journal.batches(job.id);
+    expect(batches.map((b) => b.recipients.length)).toEqual([350, 350, 77]);
+    expect(batches.flatMap((b) => b.recipients)).toEqual(list);
+    rows.forEach((r, i) => {
+      expect(r).toMatchObject({
+        batch_id: batches[Math.floor(i / 350)]!.id,
+        position: i % 350,
+        text: TEXT.text,
+        local: TEXT.replyTo,
+        status: 'pending',
+        kind: 'text',
+      });
+    });
+    // One conversation per recipient, its own, not listed in the Inbox (issue 12).
+    const conversations = app.db
+      .prepare('SELECT id, peer, campaign_only, last_message_id FROM conversations ORDER BY id')
+      .all() as Array<{ id: number; peer: string; campaign_only: number; last_message_id: number }>;
+    expect(conversations.map((c) => c.peer)).toEqual(list);
+    expect(new Set(rows.map((r) => r.conversation_id)).size).toBe(777);
+    const byPeer = new Map(conversations.map((c) => [c.peer, c]));
+    for (const r of rows) expect(byPeer.get(r.peer)?.id).toBe(r.conversation_id);
+    expect(conversations.every((c) => c.campaign_only === 1 && c.last_message_id !== null)).toBe(true);
+    expect(new ConversationsRepo(app).list().items).toEqual([]);
+    // Every message has its full-text row (the trigger runs for each row of a statement).
+    expect(new SearchRepo(app).search('cafe').messages.length).toBeGreaterThan(0);
+    expect(
+      (
+        app.db
+          .prepare("SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'quarterly'")
+          .get() as {
+          n: number;
+        }
+      ).n,
+    ).toBe(777);
+  });
+
+  it('leaves a listed conversation listed and brings its last message up to date', () => {
+    const repo = new ConversationsRepo(app);
+    const listed = repo.ensure('447400100001', 1);
+    const job = journal.createJob(numbers(3), TEXT, { normalized: true });
+    const list = repo.list().items;
+    expect(list.map((c) => c.id)).toEqual([listed]);
+    expect(list[0]?.lastMessage).toMatchObject({ direction: 'out', text: TEXT.text, status: 'pending' });
+    expect(journal.job(job.id)?.recipientCount).toBe(3);
+  });
+
+  it('a send to one number lists its conversation, as before', () => {
+    journal.createJob(['447400100005'], TEXT, { normalized: true });
+    expect(new ConversationsRepo(app).list().items.map((c) => c.peer)).toEqual(['447400100005']);
+  });
+
+  it('normalises what is not in the international form even when told the list is normalised', () => {
+    const job = journal.createJob(['07400 100000', '447400100000', '+44 7400 100001'], TEXT, {
+      normalized: true,
+    });
+    expect(journal.batches(job.id).flatMap((b) => b.recipients)).toEqual(['447400100000', '447400100001']);
+  });
+
+  it('matches results named by number whether or not the gateway wrote them as the journal does', () => {
+    journal.createJob(numbers(3), TEXT, { normalized: true });
+    const batch = journal.claimNext()!;
+    const outcomes = journal.recordResults(batch.id, [
+      { to: '447400100002', messageIdentifier: 'C', report: '-3' },
+      { to: '+44 7400 100000', messageIdentifier: 'A', report: '-3' },
+      { to: '447400100001', messageIdentifier: 'B', report: '15', text: 'Out of credit' },
+    ]);
+    expect(outcomes.map((o) => [o.to, o.messageIdentifier, o.status])).toEqual([
+      ['447400100000', 'A', 'accepted'],
+      ['447400100001', 'B', 'rejected'],
+      ['447400100002', 'C', 'accepted'],
+    ]);
+  });
+});
+
+describe('the job counts of progress events', () => {
+  /** Claims and answers the next batch: the first recipient rejected, the rest accepted. */
+  function answerNext(jobId: number): RecipientOutcome[] {
+    const batch = journal.claimNext(jobId)!;
+    return journal.recordResults(
+      batch.id,
+      batch.recipients.map((to, i) => ({ to, messageIdentifier: `M${to}`, report: i === 0 ? '15' : '-3' })),
+    );
+  }
+
+  it('are the stored counts after every batch; a receipt in between shows at the next full read', () => {
+    const job = journal.createJob(numbers(1200), TEXT, { normalized: true });
+    let clock = 1_000;
+    const progress = new JobProgress({ outbox: journal }, job.id, () => clock);
+    // First batch: a full read.
+    expect(progress.after(answerNext(job.id))?.counts).toEqual(journal.job(job.id)?.counts);
+    // Second: from the last read plus this batch's outcomes, equal to the stored counts.
+    clock += 1;
+    const second = progress.after(answerNext(job.id));
+    expect(second?.counts).toEqual(journal.job(job.id)?.counts);
+    expect(second?.counts).toMatchObject({ pending: 500, accepted: 698, rejected: 2 });
+    // A receipt arrives: not seen until the next full read.
+    journal.recordReceipt({ messageIdentifier: 'M447400100001', report: '0' });
+    clock += 1;
+    const third = progress.after(answerNext(job.id));
+    expect(third?.counts.delivered).toBe(0);
+    const stored = journal.job(job.id)!.counts;
+    expect(third!.counts.accepted).toBe(stored.accepted + stored.delivered);
+    // The job's last batch (none pending after it): always a full read.
+    clock += 1;
+    const last = progress.after(answerNext(job.id));
+    expect(last?.counts).toEqual(journal.job(job.id)?.counts);
+    expect(last?.counts).toMatchObject({ pending: 0, sending: 0, delivered: 1, rejected: 4 });
+  });
+
+  it('reads in full again once FULL_READ_MS has passed, and after a cancel', () => {
+    const job = journal.createJob(numbers(1400), TEXT, { normalized: true });
+    let clock = 0;
+    const progress = new JobProgress({ outbox: journal }, job.id, () => clock);
+    progress.after(answerNext(job.id));
+    journal.recordReceipt({ messageIdentifier: 'M447400100001', report: '0' });
+    clock += FULL_READ_MS;
+    expect(progress.after(answerNext(job.id))?.counts.delivered).toBe(1);
+    // The user cancels while the third batch is being sent: its event says so (no pending left).
+    const third = journal.claimNext(job.id)!;
+    journal.cancelPending(job.id);
+    const outcomes = journal.recordResults(
+      third.id,
+      third.recipients.map((to) => ({ to, report: '-3' })),
+    );
+    clock += 1;
+    expect(progress.after(outcomes)?.counts).toEqual(journal.job(job.id)?.counts);
+    expect(progress.after(outcomes)?.counts.pending).toBe(0);
+  });
+});

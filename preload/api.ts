@@ -438,8 +438,6 @@ export interface SendEstimate {
    * null when a book could not be sized). Their reach is counted in `recipients` and `messages`.
    */
   reached?: Array<{ label: string; reach: number | null }>;
-  /** Issue 16: typed numbers a book of the send reaches (counted once, in `duplicates`): sent through it. */
-  inBooks?: number;
 }
 
 export interface SendAccepted {
@@ -447,8 +445,6 @@ export interface SendAccepted {
   invalid: Array<{ input: string; reason: string }>;
   /** Recipients left out because they are on the account's opt-out list (issue 12). */
   optedOut?: number;
-  /** Issue 16: typed numbers a server book (or Cc/Bcc book) of the send reaches: sent through it, once. */
-  inBooks?: number;
 }
 
 /** "Inbound text starts with KEYWORD → reply TEXT" (issue 12). */

@@ -20,8 +20,6 @@ export interface PlannedExtras {
   extras: JobExtras;
   /** Each book and the Cc/Bcc with the recipients it reaches (null: not sized). */
   reached: Array<{ label: string; reach: number | null }>;
-  /** Typed numbers a book reaches (→ the book's ref, or "first" for a Cc/Bcc book): sent through it. */
-  covers: Map<string, string>;
 }
 
 const MERGE_REFUSAL =
@@ -117,9 +115,10 @@ function optedOutMembers(ref: string, out: readonly string[]): string {
  * numbers are on the account's opt-out list: the app cannot leave a member out of a book it sends
  * whole, so a book with an opted-out member (or an opted-out Cc/Bcc number) is refused with the
  * reason, never sent; so is a book that cannot be read (its members are unchecked). Every
- * recipient gets the send once: a typed number (`numbers`) a book reaches is left to the book
- * (`covers`); two books, or a Cc/Bcc number and another recipient, that reach the same number are
- * refused. A mail merge names each recipient, which a book does not: refused too.
+ * recipient gets the send once: a typed number (`numbers`) a book also reaches, two books, or a
+ * Cc/Bcc number and another recipient that reach the same number are refused with the numbers
+ * named (never resolved silently: a number left to a book would be lost if the book were refused
+ * at send time). A mail merge names each recipient, which a book does not: refused too.
  */
 export async function planExtras(
   s: Session,
@@ -130,8 +129,7 @@ export async function planExtras(
 ): Promise<PlannedExtras> {
   const refs = addressBooksOf(req);
   const first = copyFields(req, country);
-  if (refs.length === 0 && Object.keys(first).length === 0)
-    return { extras: {}, reached: [], covers: new Map() };
+  if (refs.length === 0 && Object.keys(first).length === 0) return { extras: {}, reached: [] };
   if (!isRichKind(req.content.kind) && hasMergeFields(req.content.text))
     throwIf([{ field: 'SendToAddressBook', message: MERGE_REFUSAL }], null);
   const stopped = optedOut(numbersOf(first));
@@ -191,11 +189,9 @@ export async function planExtras(
     reached.push({ label, reach: list.length });
     firstReach += list.length;
   }
-  const covers = new Map<string, string>();
   for (const n of numbers) {
     const o = owner.get(n);
-    if (o?.book) covers.set(n, o.key);
-    else if (o) clashes.set(`To and ${o.label}`, [...(clashes.get(`To and ${o.label}`) ?? []), n]);
+    if (o) clashes.set(`To and ${o.label}`, [...(clashes.get(`To and ${o.label}`) ?? []), n]);
   }
   throwIf(
     [...clashes].map(([pair, list]) => ({
@@ -220,20 +216,21 @@ export async function planExtras(
   return {
     extras: { books, ...(hasFirst ? { first: { fields: first, reach: firstReach } } : {}) },
     reached,
-    covers,
   };
 }
 
 /**
  * At send time (issue 16): a batch's books and Cc/Bcc read and checked again, since a member may
  * have opted out (or the book changed) after the send was journaled. Returns why the batch must not
- * go (a member or Cc/Bcc number on the opt-out list, a book that cannot be read), or null.
+ * go (a member or Cc/Bcc number on the opt-out list, a book that cannot be read, a book that now
+ * reaches a number the send goes to directly: `direct`, the job's own numbers), or null.
  */
 export async function recheckExtras(
   s: Session,
   fields: Record<string, string>,
   country: string | undefined,
   optedOut: (numbers: string[]) => string[],
+  direct: () => ReadonlySet<string>,
 ): Promise<string | null> {
   const stopped = optedOut(numbersOf(fields));
   if (stopped.length > 0) return `not sent: Cc/Bcc ${listed(stopped)} opted out after the send was journaled`;
@@ -245,13 +242,12 @@ export async function recheckExtras(
       return `not sent: address book ${ref} could not be read to check it against the opt-out list (${r.reason})`;
     const out = optedOut(r.members);
     if (out.length > 0) return `not sent: ${ref}: ${optedOutMembers(ref, out)}`;
+    const own = direct();
+    const twice = r.members.filter((m) => own.has(m));
+    if (twice.length > 0)
+      return `not sent: ${ref} now also reaches ${listed(twice)}, which this send went to directly: sent through the book as well, ${twice.length === 1 ? 'that number' : 'they'} would get it twice`;
   }
   return null;
-}
-
-/** Recipients a job's extras reach (unsized ones counted as 0). */
-export function reachOfExtras(x: JobExtras): number {
-  return (x.books ?? []).reduce((n, b) => n + (b.reach ?? 0), 0) + (x.first?.reach ?? 0);
 }
 
 /** Recipients the extras reach (unsized ones counted as 0). */

@@ -14,7 +14,7 @@ import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
 import { checkMergedLength, fillText, hasMergeFields, measureMerge } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
-import { limitExtras, planExtras, reachOfExtras, reachOfPlan, recheckExtras } from './send-books.ts';
+import { limitExtras, planExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
 import { refuseClaimedBatch, skipOptedOutPending } from '../store/outbox-campaigns.ts';
 import { JobProgress } from './send-progress.ts';
@@ -72,12 +72,15 @@ export function createSender(deps: SenderDeps) {
    */
   async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<BatchSent> {
     if (batch.extras) {
+      // Read after the batch was claimed: a failure here is "not sent" (nothing was requested), not
+      // "unknown".
       const refusal = await recheckExtras(
         s,
         batch.extras.fields,
         deps.country(),
         (n) => store.optOuts.filter(s.account.id, n).skipped,
-      );
+        () => new Set(store.outbox.recipients(batch.jobId).map((r) => r.to)),
+      ).catch((err: unknown) => `not sent: its address book could not be checked (${message(err)})`);
       if (refusal !== null) {
         refuseClaimedBatch(store.app, batch.id, refusal);
         return { stop: null };
@@ -212,21 +215,13 @@ export function createSender(deps: SenderDeps) {
     const { invalid } = plan;
     // Nothing is ever sent to an opted-out number.
     const { kept, skipped } = store.optOuts.filter(s.account.id, plan.numbers);
-    // Issue 16: books and Cc/Bcc, read and checked; a typed number a book reaches goes through it.
+    // Issue 16: books and Cc/Bcc, read and checked (a typed number a book also reaches is refused).
     const planned = await planExtras(s, req, c, (n) => store.optOuts.filter(s.account.id, n).skipped, kept);
-    const direct = kept.filter((n) => !planned.covers.has(n));
     // "Send to the first K the credit covers": the rest is not journaled at all; books and Cc/Bcc
-    // whole while they fit, and a number whose book was left out is a number again.
-    const numbers = req.limit !== undefined ? direct.slice(0, req.limit) : direct;
+    // whole while they fit.
+    const numbers = req.limit !== undefined ? kept.slice(0, req.limit) : kept;
     const extras =
       req.limit !== undefined ? limitExtras(planned, req.limit - numbers.length) : planned.extras;
-    const going = new Set([...(extras.books ?? []).map((b) => b.ref), ...(extras.first ? ['first'] : [])]);
-    const orphans = kept.filter((n) => planned.covers.has(n) && !going.has(planned.covers.get(n) ?? ''));
-    if (req.limit !== undefined && orphans.length > 0) {
-      const room = req.limit - numbers.length - reachOfExtras(extras);
-      numbers.push(...orphans.slice(0, Math.max(0, room)));
-    }
-    const inBooks = kept.length - direct.length - orphans.length;
     const hasExtras = (extras.books?.length ?? 0) > 0 || extras.first !== undefined;
     if (numbers.length === 0 && !hasExtras) {
       throw new ApiError(
@@ -256,7 +251,7 @@ export function createSender(deps: SenderDeps) {
       normalized: true,
     });
     startSending(job.id);
-    return { job, invalid, optedOut: skipped.length, ...(inBooks > 0 ? { inBooks } : {}) };
+    return { job, invalid, optedOut: skipped.length };
   }
 
   const api: Pick<MessengerApi, 'send' | 'outbox'> = {
@@ -266,23 +261,15 @@ export function createSender(deps: SenderDeps) {
         const s = sessions.require();
         checkContent(req.content);
         const all = planRecipients(store, req, deps.country());
-        const { kept: listedKept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
+        const { kept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
         const planned = await planExtras(
           s,
           req,
           deps.country(),
           (n) => store.optOuts.filter(s.account.id, n).skipped,
-          listedKept,
+          kept,
         );
-        // Issue 16: a typed number a book reaches is sent through the book: counted once, as a duplicate.
-        const kept = listedKept.filter((n) => !planned.covers.has(n));
-        const inBooks = listedKept.length - kept.length;
-        const plan = {
-          ...all,
-          numbers: kept,
-          optedOut: skipped.length,
-          duplicates: all.duplicates + inBooks,
-        };
+        const plan = { ...all, numbers: kept, optedOut: skipped.length };
         let credit = await deps.credit();
         if (!credit)
           credit = await deps.refreshCredit().then(
@@ -294,18 +281,10 @@ export function createSender(deps: SenderDeps) {
         const merge = contacts
           ? (to: string) => fillText(req.content.text, contacts.get(to) ?? null, to)
           : undefined;
-        const estimate = estimateSend(
-          plan,
-          req.content,
-          credit,
-          deps.settings().confirmAboveRecipients,
-          merge,
-          {
-            reach: reachOfPlan(planned),
-            reached: planned.reached,
-          },
-        );
-        return inBooks > 0 ? { ...estimate, inBooks } : estimate;
+        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients, merge, {
+          reach: reachOfPlan(planned),
+          reached: planned.reached,
+        });
       },
       permittedReplyTo: async () => {
         const r = await sessions.require().client.permittedReplyTo();

@@ -1,6 +1,7 @@
 // Issue 16 review (findings 1–5): a server book's members are read and checked before it is sent,
 // through the app's API against the reference gateway. Nobody gets a send twice (a typed number a
-// book reaches goes through the book; overlapping books or Cc/Bcc are refused); a book that cannot
+// book reaches, overlapping books or Cc/Bcc are refused at submit; a book that has come to reach a
+// number the send went to directly is refused at send time); a book that cannot
 // be read is refused; a member who opted out after the send was journaled stops its batch at send
 // time; a pending book-only batch is sent by Continue.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -99,47 +100,29 @@ async function leftPending(
 }
 
 describe('server books checked before they are sent', { timeout: 60_000 }, () => {
-  it('a typed number a book reaches is sent once, through the book; overlapping books and Cc/Bcc are refused', async () => {
+  it('a number two recipients reach (a typed number and a book, two books, a Cc/Bcc) is refused, never sent twice', async () => {
     const { gw, a } = await signedInApp(cleanups, 'messenger-book-overlap-', { credit: '100.00' });
     book(gw, 'Club', [['447400005000', ['Team']], '447400005001']);
     book(gw, 'Other', ['447400005001', '447400005002']);
-    const req = { recipients: ['447400005000', '447400000001'], addressBooks: ['Club'], content: TEXT };
-    const estimate = await a.api.send.estimate(req);
-    expect(estimate.recipients).toBe(3);
-    expect(estimate.inBooks).toBe(1);
-    expect(estimate.duplicates).toBe(1);
-    const sent = await a.api.send.submit(req);
-    expect(sent.inBooks).toBe(1);
-    expect(sent.job.recipientCount).toBe(1);
-    await finished(a, sent.job.id);
+    // Without an overlap the book and the numbers go, each member once.
+    const fine = await a.api.send.submit({
+      recipients: ['447400000001'],
+      addressBooks: ['Club'],
+      content: TEXT,
+    });
+    await finished(a, fine.job.id);
     expect(Object.fromEntries(sentTo(gw))).toEqual({
       '447400005000': 1,
       '447400005001': 1,
       '447400000001': 1,
     });
-    // "Send to the first 2": the book (2) does not fit beside 447400000002, so 447400005000 is a number again.
-    const limited = await a.api.send.submit({
-      ...req,
-      recipients: ['447400000002', '447400005000'],
-      limit: 2,
-    });
-    expect(limited.inBooks).toBeUndefined();
-    await finished(a, limited.job.id);
-    expect((await a.api.outbox.batches(limited.job.id)).map((b) => b.recipients)).toEqual([
-      ['447400000002', '447400005000'],
-    ]);
-    // A number typed in To that a Cc book reaches: through the book too.
-    const cc = await a.api.send.submit({
-      recipients: ['447400005002', '447400000002'],
-      copies: { ccAddressBook: 'Other' },
-      content: VCARD,
-    });
-    expect(cc.inBooks).toBe(1);
-    await finished(a, cc.job.id);
-    expect(sentTo(gw).get('447400005002')).toBe(1);
-    expect(sentTo(gw).get('447400005000')).toBe(2);
     const jobs = (await a.api.outbox.jobs()).length;
     const refused = [
+      // A typed number the book also reaches: refused, not left to the book (a book refused at send
+      // time would take it with it).
+      { recipients: ['447400005000', '447400000001'], addressBooks: ['Club'], content: TEXT },
+      // A typed number a Cc book reaches.
+      { recipients: ['447400005002', '447400000002'], copies: { ccAddressBook: 'Other' }, content: VCARD },
       { recipients: [], addressBooks: ['Club', 'Club::Team'], content: TEXT },
       { recipients: [], addressBooks: ['Club'], copies: { ccAddressBook: 'Other' }, content: VCARD },
       { recipients: ['447400000003'], copies: { cc: ['447400000003'] }, content: VCARD },
@@ -154,6 +137,8 @@ describe('server books checked before they are sent', { timeout: 60_000 }, () =>
     }
     expect(await a.api.outbox.jobs()).toHaveLength(jobs);
     expect(sentTo(gw).get('447400000003')).toBeUndefined();
+    expect(sentTo(gw).get('447400005002')).toBeUndefined();
+    expect(sentTo(gw).get('447400005000')).toBe(1);
   });
 
   it('a member who opts out while the send is under way stops the book batch at send time', async () => {
@@ -180,6 +165,32 @@ describe('server books checked before they are sent', { timeout: 60_000 }, () =>
     });
     expect(sentTo(gw).get('447400005000')).toBeUndefined();
     expect(sentTo(gw).get('447400005001')).toBeUndefined();
+  });
+
+  it('a number added to the book after the send was journaled, already sent directly, stops the book batch', async () => {
+    const env = await appBehindFront('messenger-book-late-member-');
+    const { gw, a, control } = env;
+    book(gw, 'Club', ['447400005000', '447400005001']);
+    let release = (): void => {};
+    const held = new Promise<'pass'>((resolve) => (release = () => resolve('pass')));
+    control.intercept = (path) => (path.includes('/webservices/http/send') ? held : 'pass');
+    const sent = await a.api.send.submit({
+      recipients: ['447400000001'],
+      addressBooks: ['Club'],
+      content: TEXT,
+    });
+    // An admin adds the typed number to the book while the number batch is on its way.
+    book(gw, 'Club', ['447400005000', '447400005001', '447400000001']);
+    release();
+    await finished(a, sent.job.id);
+    const [numbersBatch, bookBatch] = await a.api.outbox.batches(sent.job.id);
+    expect(numbersBatch!.state).toBe('accepted');
+    expect(bookBatch).toMatchObject({
+      state: 'rejected',
+      reason: expect.stringMatching(/Club now also reaches \+447400000001, which this send went to directly/),
+    });
+    expect(sentTo(gw).get('447400000001')).toBe(1);
+    expect(sentTo(gw).get('447400005000')).toBeUndefined();
   });
 
   it('Continue sends a pending book-only batch, and checks its members again first', async () => {
@@ -242,12 +253,13 @@ describe('server books checked before they are sent', { timeout: 60_000 }, () =>
     const { gw, a, control } = env;
     book(gw, 'Club', ['447400005000', '447400005001']);
     control.rewrite = (_path, answer) => answer.replace(/(<MobileNumber[^>]*>)44/g, '$1+44');
-    const estimate = await a.api.send.estimate({
-      recipients: ['447400005000'],
-      addressBooks: ['Club'],
-      content: TEXT,
-    });
-    expect(estimate).toMatchObject({ recipients: 2, inBooks: 1 });
+    expect(
+      await a.api.send.estimate({ recipients: ['447400000009'], addressBooks: ['Club'], content: TEXT }),
+    ).toMatchObject({ recipients: 3 });
+    // 447400005000 typed, +447400005000 in the book: the same number, refused as an overlap.
+    await expect(
+      a.api.send.estimate({ recipients: ['447400005000'], addressBooks: ['Club'], content: TEXT }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/To and Club.*both reach 1 number/) });
     await a.api.optouts.add(['447400005001']);
     await expect(
       a.api.send.submit({ recipients: [], addressBooks: ['Club'], content: TEXT }),

@@ -36,6 +36,9 @@ const EMPTY_COUNTS: StatusCounts = {
   failed: 0,
 };
 
+/** A send to more than one recipient, or through a server book or Cc/Bcc: no Inbox conversations. */
+export const isCampaign = (job: OutboxJob): boolean => job.recipientCount > 1 || job.extraReach !== undefined;
+
 /** The first send of the campaign `jobId` belongs to (itself when it is no resend). */
 export function campaignRoot(app: AppDb, jobId: number): number {
   let id = jobId;

@@ -25,6 +25,7 @@ import type { BatchRow } from './rows.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { OutboxReads } from './outbox-reads.ts';
 import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
+import { campaignRoot, isCampaign } from './outbox-campaigns.ts';
 import { extraTally, hasExtras, placeExtras, saveExtraCounts } from './outbox-extras.ts';
 import type { Chunk, JobExtras } from './outbox-extras.ts';
 import { ensureCampaignConversations, insertOutboundMessages } from './outbox-write.ts';
@@ -443,7 +444,7 @@ export class OutboxJournal extends OutboxReads {
     return this.createJob(numbers, job.content, {
       textOf: (to) => texts.get(to) ?? job.content.text,
       resendOf: jobId,
-      campaign: job.recipientCount > 1 || job.extraReach !== undefined,
+      campaign: isCampaign(job) || isCampaign(this.mustJob(campaignRoot(this.app, jobId))),
       ...(job.accountId === null ? {} : { accountId: job.accountId }),
     });
   }

@@ -130,6 +130,18 @@ describe('campaigns', () => {
     expect(new ConversationsRepo(app).list().items).toEqual([]);
   });
 
+  it('a resend of a resend of a campaign, to one number, makes no Inbox conversation', () => {
+    const list = numbers(3);
+    const job = journal.createJob(list, TEXT);
+    answerAll(job.id, (to) => (to === list[0] ? '2' : '-3'));
+    const second = resendFailed(app, journal, job.id, none).job;
+    expect(second.recipientCount).toBe(1);
+    answerAll(second.id, () => '2');
+    // outbox.resend of one number of the second send (itself one recipient).
+    journal.resendToRecipients(second.id, [list[0]!]);
+    expect(new ConversationsRepo(app).list().items).toEqual([]);
+  });
+
   it('refuses a resend when every failed recipient opted out, journaling nothing', () => {
     const list = numbers(2);
     const job = journal.createJob(list, TEXT);

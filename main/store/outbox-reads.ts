@@ -38,15 +38,10 @@ const EMPTY_COUNTS: StatusCounts = {
 
 export class OutboxReads {
   protected readonly app: AppDb;
-  /** A batch's recipients (outbound messages) in SendTo order. */
-  protected readonly batchRecipients: StatementSync;
   protected readonly batchRow: StatementSync;
 
   constructor(app: AppDb) {
     this.app = app;
-    this.batchRecipients = app.db.prepare(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.batch_id = ? ORDER BY m.position`,
-    );
     this.batchRow = app.db.prepare('SELECT * FROM outbox_batches WHERE id = ?');
   }
 

@@ -7,7 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { stmt } from './sqlite.ts';
 
-/** Rows per statement: 50 × 12 values, far below SQLite's variable limit (32,766). */
+/** Rows per statement: at most 50 × 9 values, far below SQLite's variable limit (32,766). */
 const ROWS = 50;
 
 /** One outbound recipient of a job, as createJob journals it ('pending', read). */
@@ -22,7 +22,7 @@ export interface OutboundRow {
 const sqls = new Map<string, string>();
 /** `head` followed by `rows` copies of `one`, comma-separated; built once per shape. */
 function multiRow(head: string, one: string, rows: number, tail = ''): string {
-  const key = `${head}\u0000${rows}\u0000${tail}`;
+  const key = `${head}\u0000${one}\u0000${rows}\u0000${tail}`;
   let sql = sqls.get(key);
   if (sql === undefined) {
     sql = `${head} ${Array.from({ length: rows }, () => one).join(', ')} ${tail}`;

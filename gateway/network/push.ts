@@ -22,6 +22,14 @@ const PUSH_CONCURRENCY = 8;
  * 100,000 waiting pushes in memory (nor makes close() wait for them all).
  */
 export const PUSH_BACKLOG_MAX = PUSH_CONCURRENCY * 8;
+/**
+ * A claimed receipt's lease: claiming sets next_push_at this far ahead, and recordAttempt replaces it
+ * with the outcome. A gateway that stops (kill -9, a crash, a clean stop with pushes queued) between
+ * claiming and recording leaves the lease, so retryDue pushes it once the lease runs out instead of
+ * never. Longer than the longest a claimed push can wait: a full backlog at PUSH_CONCURRENCY, each
+ * push up to PUSH_TIMEOUT_MS.
+ */
+export const PUSH_LEASE_MS = 2 * (PUSH_BACKLOG_MAX / PUSH_CONCURRENCY + 1) * PUSH_TIMEOUT_MS;
 export const PUSH_RETRY_BASE_MS = 5000;
 export const PUSH_RETRY_MAX_DELAY_MS = 60 * 60 * 1000;
 export const MAX_PUSH_ATTEMPTS = 40;
@@ -175,11 +183,13 @@ export class Pusher {
     } catch {
       return;
     }
+    const now = Date.now();
     for (const r of due) {
+      // Claimed with a new lease (one instance each; a stop before the outcome is recorded retries).
       const claimed = stmt(
         this.db,
-        'UPDATE delivery_receipts SET next_push_at = NULL WHERE id = ? AND next_push_at IS NOT NULL',
-      ).run(r.id);
+        'UPDATE delivery_receipts SET next_push_at = ? WHERE id = ? AND next_push_at IS NOT NULL AND next_push_at <= ?',
+      ).run(now + PUSH_LEASE_MS, r.id, now);
       if (Number(claimed.changes) === 0) continue;
       const account = r.account_id === null ? null : getAccount(this.db, r.account_id);
       const url = account?.pushUrl;

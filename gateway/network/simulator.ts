@@ -20,7 +20,7 @@ import { encodeForNetwork, networkEncoder } from './encode.ts';
 import type { NetworkPdu } from './encode.ts';
 import { networkSink } from './batch-insert.ts';
 import type { NetworkSink } from './batch-insert.ts';
-import { Pusher } from './push.ts';
+import { PUSH_LEASE_MS, Pusher } from './push.ts';
 import { collectInbound, readOutbound, readReceipts, storeSoapReceipt } from './records.ts';
 import type { OutboundFilter, OutboundPduRow, ReceiptRow } from './records.ts';
 
@@ -317,7 +317,10 @@ export class NetworkSimulator implements NetworkLike {
       return;
     }
     const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    // Claimed (pending → delivered) together, so each is delivered once, also with two instances.
+    // Claimed (pending → delivered) together, so each is delivered once, also with two instances,
+    // each with a lease (PUSH_LEASE_MS): pushed again later if this process stops before its push
+    // is recorded.
+    const lease = Date.now() + PUSH_LEASE_MS;
     const claimed =
       due.length === 0
         ? []
@@ -325,8 +328,8 @@ export class NetworkSimulator implements NetworkLike {
             due.filter((r) => {
               const res = stmt(
                 this.db,
-                "UPDATE delivery_receipts SET status = 'delivered', timestamp = ? WHERE id = ? AND status = 'pending'",
-              ).run(timestamp, r.id);
+                "UPDATE delivery_receipts SET status = 'delivered', timestamp = ?, next_push_at = ? WHERE id = ? AND status = 'pending'",
+              ).run(timestamp, lease, r.id);
               if (Number(res.changes) === 0) return false;
               stmt(
                 this.db,

@@ -1,13 +1,18 @@
 // Issue 17, item 17: a delivery receipt whose push failed (the app's receiver was down or
 // restarting) is pushed again with back-off to the account's push URL of that moment, a bounded
 // number of times; one that fell due while the account had no push URL too.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PushReceiver } from '../../../main/client/push-receiver.ts';
 import type { DeliveryReceipt } from '../../../main/client/push-receiver.ts';
 import {
   MAX_PUSH_ATTEMPTS,
+  PUSH_LEASE_MS,
   PUSH_RETRY_BASE_MS,
   PUSH_RETRY_MAX_DELAY_MS,
   pushRetryDelay,
@@ -125,5 +130,70 @@ describe('receipt push retries', () => {
     }, 'the last attempt');
     expect(gaveUp.next_push_at).toBeNull();
     expect(gaveUp.pushed_at).toBeNull();
+  });
+});
+
+describe('a receipt claimed when the gateway stops', () => {
+  it('is pushed by the next run once its lease runs out (it was lost: claimed, never recorded)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'gateway-lease-'));
+    // A receiver that takes the request and never answers: the push is under way when the gateway stops.
+    const hanging = createHttpServer(() => undefined);
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const pushed: string[] = [];
+    const taking = createHttpServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        pushed.push(/<MessageIdentifier>([^<]+)</.exec(Buffer.concat(chunks).toString('utf8'))?.[1] ?? '');
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => taking.listen(0, '127.0.0.1', r));
+    const urlOf = (s: typeof hanging) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/push`;
+    try {
+      const first = await startTestGateway({ dataDir, demo: true, receiptDelayMs: 20 });
+      setPushUrl(first.ctx, first.username, urlOf(hanging));
+      const res = await postForm(first.url, '/webservices/http/sendsms', {
+        Username: first.username,
+        PIN: first.pin,
+        SendTo: '447700900801',
+        Message: 'hello',
+        ResponseFormat: '3',
+      });
+      const mid = new URLSearchParams(res.body).get('MessageIdentifier') ?? '';
+      const row = () =>
+        first.ctx.db
+          .prepare(
+            'SELECT status, next_push_at, pushed_at FROM delivery_receipts WHERE message_identifier = ?',
+          )
+          .get(mid) as { status: string; next_push_at: number | null; pushed_at: string | null } | undefined;
+      await until(() => (row()?.status === 'delivered' ? true : undefined), 'the claim');
+      const claimed = row()!;
+      // Claimed with a lease: a run that stops now leaves it to be pushed again.
+      expect(claimed.next_push_at).toBeGreaterThan(Date.now());
+      expect(claimed.next_push_at).toBeLessThanOrEqual(Date.now() + PUSH_LEASE_MS);
+      await first.close();
+      hanging.closeAllConnections();
+
+      const second = await startTestGateway({ dataDir, receiptDelayMs: 20 });
+      try {
+        setPushUrl(second.ctx, second.username, urlOf(taking));
+        // The lease runs out (instead of waiting PUSH_LEASE_MS).
+        second.ctx.db
+          .prepare(
+            'UPDATE delivery_receipts SET next_push_at = 0 WHERE message_identifier = ? AND next_push_at IS NOT NULL',
+          )
+          .run(mid);
+        await until(() => (pushed.includes(mid) ? true : undefined), 'the push of the next run');
+        expect(pushed).toEqual([mid]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise<void>((r) => hanging.close(() => r()));
+      await new Promise<void>((r) => taking.close(() => r()));
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

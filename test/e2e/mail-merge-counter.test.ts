@@ -45,6 +45,15 @@ describe.skipIf(!HAS_CHROMIUM)('mail merge counter (web shell + Chromium)', { ti
     await page.getByTestId('merge-note').scrollIntoViewIfNeeded();
     await shoot(page, 'compose-merge-counter');
     await page.setViewportSize({ width: 1024, height: 720 });
+    // The confirmation (asked here above 2 recipients) says the parts are the longest text's.
+    await page.evaluate(() => window.messenger!.settings.update({ confirmAboveRecipients: 2 }));
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const figures = page.getByTestId('send-confirm');
+    await figures.waitFor();
+    expect(await figures.textContent()).toContain('Parts per message (the longest)up to 2');
+    expect(await figures.textContent()).toContain('Estimated messages4');
+    await page.getByRole('button', { name: 'Go back' }).click();
+    await figures.waitFor({ state: 'detached' });
 
     // Without a merge field the template is measured again.
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('x'.repeat(140));

@@ -20,6 +20,8 @@ export function SendConfirm({
   const e = estimate;
   const short = e.wouldFail > 0;
   const k = e.affordableRecipients ?? 0;
+  // A mail merge: recipients' texts differ in length, so the parts are the longest text's.
+  const varies = e.messages !== e.recipients * e.segments;
   return (
     <Dialog
       title={
@@ -46,8 +48,8 @@ export function SendConfirm({
             </dd>
           </>
         ) : null}
-        <dt>Parts per message</dt>
-        <dd>{e.segments}</dd>
+        <dt>{varies ? 'Parts per message (the longest)' : 'Parts per message'}</dt>
+        <dd>{varies ? `up to ${e.segments}` : e.segments}</dd>
         <dt>Estimated messages</dt>
         <dd>{e.messages.toLocaleString()}</dd>
         <dt>Credit available</dt>
@@ -59,8 +61,9 @@ export function SendConfirm({
       </dl>
       {e.longMessage ? (
         <p className="warning" data-testid="long-message">
-          Each recipient gets {e.segments} parts: the message costs {e.segments} messages&apos; credit per
-          recipient.
+          {varies
+            ? `The longest merged text has ${e.segments} parts: it costs ${e.segments} messages' credit for its recipient.`
+            : `Each recipient gets ${e.segments} parts: the message costs ${e.segments} messages' credit per recipient.`}
         </p>
       ) : null}
       {short ? (

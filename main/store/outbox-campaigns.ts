@@ -11,7 +11,7 @@ import { StoreError } from './errors.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import type { OutboxJournal } from './outbox-journal.ts';
-import { toOutcome } from './outbox-reads.ts';
+import { EMPTY_COUNTS, toOutcome } from './outbox-reads.ts';
 import type { Campaign, CampaignRow, OutboundStatus, OutboxJob, StatusCounts } from '../../preload/api.ts';
 
 /** A send to more recipients than this is a campaign (no Inbox conversation per recipient either). */
@@ -24,17 +24,6 @@ export const FAILED_STATUSES: readonly OutboundStatus[] = ['rejected', 'failed']
 export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
 
 export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
-
-const EMPTY_COUNTS: StatusCounts = {
-  pending: 0,
-  sending: 0,
-  accepted: 0,
-  queued: 0,
-  rejected: 0,
-  unknown: 0,
-  delivered: 0,
-  failed: 0,
-};
 
 /** A send to more than one recipient, or through a server book or Cc/Bcc: no Inbox conversations. */
 export const isCampaign = (job: OutboxJob): boolean => job.recipientCount > 1 || job.extraReach !== undefined;

@@ -25,7 +25,8 @@ interface JobRow {
   account_id: string | null;
 }
 
-const EMPTY_COUNTS: StatusCounts = {
+/** Every status at 0 (a job's or a campaign's counts start here). */
+export const EMPTY_COUNTS: StatusCounts = {
   pending: 0,
   sending: 0,
   accepted: 0,

@@ -3,28 +3,20 @@
 // normalising what the journal already holds, and the progress events' job counts are read in full
 // only now and then (main/services/send-progress.ts). The same rows, the same conversations and
 // the same counts as one row at a time.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAppDb } from '../../../main/store/db.ts';
+import { describe, expect, it } from 'vitest';
 import type { AppDb } from '../../../main/store/db.ts';
-import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import type { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import { SearchRepo } from '../../../main/store/search.ts';
 import { FULL_READ_MS, JobProgress } from '../../../main/services/send-progress.ts';
 import type { OutboxContent, RecipientOutcome } from '../../../preload/api.ts';
-import { tempDbFile } from './helpers.ts';
+import { withJournal } from './helpers.ts';
 
 let app: AppDb;
-let cleanup: () => void;
 let journal: OutboxJournal;
-beforeEach(() => {
-  const t = tempDbFile();
-  cleanup = t.cleanup;
-  app = openAppDb(t.file);
-  journal = new OutboxJournal(app, { defaultCountry: 'GB' });
-});
-afterEach(() => {
-  app.close();
-  cleanup();
+withJournal((a, j) => {
+  app = a;
+  journal = j;
 });
 
 const TEXT: OutboxContent = { kind: 'text', text: 'Quarterly café meeting', replyTo: '447700900999' };

@@ -2,11 +2,10 @@
 // its first send plus resends, one row per recipient (the latest attempt) with counts of those rows;
 // resend to failed picks only failed recipients, never opted-out ones, and a second call finds
 // nothing; numbers that opted out after journaling are taken out of the pending batches.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAppDb } from '../../../main/store/db.ts';
+import { describe, expect, it } from 'vitest';
 import type { AppDb } from '../../../main/store/db.ts';
 import { StoreError } from '../../../main/store/errors.ts';
-import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import type { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import {
   OPTED_OUT_REASON,
@@ -15,21 +14,17 @@ import {
   skipOptedOutPending,
 } from '../../../main/store/outbox-campaigns.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
-import { tempDbFile } from './helpers.ts';
+import { withJournal } from './helpers.ts';
 
 let app: AppDb;
-let cleanup: () => void;
 let journal: OutboxJournal;
-beforeEach(() => {
-  const t = tempDbFile();
-  cleanup = t.cleanup;
-  app = openAppDb(t.file);
-  journal = new OutboxJournal(app, { defaultCountry: 'GB', batchSize: 3 });
-});
-afterEach(() => {
-  app.close();
-  cleanup();
-});
+withJournal(
+  (a, j) => {
+    app = a;
+    journal = j;
+  },
+  { defaultCountry: 'GB', batchSize: 3 },
+);
 
 const TEXT: OutboxContent = { kind: 'text', text: 'Campaign' };
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `447700900${String(i).padStart(3, '0')}`);

@@ -2,27 +2,16 @@
 // is a batch of its own, journaled as its reference (never as numbers); the Cc/Bcc go on the first
 // batch only, beside as many numbers as fit; a crash, a continue or a resend never sends them twice;
 // the gateway's records for them decide the batch's state.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAppDb } from '../../../main/store/db.ts';
-import type { AppDb } from '../../../main/store/db.ts';
+import { describe, expect, it } from 'vitest';
 import { InvalidRecipientsError } from '../../../main/store/errors.ts';
-import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import type { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { REPORT } from '../../../protocol/reports.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
-import { tempDbFile } from './helpers.ts';
+import { withJournal } from './helpers.ts';
 
-let app: AppDb;
-let cleanup: () => void;
 let journal: OutboxJournal;
-beforeEach(() => {
-  const t = tempDbFile();
-  cleanup = t.cleanup;
-  app = openAppDb(t.file);
-  journal = new OutboxJournal(app, { defaultCountry: 'GB' });
-});
-afterEach(() => {
-  app.close();
-  cleanup();
+withJournal((_app, j) => {
+  journal = j;
 });
 
 const TEXT: OutboxContent = { kind: 'text', text: 'Hello' };

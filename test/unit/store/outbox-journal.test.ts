@@ -1,25 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../protocol/limits.ts';
-import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
 import { InvalidRecipientsError, StoreError } from '../../../main/store/errors.ts';
 import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
-import { tempDbFile } from './helpers.ts';
+import { withJournal } from './helpers.ts';
 
 let app: AppDb;
-let cleanup: () => void;
 let journal: OutboxJournal;
-beforeEach(() => {
-  const t = tempDbFile();
-  cleanup = t.cleanup;
-  app = openAppDb(t.file);
-  journal = new OutboxJournal(app, { defaultCountry: 'GB' });
-});
-afterEach(() => {
-  app.close();
-  cleanup();
+withJournal((a, j) => {
+  app = a;
+  journal = j;
 });
 
 const TEXT: OutboxContent = { kind: 'text', text: 'Hello from the office', replyTo: '447700900999' };

@@ -231,9 +231,12 @@ export async function recheckExtras(
   country: string | undefined,
   optedOut: (numbers: string[]) => string[],
   direct: () => ReadonlySet<string>,
+  /** The numbers the batch's own SendTo carries (they count toward the request's limit too). */
+  numbersInBatch = 0,
 ): Promise<string | null> {
   const stopped = optedOut(numbersOf(fields));
   if (stopped.length > 0) return `not sent: Cc/Bcc ${listed(stopped)} opted out after the send was journaled`;
+  let size = numbersInBatch + numbersOf(fields).length;
   for (const name of ['SendToAddressBook', ...COPY_FIELDS.filter((f) => f.endsWith('AddressBook'))]) {
     const ref = fields[name];
     if (ref === undefined) continue;
@@ -246,7 +249,11 @@ export async function recheckExtras(
     const twice = r.members.filter((m) => own.has(m));
     if (twice.length > 0)
       return `not sent: ${ref} now also reaches ${listed(twice)}, which this send went to directly: sent through the book as well, ${twice.length === 1 ? 'that number' : 'they'} would get it twice`;
+    size += r.members.length;
   }
+  // A book that grew since the send was journaled may no longer fit in one request.
+  if (size > LIMITS.maxRecipientsPerRequest)
+    return `not sent: the request would now reach ${size} recipients (its address books grew since the send was journaled); one request takes at most ${LIMITS.maxRecipientsPerRequest}`;
   return null;
 }
 

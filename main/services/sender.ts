@@ -80,6 +80,7 @@ export function createSender(deps: SenderDeps) {
         deps.country(),
         (n) => store.optOuts.filter(s.account.id, n).skipped,
         () => new Set(store.outbox.recipients(batch.jobId).map((r) => r.to)),
+        batch.recipients.length,
       ).catch((err: unknown) => `not sent: its address book could not be checked (${message(err)})`);
       if (refusal !== null) {
         refuseClaimedBatch(store.app, batch.id, refusal);

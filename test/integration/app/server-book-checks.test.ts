@@ -156,6 +156,17 @@ describe('server books checked before they are sent', { timeout: 60_000 }, () =>
       },
       reason: /Club now also reaches \+447400000001, which this send went to directly/,
     },
+    {
+      what: 'a book grown past one request',
+      meanwhile: async (env: Awaited<ReturnType<typeof appBehindFront>>) => {
+        book(
+          env.gw,
+          'Club',
+          Array.from({ length: 351 }, (_, i) => String(447400007000 + i)),
+        );
+      },
+      reason: /would now reach 353 recipients .*at most 350/,
+    },
   ])('$what stops the book batch at send time', async ({ meanwhile, reason }) => {
     const env = await appBehindFront('messenger-book-late-');
     const { gw, a, control } = env;

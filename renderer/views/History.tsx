@@ -235,13 +235,12 @@ function JobDetail({
             Open campaign
           </button>
         ) : null}
-        <button
-          type="button"
-          onClick={() => void act(resendFailed(dialog, job, failed))}
-          disabled={failed.length === 0}
-        >
-          Resend to failed ({failed.length})
-        </button>
+        {/* Offered when something failed (a disabled "(0)" on every send was noise). */}
+        {failed.length > 0 ? (
+          <button type="button" onClick={() => void act(resendFailed(dialog, job, failed))}>
+            Resend to failed ({failed.length})
+          </button>
+        ) : null}
         <button
           type="button"
           onClick={() =>

@@ -66,6 +66,8 @@ describe.skipIf(!HAS_CHROMIUM)(
         .poll(async () => books.textContent(), { timeout: 15_000 })
         .toMatch(/Server book Friends::Team.*reaches 2 recipients.*answered for 2: 2 accepted/);
       expect(await books.locator('[data-status="accepted"]').count()).toBe(1);
+      // Nothing failed: no Resend to failed offered.
+      expect(await job.getByRole('button', { name: /Resend to failed/ }).count()).toBe(0);
       await shoot(page, 'history-books');
       // Edit and send again: the book comes back as a book chip, never as its members' numbers.
       await job.getByRole('button', { name: 'Edit and send again' }).click();

@@ -237,6 +237,8 @@ export async function recheckExtras(
   const stopped = optedOut(numbersOf(fields));
   if (stopped.length > 0) return `not sent: Cc/Bcc ${listed(stopped)} opted out after the send was journaled`;
   let size = numbersInBatch + numbersOf(fields).length;
+  // The job's own numbers, read once and only when a book has passed the opt-out check.
+  let own: ReadonlySet<string> | undefined;
   for (const name of ['SendToAddressBook', ...COPY_FIELDS.filter((f) => f.endsWith('AddressBook'))]) {
     const ref = fields[name];
     if (ref === undefined) continue;
@@ -245,8 +247,8 @@ export async function recheckExtras(
       return `not sent: address book ${ref} could not be read to check it against the opt-out list (${r.reason})`;
     const out = optedOut(r.members);
     if (out.length > 0) return `not sent: ${ref}: ${optedOutMembers(ref, out)}`;
-    const own = direct();
-    const twice = r.members.filter((m) => own.has(m));
+    const jobNumbers = (own ??= direct());
+    const twice = r.members.filter((m) => jobNumbers.has(m));
     if (twice.length > 0)
       return `not sent: ${ref} now also reaches ${listed(twice)}, which this send went to directly: sent through the book as well, ${twice.length === 1 ? 'that number' : 'they'} would get it twice`;
     size += r.members.length;

@@ -79,7 +79,7 @@ export function createSender(deps: SenderDeps) {
         batch.extras.fields,
         deps.country(),
         (n) => store.optOuts.filter(s.account.id, n).skipped,
-        () => new Set(store.outbox.recipients(batch.jobId).map((r) => r.to)),
+        () => store.outbox.numbersOf(batch.jobId),
         batch.recipients.length,
       ).catch((err: unknown) => `not sent: its address book could not be checked (${message(err)})`);
       if (refusal !== null) {

@@ -424,11 +424,7 @@ export class OutboxJournal extends OutboxReads {
    */
   resendToRecipients(jobId: number, numbers: readonly string[]): OutboxJob {
     const job = this.mustJob(jobId);
-    const recipients = new Set(
-      rowsAs<{ peer: string }>(
-        this.app.db.prepare("SELECT peer FROM messages WHERE job_id = ? AND direction = 'out'").all(jobId),
-      ).map((r) => r.peer),
-    );
+    const recipients = this.numbersOf(jobId);
     const problems = numbers
       .filter((n) => !recipients.has(peerOf(n, this.#defaultCountry)))
       .map((input) => ({ input, reason: `not a recipient of job ${jobId}` }));

@@ -80,6 +80,15 @@ export class OutboxReads {
     ).map((r) => this.toBatch(r));
   }
 
+  /** A job's own numbers (its outbound rows' peers), without their outcomes. */
+  numbersOf(jobId: number): Set<string> {
+    return new Set(
+      rowsAs<{ peer: string }>(
+        stmt(this.app.db, "SELECT peer FROM messages WHERE job_id = ? AND direction = 'out'").all(jobId),
+      ).map((r) => r.peer),
+    );
+  }
+
   /** Every recipient of a job with its outcome, in journal order. */
   recipients(jobId: number): RecipientOutcome[] {
     return rowsAs<MessageRow>(

@@ -5,7 +5,6 @@
 // without doing any work.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +13,7 @@ import { startGateway } from '../gateway/server.ts';
 import { createAccount } from '../gateway/accounts.ts';
 import { GatewayClient } from '../main/client/gateway-client.ts';
 import { prepareRecipients } from '../main/client/recipients.ts';
+import { listenOnLoopback } from '../test/support/listen.ts';
 
 const CAMPAIGN = Number(process.env.BENCH_CLIENT_RECIPIENTS ?? 100_000);
 const NAIVE_SAMPLE = Number(process.env.BENCH_CLIENT_NAIVE ?? 300);
@@ -42,15 +42,8 @@ async function nullPeer(): Promise<{ url: string; close(): Promise<void> }> {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 export async function run(): Promise<void> {

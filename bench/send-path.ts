@@ -9,7 +9,6 @@
 //     whole campaign ≤ 4 s; the bare client's campaign to the reference gateway is bench/client.ts's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +20,7 @@ import { GatewayClient } from '../main/client/gateway-client.ts';
 import { createMessengerApp } from '../main/services/app.ts';
 import type { MessengerApp } from '../main/services/app.ts';
 import type { OutboxJob, SendAccepted } from '../preload/api.ts';
+import { listenOnLoopback } from '../test/support/listen.ts';
 
 const CAMPAIGN = Number(process.env.BENCH_SEND_RECIPIENTS ?? 100_000);
 const TARGET_OVERHEAD = 0.25;
@@ -62,15 +62,8 @@ async function noWorkPeer(target: string): Promise<{ url: string; close(): Promi
       fwd.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 /** send.submit through the app's binding, then wait for the job's last 'outbox:progress'. */

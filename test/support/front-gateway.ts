@@ -4,8 +4,8 @@
 // passes manageaccount on too; `probes` counts the manageaccount requests either way; `intercept`
 // drops or holds other requests.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { buildManageResponse } from '../../protocol/responses.ts';
+import { listenOnLoopback } from './listen.ts';
 
 export interface FrontControl {
   answer: string | null;
@@ -59,13 +59,6 @@ export async function startFrontGateway(target: string, control: FrontControl): 
       );
     };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close };
 }

@@ -255,39 +255,28 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
   const cancelled = (): DownloadError =>
     new DownloadError('download-cancelled', 'the download was cancelled; nothing was kept');
   if (signal?.aborted) throw cancelled();
-  let url = checkDownloadUrl(opts.url, opts.allowedHosts);
+  const start = checkDownloadUrl(opts.url, opts.allowedHosts);
   const agent: Agent | null = opts.ca !== undefined ? new Agent({ connect: { ca: opts.ca } }) : null;
   const dispatcher: Dispatcher | undefined = agent ?? undefined;
   let fh: FileHandle | null = null;
   let part: string | null = null;
   try {
-    let res: Dispatcher.ResponseData | null = null;
-    for (let hop = 0; ; hop++) {
-      try {
-        res = await request(url, {
-          method: 'GET',
-          headers: { accept: '*/*', 'user-agent': 'Messenger-updater' },
-          ...(dispatcher ? { dispatcher } : {}),
-          ...(signal ? { signal } : {}),
-        });
-      } catch (err) {
-        if (signal?.aborted) throw cancelled();
+    const { res, url } = await getFollowingRedirects(
+      start,
+      opts.url,
+      opts.allowedHosts,
+      { dispatcher, signal, maxRedirects: opts.maxRedirects ?? 5 },
+      (err, at) => {
+        if (signal?.aborted) return cancelled();
         const code = errorCode(err);
-        if (CERT_CODES.test(code)) {
-          throw new DownloadError(
+        if (CERT_CODES.test(code))
+          return new DownloadError(
             'download-certificate',
-            `the certificate of ${url.host} is not trusted (${code}); the download was refused`,
+            `the certificate of ${at.host} is not trusted (${code}); the download was refused`,
           );
-        }
-        throw new DownloadError('download-failed', `the download from ${url.host} failed: ${describe(err)}`);
-      }
-      const location = res.headers.location;
-      if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string') break;
-      await res.body.dump();
-      if (hop >= (opts.maxRedirects ?? 5))
-        throw new DownloadError('download-failed', `too many redirects from ${opts.url}`);
-      url = checkDownloadUrl(new URL(location, url).href, opts.allowedHosts);
-    }
+        return new DownloadError('download-failed', `the download from ${at.host} failed: ${describe(err)}`);
+      },
+    );
     if (res.statusCode < 200 || res.statusCode > 299) {
       await res.body.dump().catch(() => undefined);
       throw new DownloadError(
@@ -412,50 +401,71 @@ async function fetchSmall(
   dispatcher: Dispatcher | undefined,
   signal: AbortSignal | undefined,
 ): Promise<Buffer | null> {
-  let url = checkDownloadUrl(href, allowedHosts);
-  for (let hop = 0; hop <= 5; hop++) {
+  const { res, url } = await getFollowingRedirects(
+    checkDownloadUrl(href, allowedHosts),
+    href,
+    allowedHosts,
+    { dispatcher, signal, maxRedirects: 5 },
+    (err, at) =>
+      new DownloadError(
+        'download-failed',
+        `the signature could not be fetched from ${at.host}: ${describe(err)}`,
+      ),
+  );
+  if (res.statusCode === 404 || res.statusCode === 410) {
+    await res.body.dump();
+    return null;
+  }
+  if (res.statusCode < 200 || res.statusCode > 299) {
+    await res.body.dump();
+    throw new DownloadError(
+      'download-http-error',
+      `the signature server answered HTTP ${res.statusCode} for ${url.href}`,
+    );
+  }
+  const parts: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    n += chunk.byteLength;
+    if (n > MAX_SIGNATURE_BYTES) {
+      res.body.destroy();
+      return Buffer.alloc(0);
+    }
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * GETs `start` (already checked), following redirects, each target checked again against the
+ * allowed hosts (https only); at most `maxRedirects` of them. Returns the final response, not yet
+ * read, and its URL. `failed` says what a request that threw means (the URL it went to).
+ */
+async function getFollowingRedirects(
+  start: URL,
+  from: string,
+  allowedHosts: readonly string[],
+  how: { dispatcher: Dispatcher | undefined; signal: AbortSignal | undefined; maxRedirects: number },
+  failed: (err: unknown, url: URL) => DownloadError,
+): Promise<{ res: Dispatcher.ResponseData; url: URL }> {
+  let url = start;
+  for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
         method: 'GET',
         headers: { accept: '*/*', 'user-agent': 'Messenger-updater' },
-        ...(dispatcher ? { dispatcher } : {}),
-        ...(signal ? { signal } : {}),
+        ...(how.dispatcher ? { dispatcher: how.dispatcher } : {}),
+        ...(how.signal ? { signal: how.signal } : {}),
       });
     } catch (err) {
-      throw new DownloadError(
-        'download-failed',
-        `the signature could not be fetched from ${url.host}: ${describe(err)}`,
-      );
+      throw failed(err, url);
     }
     const location = res.headers.location;
-    if (REDIRECTS.has(res.statusCode) && typeof location === 'string') {
-      await res.body.dump();
-      url = checkDownloadUrl(new URL(location, url).href, allowedHosts);
-      continue;
-    }
-    if (res.statusCode === 404 || res.statusCode === 410) {
-      await res.body.dump();
-      return null;
-    }
-    if (res.statusCode < 200 || res.statusCode > 299) {
-      await res.body.dump();
-      throw new DownloadError(
-        'download-http-error',
-        `the signature server answered HTTP ${res.statusCode} for ${url.href}`,
-      );
-    }
-    const parts: Buffer[] = [];
-    let n = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      n += chunk.byteLength;
-      if (n > MAX_SIGNATURE_BYTES) {
-        res.body.destroy();
-        return Buffer.alloc(0);
-      }
-      parts.push(chunk);
-    }
-    return Buffer.concat(parts);
+    if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string') return { res, url };
+    await res.body.dump();
+    if (hop >= how.maxRedirects)
+      throw new DownloadError('download-failed', `too many redirects from ${from}`);
+    url = checkDownloadUrl(new URL(location, url).href, allowedHosts);
   }
-  throw new DownloadError('download-failed', `too many redirects from ${href}`);
 }

@@ -2,6 +2,7 @@
 // recipient from the address book; "{first name|there}" gives the text for a number without a contact
 // (or without that field), otherwise the field is left empty.
 import { analyzeText } from '../../protocol/sms.ts';
+import { isRichKind } from '../../protocol/content.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import type { Contact, MergeMeasure } from '../../preload/api.ts';
 import { ApiError } from './validate-args.ts';
@@ -13,6 +14,16 @@ export function hasMergeFields(text: string): boolean {
   const found = FIELD.test(text);
   FIELD.lastIndex = 0;
   return found;
+}
+
+/** A text or flash message with merge fields in its text (rich content is never merged). */
+export function isMailMerge(content: { kind: string; text: string }): boolean {
+  return !isRichKind(content.kind) && hasMergeFields(content.text);
+}
+
+/** Each recipient's own text: `text` filled from the recipient's contact in `contacts` (by number). */
+export function mergedTexts(text: string, contacts: ReadonlyMap<string, Contact>): (to: string) => string {
+  return (to) => fillText(text, contacts.get(to) ?? null, to);
 }
 
 function field(name: string, contact: Contact | null, msisdn: string): string {

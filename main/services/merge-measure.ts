@@ -4,7 +4,7 @@
 // the main process, and 5,000 recipients cost one call, not 5,000 lookups.
 import type { AppStore } from '../store/app-store.ts';
 import type { Session } from './session.ts';
-import { hasMergeFields, measureMerge } from './mail-merge.ts';
+import { isMailMerge, measureMerge } from './mail-merge.ts';
 import { planRecipients } from './send-plan.ts';
 import type { MessengerApi } from '../../preload/api.ts';
 
@@ -20,7 +20,7 @@ export function createMergeMeasure(deps: {
       const { kind, text } = req.content;
       const all = planRecipients(store, req, deps.country());
       const { kept } = store.optOuts.filter(s.account.id, all.numbers);
-      if ((kind !== 'text' && kind !== 'flash') || !hasMergeFields(text))
+      if (!isMailMerge(req.content))
         return {
           merged: false,
           recipients: kept.length,

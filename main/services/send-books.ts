@@ -5,13 +5,13 @@
 // (store/outbox-extras.ts) can give a book a request of its own.
 import { parseBookRef } from '../client/address-books.ts';
 import { prepareRecipients } from '../client/recipients.ts';
-import { contentOperation, isRichKind } from '../../protocol/content.ts';
+import { contentOperation } from '../../protocol/content.ts';
 import { fieldSpec } from '../../protocol/fields.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import type { JobExtras } from '../store/outbox-extras.ts';
-import { hasMergeFields } from './mail-merge.ts';
+import { isMailMerge } from './mail-merge.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type { SendRequest } from '../../preload/api.ts';
@@ -130,8 +130,7 @@ export async function planExtras(
   const refs = addressBooksOf(req);
   const first = copyFields(req, country);
   if (refs.length === 0 && Object.keys(first).length === 0) return { extras: {}, reached: [] };
-  if (!isRichKind(req.content.kind) && hasMergeFields(req.content.text))
-    throwIf([{ field: 'SendToAddressBook', message: MERGE_REFUSAL }], null);
+  if (isMailMerge(req.content)) throwIf([{ field: 'SendToAddressBook', message: MERGE_REFUSAL }], null);
   const stopped = optedOut(numbersOf(first));
   throwIf(
     stopped.map((n) => ({ field: 'Cc/Bcc', message: `+${n} is on the opt-out list: never sent to` })),

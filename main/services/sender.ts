@@ -12,7 +12,7 @@ import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import { libraryKindOf } from './library.ts';
 import { checkContent, sendFields } from './send-content.ts';
-import { checkMergedLength, fillText, hasMergeFields, measureMerge } from './mail-merge.ts';
+import { checkMergedLength, isMailMerge, measureMerge, mergedTexts } from './mail-merge.ts';
 import { estimateSend, planRecipients } from './send-plan.ts';
 import { limitExtras, planExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
@@ -208,16 +208,25 @@ export function createSender(deps: SenderDeps) {
       .catch((err: unknown) => log(`send of job ${jobId} failed: ${message(err)}`));
   }
 
-  async function submit(req: SendRequest): Promise<SendAccepted> {
+  /**
+   * What a send request comes to, for submit and estimate alike: its recipients planned, opted-out
+   * numbers left out (nothing is ever sent to one), its books and Cc/Bcc read and checked (a typed
+   * number a book also reaches is refused).
+   */
+  async function planSend(req: SendRequest) {
     const s = sessions.require();
     checkContent(req.content);
-    const c = deps.country();
-    const plan = planRecipients(store, req, c);
-    const { invalid } = plan;
-    // Nothing is ever sent to an opted-out number.
+    const country = deps.country();
+    const plan = planRecipients(store, req, country);
     const { kept, skipped } = store.optOuts.filter(s.account.id, plan.numbers);
-    // Issue 16: books and Cc/Bcc, read and checked (a typed number a book also reaches is refused).
-    const planned = await planExtras(s, req, c, (n) => store.optOuts.filter(s.account.id, n).skipped, kept);
+    const optedOut = (n: string[]) => store.optOuts.filter(s.account.id, n).skipped;
+    const planned = await planExtras(s, req, country, optedOut, kept);
+    return { s, country, plan, kept, skipped, planned };
+  }
+
+  async function submit(req: SendRequest): Promise<SendAccepted> {
+    const { s, country: c, plan, kept, skipped, planned } = await planSend(req);
+    const { invalid } = plan;
     // "Send to the first K the credit covers": the rest is not journaled at all; books and Cc/Bcc
     // whole while they fit.
     const numbers = req.limit !== undefined ? kept.slice(0, req.limit) : kept;
@@ -236,13 +245,10 @@ export function createSender(deps: SenderDeps) {
       );
     }
     // Journaled BEFORE the first request (the journal de-duplicates).
-    const merged =
-      (req.content.kind === 'text' || req.content.kind === 'flash') && hasMergeFields(req.content.text)
-        ? store.contacts.byMsisdns(numbers)
-        : null;
+    const merged = isMailMerge(req.content) ? store.contacts.byMsisdns(numbers) : null;
     if (merged)
       checkMergedLength(measureMerge(req.content.text, req.content.kind === 'flash', numbers, merged));
-    const merge = merged ? (to: string) => fillText(req.content.text, merged.get(to) ?? null, to) : undefined;
+    const merge = merged ? mergedTexts(req.content.text, merged) : undefined;
     const job = store.outbox.createJob(numbers, req.content, {
       ...(merge ? { textOf: merge } : {}),
       accountId: s.account.id,
@@ -259,17 +265,7 @@ export function createSender(deps: SenderDeps) {
     send: {
       submit,
       estimate: async (req) => {
-        const s = sessions.require();
-        checkContent(req.content);
-        const all = planRecipients(store, req, deps.country());
-        const { kept, skipped } = store.optOuts.filter(s.account.id, all.numbers);
-        const planned = await planExtras(
-          s,
-          req,
-          deps.country(),
-          (n) => store.optOuts.filter(s.account.id, n).skipped,
-          kept,
-        );
+        const { plan: all, kept, skipped, planned } = await planSend(req);
         const plan = { ...all, numbers: kept, optedOut: skipped.length };
         let credit = await deps.credit();
         if (!credit)
@@ -278,9 +274,8 @@ export function createSender(deps: SenderDeps) {
             () => null,
           );
         // The recipients' contacts in one query (a 5,000-recipient estimate is not 5,000 lookups).
-        const contacts = hasMergeFields(req.content.text) ? store.contacts.byMsisdns(kept) : null;
-        const merge = contacts
-          ? (to: string) => fillText(req.content.text, contacts.get(to) ?? null, to)
+        const merge = isMailMerge(req.content)
+          ? mergedTexts(req.content.text, store.contacts.byMsisdns(kept))
           : undefined;
         return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients, merge, {
           reach: reachOfPlan(planned),

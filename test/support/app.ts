@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createMessengerApp, type MessengerApp } from '../../main/services/app.ts';
+import type { OutboxJob } from '../../preload/api.ts';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { postForm, startTestGateway, type TestGateway } from './gateway.ts';
 
@@ -36,4 +37,19 @@ export async function fromPhone(gw: TestGateway, from: string, text: string): Pr
     Message: text,
   });
   expect(res.status).toBe(200);
+}
+
+/**
+ * Waits until no batch of the job is pending or being sent (a server book's batch included: it has
+ * no message rows to count), after `afterMs` first, and returns the job.
+ */
+export async function jobFinished(a: MessengerApp, jobId: number, afterMs = 0): Promise<OutboxJob> {
+  if (afterMs > 0) await new Promise((r) => setTimeout(r, afterMs));
+  for (let i = 0; i < 400; i++) {
+    const batches = await a.api.outbox.batches(jobId);
+    const job = await a.api.outbox.job(jobId);
+    if (job && batches.every((b) => b.state !== 'pending' && b.state !== 'sending')) return job;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`job ${jobId} did not finish`);
 }

@@ -11,6 +11,7 @@ import type { MessengerApp } from '../../../main/services/app.ts';
 import type { LibraryItem, OutboxJob } from '../../../preload/api.ts';
 import { bytesToHex } from '../../../protocol/smart/bytes.ts';
 import { startTestGateway } from '../../support/gateway.ts';
+import { jobFinished as finished } from '../../support/app.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -25,15 +26,6 @@ async function app(extra: Partial<Parameters<typeof createMessengerApp>[0]> = {}
     await rm(dir, { recursive: true, force: true });
   });
   return a;
-}
-
-async function finished(a: MessengerApp, id: number): Promise<OutboxJob> {
-  for (let i = 0; i < 400; i++) {
-    const j = await a.api.outbox.job(id);
-    if (j && j.counts.pending === 0 && j.counts.sending === 0) return j;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${id} did not finish`);
 }
 
 async function wapPushUpload(a: MessengerApp, name: string): Promise<OutboxJob> {

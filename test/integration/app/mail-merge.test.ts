@@ -3,24 +3,13 @@
 // text share one request; the estimate counts the longest text; a resend keeps each recipient's text;
 // an opted-out contact gets nothing.
 import { afterEach, describe, expect, it } from 'vitest';
-import { signedInApp } from '../../support/app.ts';
-import type { MessengerApp } from '../../../main/services/app.ts';
-import type { OutboxJob } from '../../../preload/api.ts';
+import { signedInApp, jobFinished as finished } from '../../support/app.ts';
 import type { TestGateway } from '../../support/gateway.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-async function finished(a: MessengerApp, id: number): Promise<OutboxJob> {
-  for (let i = 0; i < 400; i++) {
-    const j = await a.api.outbox.job(id);
-    if (j && j.counts.pending === 0 && j.counts.sending === 0) return j;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('the job did not finish');
-}
 
 /** What the gateway stored per recipient: [recipient, text]. */
 function gatewayTexts(gw: TestGateway): string[][] {

@@ -3,24 +3,13 @@
 // list, START takes it off; a send, an estimate and a resend leave opted-out numbers out and the
 // gateway never receives a message for them; the list is edited and exported.
 import { afterEach, describe, expect, it } from 'vitest';
-import { fromPhone, signedInApp } from '../../support/app.ts';
-import type { MessengerApp } from '../../../main/services/app.ts';
-import type { OutboxJob } from '../../../preload/api.ts';
+import { fromPhone, signedInApp, jobFinished as finished } from '../../support/app.ts';
 import { messageCount } from '../../support/gateway.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-async function finished(a: MessengerApp, id: number): Promise<OutboxJob> {
-  for (let i = 0; i < 400; i++) {
-    const j = await a.api.outbox.job(id);
-    if (j && j.counts.pending === 0 && j.counts.sending === 0) return j;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('the job did not finish');
-}
 
 describe('opt-outs against the reference gateway', () => {
   it('STOP puts a number on the list, a send skips it, START takes it off', async () => {

@@ -12,7 +12,7 @@ import { importAddressBook } from '../../../gateway/address-books.ts';
 import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { startFrontGateway, type FrontControl } from '../../support/front-gateway.ts';
-import { signedInApp, type Cleanups } from '../../support/app.ts';
+import { signedInApp, type Cleanups, jobFinished } from '../../support/app.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
 
 const cleanups: Cleanups = [];
@@ -43,15 +43,8 @@ function book(gw: TestGateway, name: string, members: Array<string | [string, st
   );
 }
 
-async function finished(a: MessengerApp, jobId: number): Promise<void> {
-  await new Promise((r) => setTimeout(r, 300));
-  for (let i = 0; i < 200; i++) {
-    const batches = await a.api.outbox.batches(jobId);
-    if (batches.every((b) => b.state !== 'pending' && b.state !== 'sending')) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
+/** Settled: every batch answered or refused (a moment first, for sends that start late). */
+const finished = (a: MessengerApp, jobId: number) => jobFinished(a, jobId, 300);
 
 /** An app signed in through a front gateway whose `intercept` the test sets. */
 async function appBehindFront(prefix: string) {

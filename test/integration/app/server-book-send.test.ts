@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { importAddressBook } from '../../../gateway/address-books.ts';
 import { storedCredit, type TestGateway } from '../../support/gateway.ts';
-import { signedInApp, type Cleanups } from '../../support/app.ts';
+import { signedInApp, type Cleanups, jobFinished } from '../../support/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
 
@@ -40,15 +40,8 @@ function book(gw: TestGateway, name: string, members: string[], group?: string):
   );
 }
 
-async function finished(a: MessengerApp, jobId: number): Promise<void> {
-  await new Promise((r) => setTimeout(r, 300));
-  for (let i = 0; i < 200; i++) {
-    const batches = await a.api.outbox.batches(jobId);
-    if (batches.every((b) => b.state !== 'pending' && b.state !== 'sending')) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
+/** Settled: every batch answered or refused (a moment first, for sends that start late). */
+const finished = (a: MessengerApp, jobId: number) => jobFinished(a, jobId, 300);
 
 describe('server address books and Cc/Bcc sent from the app', { timeout: 60_000 }, () => {
   it('book::group is one SendToAddressBook request, its members get it once, its reach is counted', async () => {

@@ -9,6 +9,7 @@ import type { GatewayContext } from '../../gateway/context.ts';
 import type { Account, NewAccount } from '../../gateway/accounts.ts';
 import { createAccount } from '../../gateway/accounts.ts';
 import { createDemoAccount } from '../../gateway/demo.ts';
+import { importAddressBook } from '../../gateway/address-books.ts';
 import { parseMoney } from '../../gateway/credit.ts';
 import type { NetworkSimulator } from '../../gateway/network/simulator.ts';
 import { transaction } from '../../gateway/store/db.ts';
@@ -201,4 +202,32 @@ export function queueReplies(gw: TestGateway, number: string, count: number, fro
       if (!result.ok) throw new Error(result.reason);
     }
   });
+}
+
+/** Messages the gateway stored per recipient number for the test account (each one charged). */
+export function sentTo(gw: TestGateway): Map<string, number> {
+  const rows = gw.ctx.db
+    .prepare('SELECT recipient, count(*) AS n FROM messages WHERE account_id = ? GROUP BY recipient')
+    .all(gw.account.id) as Array<{ recipient: string; n: number }>;
+  return new Map(rows.map((r) => [r.recipient, r.n]));
+}
+
+/**
+ * Adds `members` to the test account's server address book `name` (made if new): a number alone is
+ * in `group` (or none), [number, groups] in those groups.
+ */
+export function serverBook(
+  gw: TestGateway,
+  name: string,
+  members: Array<string | [string, string[]]>,
+  group?: string,
+): void {
+  importAddressBook(
+    gw.ctx.db,
+    gw.account,
+    name,
+    members.map((m) =>
+      typeof m === 'string' ? { number: m, groups: group ? [group] : [] } : { number: m[0], groups: m[1] },
+    ),
+  );
 }

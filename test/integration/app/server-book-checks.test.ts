@@ -8,9 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importAddressBook } from '../../../gateway/address-books.ts';
 import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { sentTo, serverBook as book, startTestGateway } from '../../support/gateway.ts';
 import { startFrontGateway, type FrontControl } from '../../support/front-gateway.ts';
 import { signedInApp, type Cleanups, jobFinished } from '../../support/app.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
@@ -26,22 +25,6 @@ const VCARD: OutboxContent = {
   fields: { vCard: 'BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nEND:VCARD' },
 };
 const TEXT: OutboxContent = { kind: 'text', text: 'hi' };
-
-function sentTo(gw: TestGateway): Map<string, number> {
-  const rows = gw.ctx.db
-    .prepare('SELECT recipient, count(*) AS n FROM messages WHERE account_id = ? GROUP BY recipient')
-    .all(gw.account.id) as Array<{ recipient: string; n: number }>;
-  return new Map(rows.map((r) => [r.recipient, r.n]));
-}
-
-function book(gw: TestGateway, name: string, members: Array<string | [string, string[]]>): void {
-  importAddressBook(
-    gw.ctx.db,
-    gw.account,
-    name,
-    members.map((m) => (typeof m === 'string' ? { number: m, groups: [] } : { number: m[0], groups: m[1] })),
-  );
-}
 
 /** Settled: every batch answered or refused (a moment first, for sends that start late). */
 const finished = (a: MessengerApp, jobId: number) => jobFinished(a, jobId, 300);

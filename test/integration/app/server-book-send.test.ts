@@ -3,8 +3,7 @@
 // reach is counted in the estimate; Cc/Bcc of a rich send go with the first request only; a book
 // job is its own batch; continue and resend never send a book or a Cc again.
 import { afterEach, describe, expect, it } from 'vitest';
-import { importAddressBook } from '../../../gateway/address-books.ts';
-import { storedCredit, type TestGateway } from '../../support/gateway.ts';
+import { sentTo, serverBook as book, storedCredit } from '../../support/gateway.ts';
 import { signedInApp, type Cleanups, jobFinished } from '../../support/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
@@ -23,23 +22,6 @@ const VCARD: OutboxContent = {
   fields: { vCard: 'BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nEND:VCARD' },
 };
 
-/** Messages the gateway stored per recipient for the account (each one charged). */
-function sentTo(gw: TestGateway): Map<string, number> {
-  const rows = gw.ctx.db
-    .prepare('SELECT recipient, count(*) AS n FROM messages WHERE account_id = ? GROUP BY recipient')
-    .all(gw.account.id) as Array<{ recipient: string; n: number }>;
-  return new Map(rows.map((r) => [r.recipient, r.n]));
-}
-
-function book(gw: TestGateway, name: string, members: string[], group?: string): void {
-  importAddressBook(
-    gw.ctx.db,
-    gw.account,
-    name,
-    members.map((number) => ({ number, groups: group ? [group] : [] })),
-  );
-}
-
 /** Settled: every batch answered or refused (a moment first, for sends that start late). */
 const finished = (a: MessengerApp, jobId: number) => jobFinished(a, jobId, 300);
 
@@ -48,10 +30,7 @@ describe('server address books and Cc/Bcc sent from the app', { timeout: 60_000 
     const { gw, a } = await signedInApp(cleanups, 'messenger-book-', { credit: '100.00' });
     const members = numbers(3, 5000);
     // Club has five members; its group Team three of them.
-    importAddressBook(gw.ctx.db, gw.account, 'Club', [
-      ...members.map((number) => ({ number, groups: ['Team'] })),
-      ...numbers(2, 5100).map((number) => ({ number, groups: [] })),
-    ]);
+    book(gw, 'Club', [...members.map((n): [string, string[]] => [n, ['Team']]), ...numbers(2, 5100)]);
     const req = {
       recipients: ['447400000001'],
       addressBooks: ['Club::Team'],

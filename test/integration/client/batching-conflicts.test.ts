@@ -3,11 +3,10 @@
 // 350-recipient limit counts what the gateway counts, and conflicting inputs are refused with a
 // reason instead of being resolved silently.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestGateway } from '../../support/gateway.ts';
+import { sentTo, serverBook as book, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
 import { GatewayClient, PATHS } from '../../../main/client/gateway-client.ts';
 import { ValidationError } from '../../../main/client/results.ts';
-import { importAddressBook } from '../../../gateway/address-books.ts';
 import { decodeForm } from '../../../protocol/form.ts';
 import { REPORT } from '../../../protocol/reports.ts';
 import { bytesToHex } from '../../../protocol/smart/bytes.ts';
@@ -33,23 +32,6 @@ function clientFor(gw: TestGateway, url = gw.url): GatewayClient {
 
 const numbers = (n: number, from = 0): string[] =>
   Array.from({ length: n }, (_, i) => String(447400000000 + from + i));
-
-/** Messages the gateway stored per recipient number for the account. */
-function sentTo(gw: TestGateway): Map<string, number> {
-  const rows = gw.ctx.db
-    .prepare('SELECT recipient, count(*) AS n FROM messages WHERE account_id = ? GROUP BY recipient')
-    .all(gw.account.id) as Array<{ recipient: string; n: number }>;
-  return new Map(rows.map((r) => [r.recipient, r.n]));
-}
-
-function book(gw: TestGateway, name: string, members: string[], group?: string): void {
-  importAddressBook(
-    gw.ctx.db,
-    gw.account,
-    name,
-    members.map((number) => ({ number, groups: group ? [group] : [] })),
-  );
-}
 
 const RTTTL = 'Tone:d=4,o=5,b=120:c,e,g';
 const hex = (text: string) => bytesToHex(new TextEncoder().encode(text));

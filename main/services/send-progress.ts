@@ -2,9 +2,11 @@
 // all its recipients by status (~6 ms for 100,000): once per batch that made a 286-batch campaign
 // quadratic (~2 s of 7). Instead the counts are read in full at most every FULL_READ_MS, for the
 // first batch and whenever the job has no pending batch left (so its last event is always exact);
-// in between they are the last full read plus the batches answered since, each of which was
-// wholly 'pending' at that read (a batch is claimed only after the previous event). A delivery
-// receipt or a cancel in between shows at the next full read.
+// in between they are the last full read plus the batches answered since. Each of those was
+// 'sending' at that read (the loop claims the next batch before it stores the previous one's
+// results, ./sender.ts) or 'pending': its recipients are taken from 'sending' as far as the read
+// had any, then from 'pending'. A delivery receipt or a cancel in between shows at the next full
+// read.
 import type { OutboxJournal } from '../store/outbox-journal.ts';
 import type { OutboundStatus, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
 
@@ -32,15 +34,20 @@ export class JobProgress {
   after(outcomes: readonly RecipientOutcome[]): OutboxJob | null {
     const now = this.#now();
     const last = this.#snapshot;
+    const fromSending = Math.min(last?.counts.sending ?? 0, outcomes.length);
     if (
       last === null ||
       now - this.#readAt >= FULL_READ_MS ||
-      last.counts.pending < outcomes.length ||
+      last.counts.pending < outcomes.length - fromSending ||
       this.#store.outbox.nextBatch(this.#jobId) === null
     ) {
       return this.read(now);
     }
-    const counts = { ...last.counts, pending: last.counts.pending - outcomes.length };
+    const counts = {
+      ...last.counts,
+      sending: last.counts.sending - fromSending,
+      pending: last.counts.pending - (outcomes.length - fromSending),
+    };
     for (const o of outcomes) counts[o.status as OutboundStatus] += 1;
     this.#snapshot = { ...last, counts };
     return this.#snapshot;

@@ -56,10 +56,28 @@ function toJournalResult(r: ClientRecipientResult): RecipientResult {
   };
 }
 
+/**
+ * A batch's request, done: the whole-account stop reason, if any, and what the gateway answered for
+ * its recipients. `results` are stored by the loop (held first, then stored while the next batch's
+ * request is on its way); without them the batch's outcome is stored already (refused before its
+ * request, unknown, or not sent).
+ */
 interface BatchSent {
   stop: string | null;
-  /** Undefined when the batch became unknown. */
-  outcomes?: RecipientOutcome[];
+  results?: RecipientResult[];
+  /** After the results are stored (the library number an upload was given). */
+  afterStored?: () => void;
+}
+
+/**
+ * Resolves once a request just made has been written to its connection. undici (8) writes a request
+ * on a kept-alive connection from a setImmediate that it schedules while dispatching it (it first
+ * lets any bytes the server sent on the idle socket arrive, GHSA-35p6-xmwp-9g52), and the dispatch
+ * runs in the microtasks after the request is made: two turns of the check phase let that write
+ * happen before this thread goes on with work of its own (issue 15).
+ */
+function requestWritten(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 export function createSender(deps: SenderDeps) {
@@ -68,7 +86,7 @@ export function createSender(deps: SenderDeps) {
 
   /**
    * One journal batch = one request. Returns the whole-account stop reason, if any, and the
-   * recipients' outcomes as recorded (issue 15: the progress event reuses them).
+   * recipients' results to store (issue 15: the loop stores them while the next request goes).
    */
   async function sendBatch(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<BatchSent> {
     if (batch.extras) {
@@ -104,16 +122,15 @@ export function createSender(deps: SenderDeps) {
           : {}),
       };
       const sent = await s.client.sendSms(req);
-      const outcomes = store.outbox.recordResults(batch.id, [
-        ...sent.recipients.map(toJournalResult),
-        ...extraResults(batch, sent.recipients, sent.error),
-      ]);
       return {
         stop:
           sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
             ? sent.error.message
             : null,
-        outcomes,
+        results: [
+          ...sent.recipients.map(toJournalResult),
+          ...extraResults(batch, sent.recipients, sent.error),
+        ],
       };
     }
     // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
@@ -127,31 +144,31 @@ export function createSender(deps: SenderDeps) {
     Object.assign(fields, batch.extras?.fields ?? {});
     const res = await s.client.sendFormFields(fields, labelsOf(batch), bookLabel(batch));
     if (res.outcome === 'unsent') {
-      const outcomes = store.outbox.recordResults(
-        batch.id,
-        batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
-      );
-      return { stop: null, outcomes };
+      return { stop: null, results: batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })) };
     }
     if (res.outcome === 'unknown') {
       store.outbox.markUnknown(batch.id, res.reason);
       return { stop: null };
     }
     const interpreted = res.value;
-    const outcomes = store.outbox.recordResults(batch.id, [
-      ...interpreted.results.map(toJournalResult),
-      ...extraResults(batch, interpreted.results, interpreted.error),
-    ]);
     const libraryKind = libraryKindOf(content.kind);
-    if (interpreted.libraryNumber !== undefined && libraryKind !== null) {
-      // The gateway stored an upload under this number: the media picker offers it again.
-      const f = content.fields ?? {};
-      const name = f.MMSNotificationFileName1 ?? f.WAPPushFileName1 ?? '';
-      store.libraryNumbers.record(s.account.id, Number(interpreted.libraryNumber), libraryKind, name);
-    }
+    const libraryNumber = interpreted.libraryNumber;
     return {
       stop: interpreted.stop ? (interpreted.error?.message ?? 'the gateway refused the account') : null,
-      outcomes,
+      results: [
+        ...interpreted.results.map(toJournalResult),
+        ...extraResults(batch, interpreted.results, interpreted.error),
+      ],
+      ...(libraryNumber !== undefined && libraryKind !== null
+        ? {
+            // The gateway stored an upload under this number: the media picker offers it again.
+            afterStored: () => {
+              const f = content.fields ?? {};
+              const name = f.MMSNotificationFileName1 ?? f.WAPPushFileName1 ?? '';
+              store.libraryNumbers.record(s.account.id, Number(libraryNumber), libraryKind, name);
+            },
+          }
+        : {}),
     };
   }
 
@@ -164,39 +181,78 @@ export function createSender(deps: SenderDeps) {
     emit('outbox:progress', { jobId, batch, outcomes, job });
   }
 
+  /** The batch's request; a request that threw may have reached the gateway: unknown, never re-sent. */
+  function request(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<BatchSent> {
+    return sendBatch(s, batch, content).catch((err: unknown) => {
+      try {
+        store.outbox.markUnknown(batch.id, message(err));
+      } catch (inner) {
+        log(`batch ${batch.id} not marked unknown: ${message(inner)}`);
+      }
+      return { stop: null };
+    });
+  }
+
+  /**
+   * The job's batches one request at a time (never two in flight: the request after a whole-account
+   * stop is never made). Issue 15: when a batch is answered, its answer is held in the journal and
+   * the next batch claimed in one transaction, the next request goes out, and only then are the
+   * answered batch's 350 results stored and its progress sent, while the gateway works on the next.
+   */
   async function drive(jobId: number): Promise<void> {
     const job = store.outbox.job(jobId);
     if (!job) return;
     const counts = new JobProgress(store, jobId);
-    for (;;) {
-      // A sign-out or a sign-in to another account stops the loop between requests: the rest stays
-      // pending for the user, never sent with another account's login and credit.
+    // A sign-out or a sign-in to another account stops the loop between requests: the rest stays
+    // pending for the user, never sent with another account's login and credit.
+    const session = (): Session | null => {
       const s = sessions.current();
-      if (deps.closing() || !s) break;
-      if (job.accountId !== null && s.account.id !== job.accountId) break;
-      const batch = store.outbox.claimNext(jobId);
-      if (!batch) break;
-      let stop: string | null = null;
-      let outcomes: RecipientOutcome[] | undefined;
-      try {
-        ({ stop, outcomes } = await sendBatch(s, batch, job.content));
-      } catch (err) {
-        // It may have reached the gateway: unknown, never re-sent by itself.
-        try {
-          store.outbox.markUnknown(batch.id, message(err));
-        } catch (inner) {
-          log(`batch ${batch.id} not marked unknown: ${message(inner)}`);
+      if (deps.closing() || !s) return null;
+      return job.accountId !== null && s.account.id !== job.accountId ? null : s;
+    };
+    const claim = (): { s: Session; batch: OutboxBatch } | null => {
+      const s = session();
+      const batch = s ? store.outbox.claimNext(jobId) : null;
+      return s && batch ? { s, batch } : null;
+    };
+    let current = claim();
+    let answer = current ? request(current.s, current.batch, job.content) : null;
+    while (current && answer) {
+      const batch = current.batch;
+      const sent = await answer;
+      const results = sent.results;
+      const goOn = (): { s: Session; batch: OutboxBatch } | null => (sent.stop === null ? claim() : null);
+      const next = results
+        ? store.app.transaction(() => {
+            store.outbox.holdAnswer(batch.id, results);
+            return goOn();
+          })
+        : goOn();
+      answer = next ? request(next.s, next.batch, job.content) : null;
+      // The next request goes out before this thread stores the answered batch's results.
+      if (answer) await requestWritten();
+      const outcomes = results
+        ? store.outbox.recordResults(batch.id, results)
+        : store.outbox.recipientsOfBatch(batch.id);
+      sent.afterStored?.();
+      if (deps.closing()) {
+        // The app closes the store after this loop: a request already made is waited for and its
+        // answer stored first.
+        if (answer && next) {
+          const last = await answer;
+          if (last.results) store.outbox.recordResults(next.batch.id, last.results);
+          last.afterStored?.();
         }
+        return;
       }
-      if (deps.closing()) return;
-      outcomes ??= store.outbox.recipientsOfBatch(batch.id);
       const nowJob = counts.after(outcomes) ?? job;
-      progress(jobId, store.outbox.batch(batch.id) ?? batch, nowJob, outcomes);
-      if (stop !== null) {
-        const cancelled = store.outbox.cancelPending(jobId, `not sent: ${stop}`);
+      progress(jobId, store.outbox.batchWith(batch) ?? batch, nowJob, outcomes);
+      if (sent.stop !== null) {
+        const cancelled = store.outbox.cancelPending(jobId, `not sent: ${sent.stop}`);
         for (const b of cancelled) progress(jobId, b, store.outbox.job(jobId) ?? nowJob);
         break;
       }
+      current = next;
     }
     if (!deps.closing() && sessions.current())
       await deps.refreshCredit().catch((err: unknown) => log(`credit not refreshed: ${message(err)}`));

@@ -12,7 +12,7 @@
 // Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as preload/api.ts types; the
 // journal extends it), ./outbox-receipts.ts (delivery receipts, early ones kept until their batch
 // is answered); here the states a send goes through.
-import { OWNER, RUN_ID, holdRunLock, isProcessAlive, isRunAlive } from './run-lock.ts';
+import { OWNER, RUN_ID, holdRunLock, isOrphaned, isProcessAlive, isRunAlive } from './run-lock.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { msisdnProblem } from '../../protocol/validate.ts';
@@ -265,8 +265,35 @@ export class OutboxJournal extends OutboxReads {
    */
   claimNext(jobId?: number): OutboxBatch | null {
     return this.app.transaction(() => {
-      const next = this.nextBatch(jobId);
+      // Only its id: markSending reads the batch with its recipients (issue 15: once, not twice).
+      const next = rowAs<{ id: number }>(
+        jobId === undefined
+          ? stmt(
+              this.app.db,
+              "SELECT id FROM outbox_batches WHERE state = 'pending' ORDER BY id LIMIT 1",
+            ).get()
+          : stmt(
+              this.app.db,
+              "SELECT id FROM outbox_batches WHERE state = 'pending' AND job_id = ? ORDER BY id LIMIT 1",
+            ).get(jobId),
+      );
       return next ? this.markSending(next.id) : null;
+    });
+  }
+
+  /**
+   * The gateway answered a batch in 'sending': its results are held in the journal (one row, the
+   * caller's transaction) before the next batch is claimed and requested, and stored one per
+   * recipient by recordResults while that request is on its way (issue 15). A crash in between
+   * leaves the answer to recoverAfterCrash, which stores it: an answered batch never becomes unknown.
+   */
+  holdAnswer(batchId: number, results: readonly RecipientResult[]): void {
+    this.app.transaction(() => {
+      this.#mustState(batchId, 'sending', 'hold its answer');
+      stmt(this.app.db, 'UPDATE outbox_batches SET answer = ? WHERE id = ?').run(
+        JSON.stringify(results),
+        batchId,
+      );
     });
   }
 
@@ -367,7 +394,8 @@ export class OutboxJournal extends OutboxReads {
 
   /**
    * At start-up: every batch left in 'sending' by a crash becomes 'unknown' (with its
-   * recipients) and is returned, so the app can show it. Nothing is re-sent. A batch claimed by
+   * recipients) and is returned, so the app can show it, unless its answer was held (holdAnswer):
+   * then its results are stored as answered. Nothing is re-sent. A batch claimed by
    * this process, or by another process that still runs (a CLI on the same data folder), is left
    * alone: it is not lost, it is being sent.
    */
@@ -375,21 +403,22 @@ export class OutboxJournal extends OutboxReads {
     const alive = options.isProcessAlive ?? isProcessAlive;
     const runAlive = options.isRunAlive ?? ((run: string) => isRunAlive(this.app.file, run));
     return this.app.transaction(() => {
-      const rows = rowsAs<{ id: number; owner: string | null }>(
-        this.app.db.prepare("SELECT id, owner FROM outbox_batches WHERE state = 'sending' ORDER BY id").all(),
+      const rows = rowsAs<{ id: number; owner: string | null; answer: string | null }>(
+        this.app.db
+          .prepare("SELECT id, owner, answer FROM outbox_batches WHERE state = 'sending' ORDER BY id")
+          .all(),
       );
-      const orphans = rows.filter((r) => {
-        if (r.owner === null) return true;
-        if (r.owner === OWNER) return false;
-        const [pidText, run] = r.owner.split(':');
-        const pid = Number(pidText);
-        // Our own pid with another token: a previous run of this process id, now gone.
-        if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !run) return true;
-        // Alive only if its process runs and its run still holds its lock (a reused pid does not).
-        return !(alive(pid) && runAlive(run));
-      });
-      for (const r of orphans) this.markUnknown(r.id, options.reason ?? CRASH_REASON);
-      return orphans.map((r) => this.mustBatch(r.id));
+      const orphans = rows.filter((r) => isOrphaned(r.owner, alive, runAlive));
+      // A batch whose answer was held (issue 15) was answered: its results are stored, not lost.
+      const unknown: number[] = [];
+      for (const r of orphans) {
+        if (r.answer !== null) this.recordResults(r.id, JSON.parse(r.answer) as RecipientResult[]);
+        else {
+          this.markUnknown(r.id, options.reason ?? CRASH_REASON);
+          unknown.push(r.id);
+        }
+      }
+      return unknown.map((id) => this.mustBatch(id));
     });
   }
 
@@ -468,7 +497,7 @@ export class OutboxJournal extends OutboxReads {
     const rejected = n('rejected') + x.rejected;
     const state = accepted > 0 ? 'accepted' : total > 0 && rejected === total ? 'rejected' : 'unknown';
     this.app.db
-      .prepare('UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ? WHERE id = ?')
+      .prepare('UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ?, answer = NULL WHERE id = ?')
       .run(state, now, reason, batchId);
   }
 

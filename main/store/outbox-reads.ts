@@ -67,6 +67,15 @@ export class OutboxReads {
     return row ? this.toBatch(row) : null;
   }
 
+  /**
+   * A batch as stored now, its recipients given (they never change once journaled): the sending
+   * loop's progress event reads only the batch's row, not its 350 numbers again (issue 15).
+   */
+  batchWith(batch: Pick<OutboxBatch, 'id' | 'recipients'>): OutboxBatch | null {
+    const row = rowAs<BatchRow>(this.batchRow.get(batch.id));
+    return row ? toBatch(row, [...batch.recipients]) : null;
+  }
+
   batches(jobId: number): OutboxBatch[] {
     return rowsAs<BatchRow>(
       this.app.db.prepare('SELECT * FROM outbox_batches WHERE job_id = ? ORDER BY seq').all(jobId),

@@ -117,6 +117,8 @@ export interface BatchRow {
   extra_answered?: Nullable<number>;
   extra_accepted?: Nullable<number>;
   extra_rejected?: Nullable<number>;
+  /** Issue 15 (migration 014): the gateway's answer, held until the results are stored. */
+  answer?: Nullable<string>;
 }
 
 export function toBatch(row: BatchRow, recipients: string[]): OutboxBatch {

@@ -87,3 +87,22 @@ export function isProcessAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/**
+ * Whether a batch left in 'sending' by `owner` ('pid:run', or null) is orphaned: its process is
+ * gone, or its run no longer holds its lock (a reused pid does not count). A batch of this run is
+ * not: it is being sent.
+ */
+export function isOrphaned(
+  owner: string | null,
+  alive: (pid: number) => boolean,
+  runAlive: (runId: string) => boolean,
+): boolean {
+  if (owner === null) return true;
+  if (owner === OWNER) return false;
+  const [pidText, run] = owner.split(':');
+  const pid = Number(pidText);
+  // Our own pid with another token: a previous run of this process id, now gone.
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !run) return true;
+  return !(alive(pid) && runAlive(run));
+}

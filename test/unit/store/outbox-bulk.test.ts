@@ -156,6 +156,30 @@ describe('the job counts of progress events', () => {
     expect(last?.counts).toMatchObject({ pending: 0, sending: 0, delivered: 1, rejected: 4 });
   });
 
+  it('take a batch claimed before the last full read from sending (the loop requests the next batch first)', () => {
+    const job = journal.createJob(numbers(1050), TEXT, { normalized: true });
+    let clock = 0;
+    const progress = new JobProgress({ outbox: journal }, job.id, () => clock);
+    const answer = (batch: { id: number; recipients: string[] }): RecipientOutcome[] =>
+      journal.recordResults(
+        batch.id,
+        batch.recipients.map((to) => ({ to, messageIdentifier: `M${to}`, report: '-3' })),
+      );
+    // As the sending loop does: the second batch is claimed (its request on its way) before the
+    // first batch's results are stored and its progress read in full.
+    const first = journal.claimNext(job.id)!;
+    const second = journal.claimNext(job.id)!;
+    expect(progress.after(answer(first))?.counts).toMatchObject({
+      accepted: 350,
+      sending: 350,
+      pending: 350,
+    });
+    clock += 1;
+    const counts = progress.after(answer(second))?.counts;
+    expect(counts).toEqual(journal.job(job.id)?.counts);
+    expect(counts).toMatchObject({ accepted: 700, sending: 0, pending: 350 });
+  });
+
   it('reads in full again once FULL_READ_MS has passed, and after a cancel', () => {
     const job = journal.createJob(numbers(1400), TEXT, { normalized: true });
     let clock = 0;

@@ -14,7 +14,7 @@ export const FULL_READ_MS = 250;
 
 /** What it reads: the store's outbox journal. */
 export interface ProgressStore {
-  outbox: Pick<OutboxJournal, 'job' | 'nextBatch'>;
+  outbox: Pick<OutboxJournal, 'job' | 'hasPending'>;
 }
 
 export class JobProgress {
@@ -39,7 +39,7 @@ export class JobProgress {
       last === null ||
       now - this.#readAt >= FULL_READ_MS ||
       last.counts.pending < outcomes.length - fromSending ||
-      this.#store.outbox.nextBatch(this.#jobId) === null
+      !this.#store.outbox.hasPending(this.#jobId)
     ) {
       return this.read(now);
     }

@@ -361,7 +361,7 @@ export function createSender(deps: SenderDeps) {
             'invalid-state',
             'this send belongs to another account: sign in to it to continue',
           );
-        if (job.counts.pending === 0 && !store.outbox.nextBatch(jobId))
+        if (job.counts.pending === 0 && !store.outbox.hasPending(jobId))
           throw new ApiError(
             'invalid-state',
             'nothing is left that was never requested; recipients shown as unknown may have received it',
@@ -372,7 +372,7 @@ export function createSender(deps: SenderDeps) {
         );
         const now = store.outbox.job(jobId) ?? job;
         // A book's batch journals no message rows: what is left is any pending batch.
-        if (store.outbox.nextBatch(jobId)) startSending(jobId);
+        if (store.outbox.hasPending(jobId)) startSending(jobId);
         return { job: now, optedOut };
       },
       resend: async ({ jobId, numbers }) => {

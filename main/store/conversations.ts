@@ -261,6 +261,10 @@ export class ConversationsRepo {
     if (statuses.length > 0) {
       where.push(`m.status IN (${statuses.map(() => '?').join(', ')})`);
       params.push(...statuses);
+      // The partial index messages_status (migration 015) holds rows past sending; SQLite uses it
+      // only when the query states its condition word for word.
+      if (statuses.every((s) => s !== 'pending' && s !== 'sending'))
+        where.push("m.status NOT IN ('pending', 'sending')");
     }
     if (args.filter?.jobId !== undefined) {
       where.push('m.job_id = ?');

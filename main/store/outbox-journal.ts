@@ -236,6 +236,15 @@ export class OutboxJournal extends OutboxReads {
     return row ? this.toBatch(row) : null;
   }
 
+  /** Whether the job has a batch still 'pending' (nextBatch without reading the batch). */
+  hasPending(jobId: number): boolean {
+    return (
+      stmt(this.app.db, "SELECT 1 FROM outbox_batches WHERE state = 'pending' AND job_id = ? LIMIT 1").get(
+        jobId,
+      ) !== undefined
+    );
+  }
+
   /**
    * pending → sending, committed before the request goes out. Only a pending batch can be
    * claimed, so two loops (or a loop after a restart) can never send the same batch twice.

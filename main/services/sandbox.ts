@@ -105,6 +105,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
       threadId,
       setPushUrl(url) {
         if (closing) return Promise.reject(new Error('the local sandbox is closed'));
+        if (ended) return Promise.reject(new Error('the local sandbox gateway stopped'));
         const id = nextId++;
         return new Promise<void>((resolve, reject) => {
           waiting.set(id, { resolve, reject });

@@ -8,8 +8,9 @@ import { bundledWorkers, workerEntries } from './scripts/bundle-workers.ts';
 // sandboxed preload must be; renderer: the React UI (also served by the web shell, main/web.ts).
 export default defineConfig({
   main: {
-    // The app's and the sandbox gateway's SQL migrations travel with the bundle, and the sandbox
-    // gateway's worker thread is built beside it (out/main/number-worker.js).
+    // The app's and the sandbox gateway's SQL migrations travel with the bundle, and the worker
+    // threads are built beside it: the sandbox gateway's own thread (out/main/sandbox-worker.js)
+    // and the two it starts (out/main/number-worker.js, out/main/adapt-worker.js).
     plugins: [bundledMigrations(import.meta.dirname), bundledWorkers()],
     build: {
       outDir: 'out/main',

@@ -5,7 +5,7 @@
 //     requests, the sign-in probe and the credit, go on to a reference gateway), with the bare
 //     GatewayClient against the same peer and the same typed numbers as the baseline: target, the app
 //     adds ≤ 25 %;
-//  2. the local sandbox (the reference gateway in-process, as `npm run web -- --sandbox`): target, the
+//  2. the local sandbox (the reference gateway on its worker thread, as `npm run web -- --sandbox`): target, the
 //     whole campaign ≤ 4 s; the bare client's campaign to the reference gateway is bench/client.ts's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';

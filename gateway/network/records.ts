@@ -5,12 +5,9 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { MOMessage } from '../../protocol/soap/operations.ts';
 import { bytesToHex } from '../../protocol/smart/bytes.ts';
 import { stmt, transaction } from '../store/db.ts';
+import { OUTBOUND_PAGE_MAX } from './page.ts';
 
-/**
- * The most PDUs one outbound() page (GET /sandbox/outbound) returns; a larger limit is cut to it.
- * The app's sandbox.outbound refuses a larger limit with this bound (main/services/validate-args.ts).
- */
-export const OUTBOUND_PAGE_MAX = 5000;
+export { OUTBOUND_PAGE_MAX };
 
 export interface OutboundPduRow {
   id: number;

@@ -49,6 +49,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const sandbox = createSandboxFeed({
     dataDir: opts.dataDir,
     receiptDelayMs: opts.sandboxReceiptDelayMs,
+    log,
     store,
     sessions: { require: () => sessions.require() },
   });

@@ -157,7 +157,14 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       }
       store.accounts.setPushAddress(account.id, { port: Number(new URL(url).port), path });
       const sandbox = deps.sandbox.running();
-      if (account.sandbox && sandbox) sandbox.setPushUrl(url);
+      // The sandbox gateway runs on its own thread: the session is ready (and sends) only once it
+      // has stored the receiver's address, so no receipt of this session is pushed elsewhere.
+      if (account.sandbox && sandbox) {
+        await sandbox.setPushUrl(url).catch(async (err: unknown) => {
+          await r.close();
+          throw err;
+        });
+      }
       log(`push receiver listening at ${url}`);
     } catch (err) {
       log(`push receiver not started: ${message(err)}`);

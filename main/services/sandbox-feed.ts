@@ -15,6 +15,7 @@ import type { MessengerApi } from '../../preload/api.ts';
 export interface SandboxFeedDeps {
   dataDir: string;
   receiptDelayMs?: number | undefined;
+  log?: (line: string) => void;
   store: AppStore;
   sessions: { require(): Session };
 }
@@ -96,6 +97,12 @@ export function createSandboxFeed(deps: SandboxFeedDeps) {
       starting ??= startSandbox({
         dir: join(deps.dataDir, 'sandbox-gateway'),
         ...(deps.receiptDelayMs !== undefined ? { receiptDelayMs: deps.receiptDelayMs } : {}),
+        ...(deps.log ? { log: deps.log } : {}),
+        // A sandbox thread that died is forgotten: the next sign-in to the sandbox starts another.
+        onDied: () => {
+          sandbox = null;
+          starting = null;
+        },
       }).then(
         (sb) => {
           sandbox = sb;

@@ -1,86 +1,128 @@
-// The local sandbox: the reference gateway started in-process on loopback (sandbox mode) with a
-// demo account, its data under <dataDir>/sandbox-gateway. The demo account is created once and
-// reused; its credentials are kept next to the sandbox's own database (sandbox.json, mode 0600):
-// a throwaway account of a gateway that only this user's loopback can reach, not a real PIN.
-// The app reaches it like any gateway, over HTTP (its URL); the gateway object stays in here.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startGateway } from '../../gateway/server.ts';
-import type { RunningGateway } from '../../gateway/server.ts';
-import { createDemoAccount } from '../../gateway/demo.ts';
-import { getAccount } from '../../gateway/accounts.ts';
-import { setPushUrl as setGatewayPushUrl } from '../../gateway/sandbox.ts';
+// The local sandbox: the reference gateway on loopback (sandbox mode) with a demo account, its data
+// under <dataDir>/sandbox-gateway, run on a worker thread of the app's process (issue 15:
+// ./sandbox-worker.ts), so that a campaign to the sandbox has the gateway's work (submit, storage,
+// the simulated network, receipt pushes) on the second core instead of between the app's own work
+// on the main thread. The demo account is created once and reused; its credentials are kept next
+// to the sandbox's own database (sandbox.json, mode 0600): a throwaway account of a gateway that
+// only this user's loopback can reach, not a real PIN. The app reaches it like any gateway, over
+// HTTP (its URL); the gateway object stays on its thread, reached only through the messages below.
+import { Worker } from 'node:worker_threads';
+import type { SandboxReply, SandboxRequest, SandboxWorkerData } from './sandbox-worker.ts';
 
 export interface Sandbox {
   url: string;
   username: string;
   pin: string;
-  /** Point the demo account's push URL (receipts, inbound) at the app's push receiver. */
-  setPushUrl(url: string | null): void;
+  /** The worker thread the gateway runs on (never the main thread's). */
+  threadId: number;
+  /**
+   * Point the demo account's push URL (receipts, inbound) at the app's push receiver; resolves once
+   * the gateway has stored it (it pushes there from then on).
+   */
+  setPushUrl(url: string | null): Promise<void>;
+  /** Clears the push URL, closes the gateway and ends its thread; resolves once the thread has ended. */
   close(): Promise<void>;
 }
 
-interface SandboxState {
-  username: string;
-  pin: string;
-  port: number;
+export interface SandboxOptions {
+  dir: string;
+  receiptDelayMs?: number;
+  /** Where the sandbox thread's unexpected end is told (the app's log). */
+  log?: (line: string) => void;
+  /** Called when the thread ends by itself (an uncaught error), not by close(): the sandbox is gone. */
+  onDied?: () => void;
 }
 
-function readState(file: string): SandboxState | null {
-  try {
-    const s = JSON.parse(readFileSync(file, 'utf8')) as Partial<SandboxState>;
-    return typeof s.username === 'string' && typeof s.pin === 'string' && typeof s.port === 'number'
-      ? { username: s.username, pin: s.pin, port: s.port }
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-export async function startSandbox(opts: { dir: string; receiptDelayMs?: number }): Promise<Sandbox> {
-  mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
-  const stateFile = join(opts.dir, 'sandbox.json');
-  const state = readState(stateFile);
-  const start = (port: number): Promise<RunningGateway> =>
-    startGateway({
-      dataDir: opts.dir,
-      port,
-      host: '127.0.0.1',
-      sandbox: true,
-      quiet: true,
-      ...(opts.receiptDelayMs !== undefined ? { receiptDelayMs: opts.receiptDelayMs } : {}),
-    });
-  let gateway: RunningGateway;
-  try {
-    // The same port as last time keeps the account's URL; any free port when it is taken.
-    gateway = await start(state?.port ?? 0);
-  } catch {
-    gateway = await start(0);
-  }
-  let username = state?.username;
-  let pin = state?.pin;
-  if (username === undefined || pin === undefined || !getAccount(gateway.ctx.db, username)) {
-    // 'demo' unless a lost state file left an account of that name behind.
-    const name = getAccount(gateway.ctx.db, 'demo') ? `demo${Date.now().toString(36).slice(-6)}` : 'demo';
-    const demo = createDemoAccount(gateway.ctx.db, { username: name });
-    username = demo.username;
-    pin = demo.pin;
-  }
-  writeFileSync(stateFile, JSON.stringify({ username, pin, port: gateway.port }), { mode: 0o600 });
-  const user = username;
-  const setPushUrl = (url: string | null): void => setGatewayPushUrl(gateway.ctx, user, url);
-  return {
-    url: gateway.url,
-    username: user,
-    pin,
-    setPushUrl,
-    async close() {
-      try {
-        setPushUrl(null);
-      } catch {
-        // the store may be closed already
-      }
-      await gateway.close();
-    },
+export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
+  const data: SandboxWorkerData = {
+    dir: opts.dir,
+    ...(opts.receiptDelayMs !== undefined ? { receiptDelayMs: opts.receiptDelayMs } : {}),
   };
+  const worker = new Worker(new URL('./sandbox-worker.ts', import.meta.url), { workerData: data });
+  const threadId = worker.threadId;
+
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  let started: Sandbox | null = null;
+  let closing: Promise<void> | null = null;
+  /** Why the thread ended or will end: a start failure, an uncaught error, a close that failed. */
+  let failure: Error | null = null;
+  let ended = false;
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+
+  return await new Promise<Sandbox>((resolveStart, rejectStart) => {
+    worker.on('message', (reply: SandboxReply) => {
+      switch (reply.type) {
+        case 'started': {
+          started = sandbox(reply);
+          resolveStart(started);
+          break;
+        }
+        case 'failed':
+          // The gateway did not start; the thread has nothing left to do.
+          failure = new Error(reply.message);
+          void worker.terminate();
+          break;
+        case 'pushUrlSet': {
+          const w = waiting.get(reply.id);
+          waiting.delete(reply.id);
+          if (reply.error === undefined) w?.resolve();
+          else w?.reject(new Error(reply.error));
+          break;
+        }
+        case 'closed':
+          // Everything of the gateway is closed: end the thread (the nested workers end with it).
+          if (reply.error !== undefined) failure = new Error(reply.error);
+          void worker.terminate();
+          break;
+      }
+    });
+    worker.on('error', (err) => {
+      failure ??= err;
+    });
+    void exited.then((code) => {
+      ended = true;
+      const why = failure ?? new Error(`the sandbox gateway's thread ended (exit code ${code})`);
+      for (const [id, w] of waiting) {
+        waiting.delete(id);
+        w.reject(new Error(`the sandbox gateway stopped: ${why.message}`));
+      }
+      if (!started) {
+        rejectStart(why);
+      } else if (!closing) {
+        opts.log?.(`the local sandbox gateway stopped: ${why.message}`);
+        opts.onDied?.();
+      }
+    });
+  });
+
+  function sandbox(s: { url: string; username: string; pin: string }): Sandbox {
+    const send = (req: SandboxRequest): void => worker.postMessage(req);
+    return {
+      url: s.url,
+      username: s.username,
+      pin: s.pin,
+      threadId,
+      setPushUrl(url) {
+        if (closing) return Promise.reject(new Error('the local sandbox is closed'));
+        if (ended) return Promise.reject(new Error('the local sandbox gateway stopped'));
+        const id = nextId++;
+        return new Promise<void>((resolve, reject) => {
+          waiting.set(id, { resolve, reject });
+          send({ type: 'setPushUrl', id, url });
+        });
+      },
+      close() {
+        // A thread that died earlier (told when it did) has nothing left to close.
+        closing ??= ended
+          ? Promise.resolve()
+          : (async () => {
+              send({ type: 'close' });
+              await exited;
+              if (failure) throw failure;
+            })();
+        return closing;
+      },
+    };
+  }
 }

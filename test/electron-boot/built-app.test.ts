@@ -36,6 +36,7 @@ import type { BuiltApp } from '../support/built-app.ts';
 import type { BootConfig, BootReport } from '../support/electron-boot-driver.ts';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { checkRecipient } from '../../gateway/recipient-check.ts';
+import type { SandboxReply, SandboxRequest } from '../../main/services/sandbox-worker.ts';
 
 const DRIVER = join(ROOT, 'test/support/electron-boot-driver.ts');
 let built: BuiltApp;
@@ -102,11 +103,26 @@ describe('the built main bundle on disk', () => {
   });
 
   it('reads the app and the gateway migrations from their own folders, never one shared ./migrations/', () => {
-    const code = readFileSync(join(built.out, 'main', 'index.js'), 'utf8');
-    const dirs = [...code.matchAll(/new URL\(["']\.\/(migrations\/[^"']*)["'], import\.meta\.url\)/g)].map(
-      (m) => m[1],
-    );
+    // the app's in index.js, the sandbox gateway's in the code of its thread (sandbox-worker.js)
+    const main = join(built.out, 'main');
+    const dirs = filesBelow(main)
+      .filter((f) => f.endsWith('.js'))
+      .flatMap((f) => [
+        ...readFileSync(join(main, f), 'utf8').matchAll(
+          /new URL\(["']\.\/(migrations\/[^"']*)["'], import\.meta\.url\)/g,
+        ),
+      ])
+      .map((m) => m[1]);
     expect(dirs.sort()).toEqual(BUNDLED_MIGRATIONS.map((m) => `${m.to}/`).sort());
+  });
+
+  it('carries no gateway code in index.js: the sandbox gateway runs from sandbox-worker.js, on its thread', () => {
+    const index = readFileSync(join(built.out, 'main', 'index.js'), 'utf8');
+    expect(index).toMatch(/new URL\(["']\.\/sandbox-worker\.js["'], import\.meta\.url\)/);
+    expect(index).not.toMatch(/startGateway|migrations\/gateway/);
+    const worker = readFileSync(join(built.out, 'main', 'sandbox-worker.js'), 'utf8');
+    for (const nested of ['number-worker', 'adapt-worker'])
+      expect(worker).toMatch(new RegExp(`new URL\\(["']\\./${nested}\\.js["'], import\\.meta\\.url\\)`));
   });
 
   it('has every file its code names relative to itself (new URL(…, import.meta.url))', () => {
@@ -134,6 +150,33 @@ describe('the built main bundle on disk', () => {
         worker.postMessage({ id: 7, numbers: ['+44 7700 900123', 'abc'] });
       });
       expect(answer).toEqual({ id: 7, results: ['+44 7700 900123', 'abc'].map(checkRecipient) });
+    } finally {
+      await worker.terminate();
+    }
+  });
+  it("runs the sandbox gateway's thread from the build: it starts the gateway, answers HTTP and closes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'messenger-built-sandbox-'));
+    dirs.push(dir);
+    const worker = new Worker(join(built.out, 'main/sandbox-worker.js'), { workerData: { dir } });
+    const next = <T extends SandboxReply['type']>(type: T) =>
+      new Promise<Extract<SandboxReply, { type: T }>>((resolve, reject) => {
+        const onMessage = (reply: SandboxReply): void => {
+          if (reply.type !== type) return;
+          worker.off('message', onMessage);
+          resolve(reply as Extract<SandboxReply, { type: T }>);
+        };
+        worker.on('message', onMessage);
+        worker.once('error', reject);
+      });
+    try {
+      const started = await next('started');
+      expect(started).toMatchObject({ username: 'demo', pin: expect.any(String) });
+      const library = await fetch(`${started.url}/sandbox/library`);
+      expect(library.status).toBe(200);
+      expect(((await library.json()) as unknown[]).length).toBeGreaterThan(0);
+      const closed = next('closed');
+      worker.postMessage({ type: 'close' } satisfies SandboxRequest);
+      expect(await closed).toEqual({ type: 'closed' });
     } finally {
       await worker.terminate();
     }

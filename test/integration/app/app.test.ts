@@ -238,7 +238,7 @@ describe('createMessengerApp against a real gateway', () => {
     ).rejects.toMatchObject({ code: 'no-keyring', message: expect.stringMatching(/memory only/) });
   });
 
-  it('runs the local sandbox in-process, with receipts pushed automatically, and reuses it after a restart', async () => {
+  it('runs the local sandbox (on its own thread), with receipts pushed automatically, and reuses it after a restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'messenger-sandbox-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const first = await createMessengerApp({

@@ -144,7 +144,33 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     const kept = store.accounts.pushAddress(account.id);
     const port = push.port !== null && !account.sandbox ? push.port : (kept?.port ?? 0);
     const path = kept?.path ?? newPushPath();
-    let r = new PushReceiver({ username: account.username, port, path });
+    // Listeners first: the sandbox gateway's thread may push to this address (kept from an earlier
+    // session) while its setPushUrl is acknowledged; a push emitted to no listener is lost.
+    const wire = (rcv: PushReceiver): PushReceiver => {
+      rcv.on('receipt', (p) => {
+        const at = Date.parse(p.Timestamp1);
+        const updated = store.outbox.recordReceipt({
+          messageIdentifier: p.MessageIdentifier ?? '',
+          report: String(p.Report),
+          ...(Number.isFinite(at) ? { at } : {}),
+          ...(p.SentTo !== undefined ? { sentTo: p.SentTo } : {}),
+        });
+        if (updated) emit('inbox:receipt', { message: updated });
+      });
+      rcv.on('message', (m) => {
+        storeInbound([
+          {
+            from: m.ReplyTo ?? '',
+            to: m.Recipient?.SendTo ?? '',
+            text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
+            timestamp: m.Timestamp1 ?? new Date().toISOString(),
+          },
+        ]);
+      });
+      rcv.on('refused', (p) => log(`push refused: ${p.reason}`));
+      return rcv;
+    };
+    let r = wire(new PushReceiver({ username: account.username, port, path }));
     try {
       let url: string;
       try {
@@ -152,7 +178,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       } catch (err) {
         if (port === 0 || port === push.port || (err as { code?: string }).code !== 'EADDRINUSE') throw err;
         log(`push receiver: port ${port} is taken, choosing another`);
-        r = new PushReceiver({ username: account.username, port: 0, path });
+        r = wire(new PushReceiver({ username: account.username, port: 0, path }));
         url = await r.listen();
       }
       store.accounts.setPushAddress(account.id, { port: Number(new URL(url).port), path });
@@ -170,27 +196,6 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       log(`push receiver not started: ${message(err)}`);
       return null;
     }
-    r.on('receipt', (p) => {
-      const at = Date.parse(p.Timestamp1);
-      const updated = store.outbox.recordReceipt({
-        messageIdentifier: p.MessageIdentifier ?? '',
-        report: String(p.Report),
-        ...(Number.isFinite(at) ? { at } : {}),
-        ...(p.SentTo !== undefined ? { sentTo: p.SentTo } : {}),
-      });
-      if (updated) emit('inbox:receipt', { message: updated });
-    });
-    r.on('message', (m) => {
-      storeInbound([
-        {
-          from: m.ReplyTo ?? '',
-          to: m.Recipient?.SendTo ?? '',
-          text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
-          timestamp: m.Timestamp1 ?? new Date().toISOString(),
-        },
-      ]);
-    });
-    r.on('refused', (p) => log(`push refused: ${p.reason}`));
     return r;
   }
 

@@ -229,28 +229,46 @@ export function createSender(deps: SenderDeps) {
           })
         : goOn();
       answer = next ? request(next.s, next.batch, job.content) : null;
-      // The next request goes out before this thread stores the answered batch's results.
-      if (answer) await requestWritten();
-      const outcomes = results
-        ? store.outbox.recordResults(batch.id, results)
-        : store.outbox.recipientsOfBatch(batch.id);
-      sent.afterStored?.();
-      if (deps.closing()) {
-        // The app closes the store after this loop: a request already made is waited for and its
-        // answer stored first.
-        if (answer && next) {
-          const last = await answer;
+      const inFlight = answer;
+      /**
+       * The request already made is waited for and its answer stored before the loop ends, however
+       * it ends (app closing, or storing the answered batch failed): never left unobserved while the
+       * chain goes on to another request.
+       */
+      const settleNext = async (): Promise<void> => {
+        if (!inFlight || !next) return;
+        const last = await inFlight;
+        try {
           if (last.results) store.outbox.recordResults(next.batch.id, last.results);
           last.afterStored?.();
+        } catch (err) {
+          log(`batch ${next.batch.id}: its answer not stored: ${message(err)}`);
         }
-        return;
-      }
-      const nowJob = counts.after(outcomes) ?? job;
-      progress(jobId, store.outbox.batchWith(batch) ?? batch, nowJob, outcomes);
-      if (sent.stop !== null) {
-        const cancelled = store.outbox.cancelPending(jobId, `not sent: ${sent.stop}`);
-        for (const b of cancelled) progress(jobId, b, store.outbox.job(jobId) ?? nowJob);
-        break;
+      };
+      try {
+        // The next request goes out before this thread stores the answered batch's results.
+        if (inFlight) await requestWritten();
+        const outcomes = results
+          ? store.outbox.recordResults(batch.id, results)
+          : store.outbox.recipientsOfBatch(batch.id);
+        sent.afterStored?.();
+        if (deps.closing()) {
+          // The app closes the store after this loop: a request already made is waited for and its
+          // answer stored first.
+          await settleNext();
+          return;
+        }
+        const nowJob = counts.after(outcomes) ?? job;
+        progress(jobId, store.outbox.batchWith(batch) ?? batch, nowJob, outcomes);
+        if (sent.stop !== null) {
+          const cancelled = store.outbox.cancelPending(jobId, `not sent: ${sent.stop}`);
+          for (const b of cancelled) progress(jobId, b, store.outbox.job(jobId) ?? nowJob);
+          break;
+        }
+      } catch (err) {
+        // Whatever failed here, the request already made is not left unobserved.
+        await settleNext();
+        throw err;
       }
       current = next;
     }

@@ -30,12 +30,18 @@ export class JobProgress {
     this.#now = now;
   }
 
-  /** The job after one of its batches was answered (its recipients' `outcomes`); null if gone. */
-  after(outcomes: readonly RecipientOutcome[]): OutboxJob | null {
+  /**
+   * The job after one of its batches ended (its recipients' `outcomes`); null if gone. `answered`:
+   * the loop stored the gateway's answer just now. A batch that ended otherwise (unknown, refused,
+   * not sent) may have ended before the last full read already (markUnknown runs while the loop
+   * writes the next request): then the counts are read in full.
+   */
+  after(outcomes: readonly RecipientOutcome[], answered = true): OutboxJob | null {
     const now = this.#now();
     const last = this.#snapshot;
     const fromSending = Math.min(last?.counts.sending ?? 0, outcomes.length);
     if (
+      !answered ||
       last === null ||
       now - this.#readAt >= FULL_READ_MS ||
       last.counts.pending < outcomes.length - fromSending ||

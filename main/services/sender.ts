@@ -258,7 +258,7 @@ export function createSender(deps: SenderDeps) {
           await settleNext();
           return;
         }
-        const nowJob = counts.after(outcomes) ?? job;
+        const nowJob = counts.after(outcomes, results !== undefined) ?? job;
         progress(jobId, store.outbox.batchWith(batch) ?? batch, nowJob, outcomes);
         if (sent.stop !== null) {
           const cancelled = store.outbox.cancelPending(jobId, `not sent: ${sent.stop}`);

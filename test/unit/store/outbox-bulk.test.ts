@@ -180,6 +180,25 @@ describe('the job counts of progress events', () => {
     expect(counts).toMatchObject({ accepted: 700, sending: 0, pending: 350 });
   });
 
+  it('are read in full after a batch that ended without an answer (the next request failed at once)', () => {
+    const job = journal.createJob(numbers(1400), TEXT, { normalized: true });
+    const progress = new JobProgress({ outbox: journal }, job.id, () => 0);
+    const first = journal.claimNext(job.id)!;
+    const second = journal.claimNext(job.id)!;
+    // The second request is refused at once (connection refused) while the first's results are
+    // stored: the first's full read already counts the second as unknown.
+    journal.markUnknown(second.id, 'connect ECONNREFUSED');
+    progress.after(
+      journal.recordResults(
+        first.id,
+        first.recipients.map((to) => ({ to, messageIdentifier: `M${to}`, report: '-3' })),
+      ),
+    );
+    const counts = progress.after(journal.recipientsOfBatch(second.id), false)?.counts;
+    expect(counts).toEqual(journal.job(job.id)?.counts);
+    expect(counts).toMatchObject({ accepted: 350, unknown: 350, pending: 700 });
+  });
+
   it('reads in full again once FULL_READ_MS has passed, and after a cancel', () => {
     const job = journal.createJob(numbers(1400), TEXT, { normalized: true });
     let clock = 0;

@@ -1,4 +1,4 @@
-// Review of issue 15's pipelined sending loop: when storing the answered batch's results fails
+// Issue 15's pipelined sending loop: when storing the answered batch's results fails
 // (SQLITE_BUSY from a second process on the data folder after busy_timeout, a full disk, an I/O
 // error), the next batch's request is already on its way. The loop must not leave that request
 // unobserved: its answer must still be stored (or the batch made unknown), and the send chain must

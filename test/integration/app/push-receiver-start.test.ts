@@ -1,20 +1,21 @@
-// Review of issue 15's sandbox thread: the push receiver's start now awaits the sandbox thread's
-// setPushUrl acknowledgement (a message round trip) between listen() and attaching its 'receipt' and
-// 'message' listeners. The gateway's thread runs meanwhile, and the account's push URL may already
-// name this very address (issue 17 keeps the port and path per account; a sign-out does not clear
-// it, a crash neither): a receipt it pushes in that window is answered "receipt accepted" by the
-// receiver and emitted to no listener, so the gateway never pushes it again and the app never
-// records it. Here the sandbox's setPushUrl is wrapped to push a receipt to the receiver while the
-// round trip is under way, as the gateway's thread can.
+// Issue 15's sandbox thread: the push receiver's start awaits the sandbox thread's setPushUrl
+// acknowledgement (a message round trip) after listen(), so its 'receipt' and 'message' listeners
+// are attached before it listens. The gateway's thread runs meanwhile, and the account's push URL
+// may already name this very address (issue 17 keeps the port and path per account; a sign-out does
+// not clear it, a crash neither): a receipt it pushes in that window is answered "receipt accepted"
+// by the receiver, so it must reach a listener: the gateway never pushes it again. Here the
+// sandbox's setPushUrl is wrapped to push a receipt to the receiver while the round trip is under
+// way, as the gateway's thread can.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildRequestEnvelope, parseResponseEnvelope } from '../../../protocol/soap/envelope.ts';
+import type * as SandboxModule from '../../../main/services/sandbox.ts';
 
 vi.mock('../../../main/services/sandbox.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../main/services/sandbox.ts')>();
+  const real = await importOriginal<typeof SandboxModule>();
   return {
     ...real,
     startSandbox: async (opts: Parameters<typeof real.startSandbox>[0]) => {

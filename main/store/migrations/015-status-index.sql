@@ -7,3 +7,6 @@
 DROP INDEX messages_status;
 CREATE INDEX messages_status ON messages (direction, status, created_at DESC)
   WHERE status NOT IN ('pending', 'sending');
+-- Marking read (one conversation, or all) finds the unread inbound rows here: the old status index
+-- served "all read" before; this one holds only the unread, so both cost what is unread.
+CREATE INDEX messages_unread ON messages (conversation_id) WHERE direction = 'in' AND read = 0;

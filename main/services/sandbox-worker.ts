@@ -1,138 +1,15 @@
 // The local sandbox gateway's own thread (issue 15): ./sandbox.ts starts this file as a worker
 // thread of the app's process, so the reference gateway (submit, storage, the simulated network,
 // receipt pushes) runs on its own event loop, beside the app's main thread instead of between its
-// work. It starts the gateway on loopback (sandbox mode) with its data under workerData.dir
-// (mode 0700), on the port of last time when it is free, and creates the demo account once; its
-// credentials are kept in sandbox.json (mode 0600) next to the gateway's database. Then it answers
-// the main thread's messages: setPushUrl (acknowledged once the account row is written) and close
-// (the push URL cleared, the gateway closed, acknowledged; the main thread then ends the thread).
-// The messages of both directions are the types below; nothing else crosses.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// work. What it does is ./sandbox-host.ts's, over this thread's parentPort.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MessagePort } from 'node:worker_threads';
-import { startGateway } from '../../gateway/server.ts';
-import type { RunningGateway } from '../../gateway/server.ts';
-import { createDemoAccount } from '../../gateway/demo.ts';
-import { getAccount } from '../../gateway/accounts.ts';
-import { setPushUrl } from '../../gateway/sandbox.ts';
+import { serveSandbox } from './sandbox-host.ts';
+import type { SandboxWorkerData } from './sandbox-host.ts';
 
-/** What the main thread gives the worker (workerData). */
-export interface SandboxWorkerData {
-  dir: string;
-  receiptDelayMs?: number;
-}
-
-/** Main thread → worker. */
-export type SandboxRequest = { type: 'setPushUrl'; id: number; url: string | null } | { type: 'close' };
-
-/** Worker → main thread. */
-export type SandboxReply =
-  | { type: 'started'; url: string; username: string; pin: string; port: number }
-  | { type: 'failed'; message: string }
-  | { type: 'pushUrlSet'; id: number; error?: string }
-  | { type: 'closed'; error?: string };
-
-interface SandboxState {
-  username: string;
-  pin: string;
-  port: number;
-}
-
-function readState(file: string): SandboxState | null {
-  try {
-    const s = JSON.parse(readFileSync(file, 'utf8')) as Partial<SandboxState>;
-    return typeof s.username === 'string' && typeof s.pin === 'string' && typeof s.port === 'number'
-      ? { username: s.username, pin: s.pin, port: s.port }
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-
-async function start(data: SandboxWorkerData): Promise<{ gateway: RunningGateway; state: SandboxState }> {
-  mkdirSync(data.dir, { recursive: true, mode: 0o700 });
-  const stateFile = join(data.dir, 'sandbox.json');
-  const state = readState(stateFile);
-  const listen = (port: number): Promise<RunningGateway> =>
-    startGateway({
-      dataDir: data.dir,
-      port,
-      host: '127.0.0.1',
-      sandbox: true,
-      quiet: true,
-      ...(data.receiptDelayMs !== undefined ? { receiptDelayMs: data.receiptDelayMs } : {}),
-    });
-  let gateway: RunningGateway;
-  try {
-    // The same port as last time keeps the account's URL; any free port when it is taken.
-    gateway = await listen(state?.port ?? 0);
-  } catch {
-    gateway = await listen(0);
-  }
-  try {
-    let username = state?.username;
-    let pin = state?.pin;
-    if (username === undefined || pin === undefined || !getAccount(gateway.ctx.db, username)) {
-      // 'demo' unless a lost state file left an account of that name behind.
-      const name = getAccount(gateway.ctx.db, 'demo') ? `demo${Date.now().toString(36).slice(-6)}` : 'demo';
-      const demo = createDemoAccount(gateway.ctx.db, { username: name });
-      username = demo.username;
-      pin = demo.pin;
-    }
-    const kept = { username, pin, port: gateway.port };
-    writeFileSync(stateFile, JSON.stringify(kept), { mode: 0o600 });
-    return { gateway, state: kept };
-  } catch (err) {
-    await gateway.close().catch(() => {});
-    throw err;
-  }
-}
-
-function parent(): MessagePort {
-  if (!parentPort)
-    throw new Error('main/services/sandbox-worker.ts runs as a worker thread (./sandbox.ts starts it)');
-  return parentPort;
-}
-const port = parent();
-const post = (reply: SandboxReply): void => port.postMessage(reply);
-
-async function serve(): Promise<void> {
-  try {
-    const { gateway, state } = await start(workerData as SandboxWorkerData);
-    let closing: Promise<void> | null = null;
-    port.on('message', (req: SandboxRequest) => {
-      if (req.type === 'setPushUrl') {
-        // Synchronous on this thread: the row is written when the answer is posted.
-        try {
-          if (closing) throw new Error('the sandbox is closing');
-          setPushUrl(gateway.ctx, state.username, req.url);
-          post({ type: 'pushUrlSet', id: req.id });
-        } catch (err) {
-          post({ type: 'pushUrlSet', id: req.id, error: message(err) });
-        }
-      } else {
-        closing ??= (async () => {
-          try {
-            setPushUrl(gateway.ctx, state.username, null);
-          } catch {
-            // the store may be closed already
-          }
-          try {
-            await gateway.close();
-            post({ type: 'closed' });
-          } catch (err) {
-            post({ type: 'closed', error: message(err) });
-          }
-        })();
-      }
-    });
-    post({ type: 'started', url: gateway.url, ...state });
-  } catch (err) {
-    post({ type: 'failed', message: message(err) });
-  }
-}
-
-void serve();
+const port = parentPort;
+if (!port)
+  throw new Error('main/services/sandbox-worker.ts runs as a worker thread (./sandbox.ts starts it)');
+void serveSandbox(workerData as SandboxWorkerData, {
+  post: (reply) => port.postMessage(reply),
+  onRequest: (handler) => port.on('message', handler),
+});

@@ -6,14 +6,58 @@
 // to the sandbox's own database (sandbox.json, mode 0600): a throwaway account of a gateway that
 // only this user's loopback can reach, not a real PIN. The app reaches it like any gateway, over
 // HTTP (its URL); the gateway object stays on its thread, reached only through the messages below.
-import { Worker } from 'node:worker_threads';
-import type { SandboxReply, SandboxRequest, SandboxWorkerData } from './sandbox-worker.ts';
+// If that thread cannot start at all (its file could not be loaded, as a packaging fault would
+// make it), the same host runs on the main thread instead, said in the log: the sandbox is the app's
+// embedded default and must not depend on it.
+import { EventEmitter } from 'node:events';
+import { Worker, threadId as mainThreadId } from 'node:worker_threads';
+import type { SandboxReply, SandboxRequest, SandboxWorkerData, serveSandbox } from './sandbox-host.ts';
+
+/** What startSandbox uses of its Worker; the main-thread fallback (OnThisThread) has the same. */
+interface SandboxThread {
+  readonly threadId: number;
+  postMessage(req: SandboxRequest): void;
+  on(event: 'message', listener: (reply: SandboxReply) => void): this;
+  on(event: 'error', listener: (err: Error) => void): this;
+  once(event: 'exit', listener: (code: number) => void): this;
+  terminate(): Promise<number>;
+}
+
+/** The sandbox host on the main thread, with a Worker's messages and end (each message async). */
+class OnThisThread extends EventEmitter implements SandboxThread {
+  readonly threadId = mainThreadId;
+  #handler: ((req: SandboxRequest) => void) | undefined;
+  #ended = false;
+
+  constructor(serve: typeof serveSandbox, data: SandboxWorkerData) {
+    super();
+    void serve(data, {
+      post: (reply) => queueMicrotask(() => this.emit('message', reply)),
+      onRequest: (handler) => (this.#handler = handler),
+    });
+  }
+
+  postMessage(req: SandboxRequest): void {
+    queueMicrotask(() => this.#handler?.(req));
+  }
+
+  terminate(): Promise<number> {
+    if (!this.#ended) {
+      this.#ended = true;
+      queueMicrotask(() => this.emit('exit', 0));
+    }
+    return Promise.resolve(0);
+  }
+}
+
+/** The sandbox thread did not start at all (nothing came from it): the fallback's cue. */
+class ThreadNotStarted extends Error {}
 
 export interface Sandbox {
   url: string;
   username: string;
   pin: string;
-  /** The worker thread the gateway runs on (never the main thread's). */
+  /** The thread the gateway runs on: its own, or the main thread's after the fallback. */
   threadId: number;
   /**
    * Point the demo account's push URL (receipts, inbound) at the app's push receiver; resolves once
@@ -31,6 +75,8 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Called when the thread ends by itself (an uncaught error), not by close(): the sandbox is gone. */
   onDied?: () => void;
+  /** The thread's file (tests: one that cannot load, to see the main-thread fallback). */
+  workerFile?: URL;
 }
 
 export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
@@ -38,8 +84,24 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
     dir: opts.dir,
     ...(opts.receiptDelayMs !== undefined ? { receiptDelayMs: opts.receiptDelayMs } : {}),
   };
-  const worker = new Worker(new URL('./sandbox-worker.ts', import.meta.url), { workerData: data });
+  try {
+    const file = opts.workerFile ?? new URL('./sandbox-worker.ts', import.meta.url);
+    return await run(opts, new Worker(file, { workerData: data }));
+  } catch (err) {
+    if (!(err instanceof ThreadNotStarted)) throw err;
+    opts.log?.(
+      `the local sandbox gateway runs on the main thread: its own thread did not start (${err.message})`,
+    );
+    // Loaded only now: the app's main bundle carries no gateway code otherwise.
+    const { serveSandbox } = await import('./sandbox-host.ts');
+    return await run(opts, new OnThisThread(serveSandbox, data));
+  }
+}
+
+async function run(opts: SandboxOptions, worker: SandboxThread): Promise<Sandbox> {
   const threadId = worker.threadId;
+  /** Anything heard from the thread (a message): it loaded, whatever it says next. */
+  let heard = false;
 
   let nextId = 1;
   const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
@@ -52,6 +114,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
 
   return await new Promise<Sandbox>((resolveStart, rejectStart) => {
     worker.on('message', (reply: SandboxReply) => {
+      heard = true;
       switch (reply.type) {
         case 'started': {
           started = sandbox(reply);
@@ -88,7 +151,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
         w.reject(new Error(`the sandbox gateway stopped: ${why.message}`));
       }
       if (!started) {
-        rejectStart(why);
+        rejectStart(heard ? why : new ThreadNotStarted(why.message));
       } else if (!closing) {
         opts.log?.(`the local sandbox gateway stopped: ${why.message}`);
         opts.onDied?.();

@@ -36,7 +36,7 @@ import type { BuiltApp } from '../support/built-app.ts';
 import type { BootConfig, BootReport } from '../support/electron-boot-driver.ts';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { checkRecipient } from '../../gateway/recipient-check.ts';
-import type { SandboxReply, SandboxRequest } from '../../main/services/sandbox-worker.ts';
+import type { SandboxReply, SandboxRequest } from '../../main/services/sandbox-host.ts';
 
 const DRIVER = join(ROOT, 'test/support/electron-boot-driver.ts');
 let built: BuiltApp;
@@ -117,12 +117,19 @@ describe('the built main bundle on disk', () => {
   });
 
   it('carries no gateway code in index.js: the sandbox gateway runs from sandbox-worker.js, on its thread', () => {
-    const index = readFileSync(join(built.out, 'main', 'index.js'), 'utf8');
+    const main = join(built.out, 'main');
+    const index = readFileSync(join(main, 'index.js'), 'utf8');
     expect(index).toMatch(/new URL\(["']\.\/sandbox-worker\.js["'], import\.meta\.url\)/);
     expect(index).not.toMatch(/startGateway|migrations\/gateway/);
-    const worker = readFileSync(join(built.out, 'main', 'sandbox-worker.js'), 'utf8');
+    // The sandbox host is a chunk of its own: the thread's entry imports it, and index.js only by
+    // dynamic import (the main-thread fallback, when the thread cannot start).
+    const worker = readFileSync(join(main, 'sandbox-worker.js'), 'utf8');
+    const host = /import \{[^}]*serveSandbox[^}]*\} from ["']\.\/([^"']+)["']/.exec(worker)?.[1];
+    expect(host).toBeDefined();
+    expect(index).toContain(`import("./${host}")`);
+    const hostCode = readFileSync(join(main, host ?? ''), 'utf8');
     for (const nested of ['number-worker', 'adapt-worker'])
-      expect(worker).toMatch(new RegExp(`new URL\\(["']\\./${nested}\\.js["'], import\\.meta\\.url\\)`));
+      expect(hostCode).toMatch(new RegExp(`new URL\\(["']\\./${nested}\\.js["'], import\\.meta\\.url\\)`));
   });
 
   it('has every file its code names relative to itself (new URL(…, import.meta.url))', () => {

@@ -124,6 +124,31 @@ describe('the local sandbox on its own thread', () => {
     await expect(startSandbox({ dir: notAFolder })).rejects.toThrow(/EEXIST|ENOTDIR/);
   });
 
+  it('runs on the main thread, said in the log, when its own thread cannot start at all', async () => {
+    const dir = await tempDir('messenger-sandbox-fallback-');
+    const lines: string[] = [];
+    // A thread file that cannot be loaded, as a packaging fault would leave it.
+    const sb = await startSandbox({
+      dir,
+      log: (line) => lines.push(line),
+      workerFile: new URL('file:///nonexistent/sandbox-worker.js'),
+    });
+    cleanups.push(() => sb.close());
+    expect(sb.threadId).toBe(threadId);
+    expect(lines).toEqual([expect.stringMatching(/runs on the main thread: its own thread did not start/)]);
+    // The same sandbox: a phone's message played to it is stored, its push URL is kept.
+    const res = await fetch(`${sb.url}/sandbox/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ SendTo: DEMO_NUMBER, ReplyTo: '447700900123', Message: 'hello' }),
+    });
+    expect(res.status).toBe(200);
+    await sb.setPushUrl('http://127.0.0.1:9/push/fallback');
+    expect(pushUrlOf(dir, sb.username)).toBe('http://127.0.0.1:9/push/fallback');
+    await sb.close();
+    await expect(sb.setPushUrl(null)).rejects.toThrow(/closed/);
+  });
+
   it('ends its thread on close(): a process that started and closed a sandbox ends by itself', async () => {
     const dir = await tempDir('messenger-sandbox-exit-');
     // a file, not --input-type=module -e: a worker inherits the options and refuses that one

@@ -13,7 +13,7 @@
 // tab's sessionStorage); the URL token is then spent, so the copy in the browser history is
 // worthless. The static files (the renderer bundle, no user data) need no secret.
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -32,6 +32,8 @@ import type { ApiEnvelope } from '../preload/ipc-contract.ts';
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const RENDERER_SOURCE = join(ROOT, 'renderer');
 export const RENDERER_OUT = join(ROOT, 'out', 'renderer');
+/** Written beside a renderer built for production by buildRenderer (rendererStale looks for it). */
+const PRODUCTION_MARK = 'production-build.txt';
 /** The WebSocket subprotocol the bridge speaks; the secret rides as a second one (see above). */
 const WS_PROTOCOL = 'messenger';
 /** A CSV or vCard import travels in one message. */
@@ -95,6 +97,9 @@ function newestMtime(dir: string): number {
 export function rendererStale(source = RENDERER_SOURCE, out = RENDERER_OUT): boolean {
   const built = join(out, 'index.html');
   if (!existsSync(built)) return true;
+  // A build made before it was always a production one (one made under a test runner's NODE_ENV
+  // carried React's development build: several times slower) is made again.
+  if (!existsSync(join(out, PRODUCTION_MARK))) return true;
   const sources = Math.max(
     newestMtime(source),
     newestMtime(join(ROOT, 'protocol')),
@@ -109,6 +114,10 @@ export function rendererStale(source = RENDERER_SOURCE, out = RENDERER_OUT): boo
  */
 export async function buildRenderer(log: (m: string) => void, root = ROOT): Promise<void> {
   const vite = await import('vite');
+  // vite takes the build's flavour from NODE_ENV when it is set: under a test runner (NODE_ENV=test)
+  // the renderer came out with React's development build. What users run is the production one.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   const finalDir = join(root, 'out', 'renderer');
   // Built beside the target and swapped in, so a second shell starting at the same time (e2e
   // runs) never serves a half-written directory.
@@ -146,6 +155,7 @@ export async function buildRenderer(log: (m: string) => void, root = ROOT): Prom
         build: { ...build, outDir, emptyOutDir: true },
       });
     }
+    writeFileSync(join(outDir, PRODUCTION_MARK), 'built with NODE_ENV=production\n');
     const old = `${finalDir}.old-${process.pid}-${Date.now()}`;
     if (existsSync(finalDir)) renameSync(finalDir, old);
     try {
@@ -156,6 +166,8 @@ export async function buildRenderer(log: (m: string) => void, root = ROOT): Prom
     }
     rmSync(old, { recursive: true, force: true });
   } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
     rmSync(outDir, { recursive: true, force: true });
   }
   log('renderer built');

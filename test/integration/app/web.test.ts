@@ -2,7 +2,7 @@
 // exchanged once for a per-tab session in the WebSocket handshake (no cookie; issue 17), Host and
 // Origin are checked, a call round trip, a bad argument answered with code bad-argument, and events
 // pushed to the socket.
-import { copyFile, mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -289,6 +289,13 @@ describe('renderer build', () => {
     expect(rendererStale(join(root, 'renderer'), out)).toBe(true);
     await buildRenderer(() => {}, root);
     expect(rendererStale(join(root, 'renderer'), out)).toBe(false);
+    // A production build even under this test runner's NODE_ENV=test: React without its
+    // development build (jsxDEV, its warnings), as users run it.
+    expect(process.env.NODE_ENV).toBe('test');
+    const assets = await readdir(join(out, 'assets'));
+    const code = (await Promise.all(assets.map((f) => readFile(join(out, 'assets', f), 'utf8')))).join('');
+    expect(code).toContain('createRoot');
+    expect(code).not.toMatch(/jsxDEV|react-dom\.development/);
 
     const s = await startWebShell({
       dataDir: join(root, 'data'),

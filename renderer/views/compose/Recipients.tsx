@@ -29,6 +29,19 @@ export const chipKey = () => `c${++chipSeq}`;
 /** Chips shown before "+N more" (issue 12), and at most this many in the expanded list. */
 const COLLAPSE_AFTER = 12;
 const EXPANDED_MAX = 1000;
+/** Entries of a long paste read into chips per task (about 10 ms each). */
+const READ_SLICE = 10_000;
+
+/** What reading checked entries into chips has made so far (addChecked, addCheckedInSlices). */
+interface Reading {
+  checked: Checked;
+  groupByName: Map<string, Group>;
+  contactByName: Map<string, Contact>;
+  next: Chip[];
+  seen: Set<string>;
+  duplicates: number;
+  unmatched: string[];
+}
 
 function chipLabel(c: Chip): string {
   return c.kind === 'number'
@@ -85,11 +98,13 @@ export function Recipients({
   function addTokens(raw: string): string {
     // A server book's name as a whole (it may hold spaces) is one token, unless a local group or
     // contact has that name: the address book on this desk comes first, as token by token below.
-    const name = raw.trim().toLowerCase().replace(/^@/, '');
+    // A pasted list (lines, or longer than any name) is never one name: not lower-cased whole.
+    const list = raw.length > 1_000 || raw.includes('\n');
+    const name = list ? '' : raw.trim().toLowerCase().replace(/^@/, '');
     const local =
       groups.some((g) => g.name.toLowerCase() === name) ||
       contacts.some((c) => c.name.toLowerCase() === name);
-    const whole = local ? undefined : findBook(books, raw);
+    const whole = list || local ? undefined : findBook(books, raw);
     if (whole) {
       if (!chips.some((c) => c.kind === 'book' && c.ref === whole.ref))
         setChips((c) => [...c, { kind: 'book', key: chipKey(), ref: whole.ref, reach: whole.reach }]);
@@ -100,15 +115,13 @@ export function Recipients({
     if (now) return addChecked(now);
     const count = countEntries(raw);
     setChecking((n) => n + count);
-    void checkLater(raw, country).then((checked) => {
-      addChecked(checked);
-      setChecking((n) => n - count);
-    });
+    void checkLater(raw, country)
+      .then(addCheckedInSlices)
+      .then(() => setChecking((n) => n - count));
     return '';
   }
 
-  /** Chips for checked entries, in order: a group's or contact's name, else the number; a note of what was left out. */
-  function addChecked({ tokens, msisdns, reasons }: Checked): string {
+  function startReading(checked: Checked): Reading {
     // First match wins, as a search of the lists would.
     const groupByName = new Map<string, Group>();
     for (const g of groups)
@@ -116,29 +129,36 @@ export function Recipients({
     const contactByName = new Map<string, Contact>();
     for (const c of contacts)
       if (!contactByName.has(c.name.toLowerCase())) contactByName.set(c.name.toLowerCase(), c);
-    const next: Chip[] = [];
     const seen = new Set(chips.flatMap((c) => (c.kind === 'number' ? [c.msisdn] : [])));
-    let duplicates = 0;
-    const unmatched: string[] = [];
-    for (let i = 0; i < tokens.length; i++) {
+    return { checked, groupByName, contactByName, next: [], seen, duplicates: 0, unmatched: [] };
+  }
+
+  /** Entries `from` to `to` as chips: a group's or contact's name, else the number. */
+  function readEntries(r: Reading, from: number, to: number): void {
+    const { tokens, msisdns, reasons } = r.checked;
+    for (let i = from; i < to; i++) {
       const t = tokens[i]!;
       const lower = t.toLowerCase().replace(/^@/, '');
-      const group = groupByName.get(lower);
-      const contact = group ? undefined : contactByName.get(lower);
+      const group = r.groupByName.get(lower);
+      const contact = group ? undefined : r.contactByName.get(lower);
       const book = group || contact ? undefined : findBook(books, t);
-      if (book) next.push({ kind: 'book', key: chipKey(), ref: book.ref, reach: book.reach });
-      else if (group) next.push({ kind: 'group', key: chipKey(), group });
-      else if (contact) next.push({ kind: 'contact', key: chipKey(), contact });
-      else if (!/\d/.test(t)) unmatched.push(t);
+      if (book) r.next.push({ kind: 'book', key: chipKey(), ref: book.ref, reach: book.reach });
+      else if (group) r.next.push({ kind: 'group', key: chipKey(), group });
+      else if (contact) r.next.push({ kind: 'contact', key: chipKey(), contact });
+      else if (!/\d/.test(t)) r.unmatched.push(t);
       else if (msisdns[i]) {
         const msisdn = msisdns[i]!;
-        if (seen.has(msisdn)) duplicates++;
+        if (r.seen.has(msisdn)) r.duplicates++;
         else {
-          seen.add(msisdn);
-          next.push({ kind: 'number', key: chipKey(), input: t, msisdn });
+          r.seen.add(msisdn);
+          r.next.push({ kind: 'number', key: chipKey(), input: t, msisdn });
         }
-      } else next.push({ kind: 'invalid', key: chipKey(), input: t, reason: reasons[i]! });
+      } else r.next.push({ kind: 'invalid', key: chipKey(), input: t, reason: reasons[i]! });
     }
+  }
+
+  /** The chips read, added in order, and a note of what was left out; returns the names matching nothing. */
+  function finishReading({ next, duplicates, unmatched }: Reading): string {
     if (next.length) setChips((c) => [...c, ...next]);
     const bad = next.filter((c) => c.kind === 'invalid').length;
     const parts = [
@@ -149,6 +169,26 @@ export function Recipients({
     ].filter(Boolean);
     setNote(parts.length ? parts.join(', ') + '.' : null);
     return unmatched.join(', ');
+  }
+
+  /** Chips for checked entries, in order; a note of what was left out. */
+  function addChecked(checked: Checked): string {
+    const r = startReading(checked);
+    readEntries(r, 0, checked.tokens.length);
+    return finishReading(r);
+  }
+
+  /**
+   * The same for a long paste, READ_SLICE entries per task with a pause between (issue 15: 100,000
+   * entries read into chips at once were one task of 120-200 ms).
+   */
+  async function addCheckedInSlices(checked: Checked): Promise<void> {
+    const r = startReading(checked);
+    for (let from = 0; from < checked.tokens.length; from += READ_SLICE) {
+      if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      readEntries(r, from, Math.min(checked.tokens.length, from + READ_SLICE));
+    }
+    finishReading(r);
   }
 
   /** A number chip edited in place: read again, or removed when emptied. */

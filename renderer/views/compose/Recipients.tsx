@@ -371,7 +371,8 @@ export function Recipients({
       ) : null}
       {invalid.length ? (
         <p className="error" role="alert">
-          {invalid.length} invalid number{invalid.length > 1 ? 's' : ''}: fix or remove before sending.
+          {invalid.length.toLocaleString()} invalid number{invalid.length > 1 ? 's' : ''}: fix or remove
+          before sending.
         </p>
       ) : null}
     </div>

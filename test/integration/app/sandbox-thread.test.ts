@@ -149,6 +149,22 @@ describe('the local sandbox on its own thread', () => {
     await expect(sb.setPushUrl(null)).rejects.toThrow(/closed/);
   });
 
+  it('review: a thread that loaded and then crashed is not "a thread that did not start": no main-thread fallback', async () => {
+    const dir = await tempDir('messenger-sandbox-crash-');
+    const lines: string[] = [];
+    const start = startSandbox({
+      dir,
+      log: (line) => lines.push(line),
+      workerFile: new URL('../../fixtures/sandbox-worker-crashes-after-load.ts', import.meta.url),
+    });
+    // The same start on the main thread would meet the same fault there (the app's own process).
+    const sb = await start.catch((err: unknown) => err as Error);
+    if (!(sb instanceof Error)) cleanups.push(() => sb.close());
+    expect(lines).not.toContainEqual(expect.stringMatching(/runs on the main thread/));
+    expect(sb).toBeInstanceOf(Error);
+    expect((sb as Error).message).toMatch(/crashed during the gateway start/);
+  });
+
   it('ends its thread on close(): a process that started and closed a sandbox ends by itself', async () => {
     const dir = await tempDir('messenger-sandbox-exit-');
     // a file, not --input-type=module -e: a worker inherits the options and refuses that one

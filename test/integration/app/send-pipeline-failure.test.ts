@@ -89,4 +89,43 @@ describe('the sending loop when storing an answer fails', () => {
       maxInFlight: 1,
     });
   });
+  it('review: an answer that cannot be held (holdAnswer fails) does not leave its batch "sending" in a live run', async () => {
+    const gw = await startTestGateway({ credit: '100000.00' });
+    cleanups.push(() => gw.close());
+    const dir = await mkdtemp(join(tmpdir(), 'messenger-pipeline-hold-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const logs: string[] = [];
+    const a = await createMessengerApp({ dataDir: dir, env: {}, log: (l) => logs.push(l) });
+    cleanups.push(() => a.close());
+    await a.api.accounts.signIn({ username: gw.username, pin: gw.pin, primaryUrl: gw.url, rememberPin: false });
+
+    // The first answer cannot be held (SQLITE_BUSY, as the test above has recordResults fail).
+    const original = OutboxJournal.prototype.holdAnswer;
+    let failed = false;
+    OutboxJournal.prototype.holdAnswer = function (this: OutboxJournal, ...args) {
+      if (!failed) {
+        failed = true;
+        throw new Error('database is locked');
+      }
+      return original.apply(this, args);
+    };
+    cleanups.push(async () => {
+      OutboxJournal.prototype.holdAnswer = original;
+    });
+
+    const numbers = Array.from({ length: 1050 }, (_, i) => String(447400200000 + i));
+    const first = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'one' } });
+    const second = await a.api.send.submit({
+      recipients: numbers.slice(0, 350).map((n) => String(Number(n) + 5000)),
+      content: { kind: 'text', text: 'two' },
+    });
+    await jobFinished(a, second.job.id);
+    await new Promise((r) => setTimeout(r, 500));
+
+    expect(failed).toBe(true);
+    const batches = await a.api.outbox.batches(first.job.id);
+    // The gateway accepted the first batch (350 messages sent); its answer is gone, and the batch
+    // must at least be unknown, not 'sending' with nothing left to settle it until a restart.
+    expect(batches[0]?.state).not.toBe('sending');
+  });
 });

@@ -1,0 +1,61 @@
+// review: a long paste's chips arrive after the worker answers and the slices are read
+// (Recipients.tsx addTokens → checkLater → addCheckedInSlices). What the user does meanwhile:
+// "Discard draft" (the form emptied) and a second paste of the same list.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { HAS_CHROMIUM, startApp, type E2eApp } from './support.ts';
+
+const COUNT = 30_000;
+const list = Array.from({ length: COUNT }, (_, i) => `+44 7400 ${String(100000 + i)}`).join('\n');
+
+async function paste(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document.activeElement!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+describe.skipIf(!HAS_CHROMIUM)('review: what happens while a long paste is read', { timeout: 120_000 }, () => {
+  let app: E2eApp;
+  let page: Page;
+
+  beforeAll(async () => {
+    app = await startApp('messenger-e2e-paste-races-');
+    page = app.page;
+    await page.waitForFunction(() => window.sessionStorage.getItem('messenger.session') !== null);
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });
+  }, 180_000);
+
+  afterAll(() => app?.close());
+
+  it('"Discard draft" while the paste is checked leaves an empty form (the chips do not arrive later)', async () => {
+    await page.keyboard.press('Control+n');
+    const entry = page.getByRole('combobox', { name: 'To', exact: true });
+    await entry.fill('+447400999999');
+    await entry.press('Enter');
+    await entry.focus();
+    await paste(page, list);
+    await page.getByRole('button', { name: 'Discard draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Checking' }).waitFor({ state: 'detached', timeout: 60_000 });
+    await page.waitForTimeout(300);
+    const chips = page.getByRole('list', { name: 'Recipients' }).getByRole('listitem');
+    expect(await chips.count()).toBe(0);
+  });
+
+  it('the same list pasted twice while the first is read gives each number once', async () => {
+    await page.keyboard.press('Control+n');
+    const entry = page.getByRole('combobox', { name: 'To', exact: true });
+    await entry.focus();
+    await paste(page, list);
+    await paste(page, list);
+    await page.getByRole('status').filter({ hasText: 'Checking' }).waitFor({ state: 'detached', timeout: 60_000 });
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('recipient-count').textContent()).toBe(
+      `${COUNT.toLocaleString('en-GB')} recipients`,
+    );
+  });
+});

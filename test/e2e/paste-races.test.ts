@@ -58,4 +58,20 @@ describe.skipIf(!HAS_CHROMIUM)('review: what happens while a long paste is read'
       `${COUNT.toLocaleString('en-GB')} recipients`,
     );
   });
+  it('Send while a long paste is still checked is refused (it would go without the pasted numbers)', async () => {
+    await page.keyboard.press('Control+n');
+    const entry = page.getByRole('combobox', { name: 'To', exact: true });
+    await entry.fill('+447400999998');
+    await entry.press('Enter');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('hello');
+    await entry.focus();
+    await paste(page, list);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Checking' }).waitFor({ state: 'detached', timeout: 60_000 });
+    await page.waitForTimeout(500);
+    const body = (await page.locator('body').textContent()) ?? '';
+    // Today: sent to the one chip there was ("All 1 recipient answered."), and the 30,000 chips
+    // arrive afterwards in the locked form ("30,001 recipients", "Sent.").
+    expect(body).not.toMatch(/All 1 recipient answered/);
+  });
 });

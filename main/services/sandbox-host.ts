@@ -25,6 +25,8 @@ export type SandboxRequest = { type: 'setPushUrl'; id: number; url: string | nul
 
 /** Worker → main thread. */
 export type SandboxReply =
+  /** The thread's code has loaded (its first statement): from here on a failure is not "did not start". */
+  | { type: 'loaded' }
   | { type: 'started'; url: string; username: string; pin: string; port: number }
   | { type: 'failed'; message: string }
   | { type: 'pushUrlSet'; id: number; error?: string }

@@ -31,8 +31,10 @@ class OnThisThread extends EventEmitter implements SandboxThread {
 
   constructor(serve: typeof serveSandbox, data: SandboxWorkerData) {
     super();
+    const post = (reply: SandboxReply): void => queueMicrotask(() => this.emit('message', reply));
+    post({ type: 'loaded' });
     void serve(data, {
-      post: (reply) => queueMicrotask(() => this.emit('message', reply)),
+      post,
       onRequest: (handler) => (this.#handler = handler),
     });
   }
@@ -86,7 +88,13 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   };
   try {
     const file = opts.workerFile ?? new URL('./sandbox-worker.ts', import.meta.url);
-    return await run(opts, new Worker(file, { workerData: data }));
+    let worker: Worker;
+    try {
+      worker = new Worker(file, { workerData: data });
+    } catch (err) {
+      throw new ThreadNotStarted(err instanceof Error ? err.message : String(err));
+    }
+    return await run(opts, worker);
   } catch (err) {
     if (!(err instanceof ThreadNotStarted)) throw err;
     opts.log?.(
@@ -100,7 +108,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
 
 async function run(opts: SandboxOptions, worker: SandboxThread): Promise<Sandbox> {
   const threadId = worker.threadId;
-  /** Anything heard from the thread (a message): it loaded, whatever it says next. */
+  /** The thread said its code loaded (its first statement): what fails next is not a start failure. */
   let heard = false;
 
   let nextId = 1;
@@ -114,8 +122,10 @@ async function run(opts: SandboxOptions, worker: SandboxThread): Promise<Sandbox
 
   return await new Promise<Sandbox>((resolveStart, rejectStart) => {
     worker.on('message', (reply: SandboxReply) => {
-      heard = true;
       switch (reply.type) {
+        case 'loaded':
+          heard = true;
+          break;
         case 'started': {
           started = sandbox(reply);
           resolveStart(started);

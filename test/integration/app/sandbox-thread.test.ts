@@ -149,7 +149,7 @@ describe('the local sandbox on its own thread', () => {
     await expect(sb.setPushUrl(null)).rejects.toThrow(/closed/);
   });
 
-  it('review: a thread that loaded and then crashed is not "a thread that did not start": no main-thread fallback', async () => {
+  it('a thread that loaded and then crashed is not "a thread that did not start": no main-thread fallback', async () => {
     const dir = await tempDir('messenger-sandbox-crash-');
     const lines: string[] = [];
     const start = startSandbox({

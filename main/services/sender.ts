@@ -181,6 +181,36 @@ export function createSender(deps: SenderDeps) {
     emit('outbox:progress', { jobId, batch, outcomes, job });
   }
 
+  /**
+   * An answered batch's results stored outside the loop's steps (a step of the loop failed): else,
+   * if the journal refuses that too, the batch made unknown; its held answer, if any, stays for the
+   * next start. Never throws.
+   */
+  function settleAnswered(batchId: number, results: RecipientResult[], why?: unknown): void {
+    try {
+      store.outbox.recordResults(batchId, results);
+    } catch (err) {
+      log(`batch ${batchId}: its answer not stored: ${message(err)}`);
+      try {
+        store.outbox.markUnknown(
+          batchId,
+          `answered, but the answer could not be stored (${message(why ?? err)})`,
+        );
+      } catch {
+        // the journal takes nothing now: the next start makes the batch unknown, or stores its held answer
+      }
+    }
+  }
+
+  /** A batch's bookkeeping after its results (the library number of an upload): logged if it fails. */
+  function afterStored(sent: BatchSent): void {
+    try {
+      sent.afterStored?.();
+    } catch (err) {
+      log(`after a batch's results: ${message(err)}`);
+    }
+  }
+
   /** The batch's request; a request that threw may have reached the gateway: unknown, never re-sent. */
   function request(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<BatchSent> {
     return sendBatch(s, batch, content).catch((err: unknown) => {
@@ -222,12 +252,20 @@ export function createSender(deps: SenderDeps) {
       const sent = await answer;
       const results = sent.results;
       const goOn = (): { s: Session; batch: OutboxBatch } | null => (sent.stop === null ? claim() : null);
-      const next = results
-        ? store.app.transaction(() => {
-            store.outbox.holdAnswer(batch.id, results);
-            return goOn();
-          })
-        : goOn();
+      let next: { s: Session; batch: OutboxBatch } | null;
+      try {
+        next = results
+          ? store.app.transaction(() => {
+              store.outbox.holdAnswer(batch.id, results);
+              return goOn();
+            })
+          : goOn();
+      } catch (err) {
+        // The answer could not be held (nor the next batch claimed: no request is out). Store it
+        // now if the journal takes it; else the batch is unknown rather than left 'sending'.
+        if (results) settleAnswered(batch.id, results, err);
+        throw err;
+      }
       answer = next ? request(next.s, next.batch, job.content) : null;
       const inFlight = answer;
       /**
@@ -238,12 +276,8 @@ export function createSender(deps: SenderDeps) {
       const settleNext = async (): Promise<void> => {
         if (!inFlight || !next) return;
         const last = await inFlight;
-        try {
-          if (last.results) store.outbox.recordResults(next.batch.id, last.results);
-          last.afterStored?.();
-        } catch (err) {
-          log(`batch ${next.batch.id}: its answer not stored: ${message(err)}`);
-        }
+        if (last.results) settleAnswered(next.batch.id, last.results);
+        afterStored(last);
       };
       try {
         // The next request goes out before this thread stores the answered batch's results.
@@ -251,7 +285,7 @@ export function createSender(deps: SenderDeps) {
         const outcomes = results
           ? store.outbox.recordResults(batch.id, results)
           : store.outbox.recipientsOfBatch(batch.id);
-        sent.afterStored?.();
+        afterStored(sent);
         if (deps.closing()) {
           // The app closes the store after this loop: a request already made is waited for and its
           // answer stored first.

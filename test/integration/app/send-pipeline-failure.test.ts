@@ -89,7 +89,7 @@ describe('the sending loop when storing an answer fails', () => {
       maxInFlight: 1,
     });
   });
-  it('review: an answer that cannot be held (holdAnswer fails) does not leave its batch "sending" in a live run', async () => {
+  it('an answer that cannot be held (holdAnswer fails) does not leave its batch "sending" in a live run', async () => {
     const gw = await startTestGateway({ credit: '100000.00' });
     cleanups.push(() => gw.close());
     const dir = await mkdtemp(join(tmpdir(), 'messenger-pipeline-hold-'));
@@ -97,7 +97,12 @@ describe('the sending loop when storing an answer fails', () => {
     const logs: string[] = [];
     const a = await createMessengerApp({ dataDir: dir, env: {}, log: (l) => logs.push(l) });
     cleanups.push(() => a.close());
-    await a.api.accounts.signIn({ username: gw.username, pin: gw.pin, primaryUrl: gw.url, rememberPin: false });
+    await a.api.accounts.signIn({
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
 
     // The first answer cannot be held (SQLITE_BUSY, as the test above has recordResults fail).
     const original = OutboxJournal.prototype.holdAnswer;

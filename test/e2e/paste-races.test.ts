@@ -1,4 +1,4 @@
-// review: a long paste's chips arrive after the worker answers and the slices are read
+// Issue 15: a long paste's chips arrive after the worker answers and the slices are read
 // (Recipients.tsx addTokens → checkLater → addCheckedInSlices). What the user does meanwhile:
 // "Discard draft" (the form emptied) and a second paste of the same list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ async function paste(page: Page, text: string): Promise<void> {
   }, text);
 }
 
-describe.skipIf(!HAS_CHROMIUM)('review: what happens while a long paste is read', { timeout: 120_000 }, () => {
+describe.skipIf(!HAS_CHROMIUM)('what happens while a long paste is read', { timeout: 120_000 }, () => {
   let app: E2eApp;
   let page: Page;
 
@@ -40,7 +40,10 @@ describe.skipIf(!HAS_CHROMIUM)('review: what happens while a long paste is read'
     await entry.focus();
     await paste(page, list);
     await page.getByRole('button', { name: 'Discard draft' }).click();
-    await page.getByRole('status').filter({ hasText: 'Checking' }).waitFor({ state: 'detached', timeout: 60_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Checking' })
+      .waitFor({ state: 'detached', timeout: 60_000 });
     await page.waitForTimeout(300);
     const chips = page.getByRole('list', { name: 'Recipients' }).getByRole('listitem');
     expect(await chips.count()).toBe(0);
@@ -52,7 +55,10 @@ describe.skipIf(!HAS_CHROMIUM)('review: what happens while a long paste is read'
     await entry.focus();
     await paste(page, list);
     await paste(page, list);
-    await page.getByRole('status').filter({ hasText: 'Checking' }).waitFor({ state: 'detached', timeout: 60_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Checking' })
+      .waitFor({ state: 'detached', timeout: 60_000 });
     await page.waitForTimeout(300);
     expect(await page.getByTestId('recipient-count').textContent()).toBe(
       `${COUNT.toLocaleString('en-GB')} recipients`,
@@ -67,7 +73,10 @@ describe.skipIf(!HAS_CHROMIUM)('review: what happens while a long paste is read'
     await entry.focus();
     await paste(page, list);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Checking' }).waitFor({ state: 'detached', timeout: 60_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Checking' })
+      .waitFor({ state: 'detached', timeout: 60_000 });
     await page.waitForTimeout(500);
     const body = (await page.locator('body').textContent()) ?? '';
     // Today: sent to the one chip there was ("All 1 recipient answered."), and the 30,000 chips

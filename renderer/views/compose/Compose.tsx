@@ -21,7 +21,7 @@ import { useAction } from '../../hooks/useAction.ts';
 import type { EditorReport } from '../media/types.ts';
 import { ContentChoice, effectivePhoneMake, MessageBox, RichContent } from './MessageBox.tsx';
 import { DEFAULT_OPTIONS, Options, type SendOptions } from './Options.tsx';
-import { makeNumberChip, Recipients, type Chip } from './Recipients.tsx';
+import { makeNumberChip, Recipients, usePasteState, type Chip } from './Recipients.tsx';
 import { chipsOfDraft, savedDraftOf, useDraftSaver } from './draft.ts';
 import { Results, useSendJob } from './Results.tsx';
 import { Copies, copiesOf, copiesReach, NO_COPIES, type CopiesForm } from './Copies.tsx';
@@ -64,6 +64,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [skipped, setSkipped] = useState<string | null>(null);
   const dialog = useDialog();
   const sendJob = useSendJob();
+  const pastes = usePasteState();
+  const resetPastes = pastes.reset;
   const rich = isRichKind(kind);
   const effectiveMake = effectivePhoneMake(kind, phoneMake);
   const merge = useMergeMeasure(chips, kind, text);
@@ -115,6 +117,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           ),
         );
         if (draft) {
+          resetPastes();
           setChips(
             chipsOfDraft(
               {
@@ -144,7 +147,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       (e: unknown) => setErrors(errorMessages(e)),
     );
     a.send.permittedReplyTo().then(setReplyTos, () => setReplyTos([]));
-  }, [draft]);
+  }, [draft, resetPastes]);
 
   // After a send the form is locked until "New message" or "Edit and send again": a second click or
   // Ctrl+Enter cannot send the same content twice (a ref: the state arrives a render later).
@@ -207,6 +210,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       .drafts.discard()
       .catch(() => undefined);
     setChips([]);
+    pastes.reset();
     setEntry('');
     setText('');
     setRichDraft(null);
@@ -218,7 +222,11 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
 
   function send() {
     if (submit.busy || sentRef.current) return;
-    const found = check.problems();
+    // Issue 15: a long paste is checked off the page's thread; sending now would leave it out.
+    const found =
+      pastes.checking > 0
+        ? [`Still checking ${pastes.checking.toLocaleString()} pasted numbers: send once they are added.`]
+        : check.problems();
     setErrors(found);
     setNotice(null);
     if (found.length) return;
@@ -296,6 +304,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         groups={groups}
         country={country}
         books={books}
+        pastes={pastes}
       />
       <ContentChoice
         kind={kind}

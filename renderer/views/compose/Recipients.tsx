@@ -2,7 +2,7 @@
 // normalizeMsisdn as it is added, so an invalid one shows its reason before anything is sent; a
 // long pasted list is split and checked in a Web Worker (normalize-numbers.ts) while "Checking N
 // numbers…" is shown, and its chips are added in the pasted order when it answers.
-import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Contact, Group } from '../../../preload/api.ts';
 import { normalizeMsisdn } from '../../../protocol/msisdn.ts';
 import { checkLater, checkNow, countEntries, type Checked } from './normalize-numbers.ts';
@@ -59,6 +59,30 @@ export function invalidChips(chips: Chip[]): Extract<Chip, { kind: 'invalid' }>[
   return chips.filter((c): c is Extract<Chip, { kind: 'invalid' }> => c.kind === 'invalid');
 }
 
+/**
+ * Long pastes of the form (Compose owns it): how many numbers are still being checked, and the
+ * form's epoch; `reset` (the form emptied: Clear all, Discard draft, a new draft) starts a new epoch,
+ * so a paste begun before it never lands, and counts its numbers out.
+ */
+export interface PasteState {
+  checking: number;
+  setChecking: (update: (n: number) => number) => void;
+  /** The form's epoch now (a ref: a reset counts at once, not at the next render). */
+  epoch: () => number;
+  reset: () => void;
+}
+
+export function usePasteState(): PasteState {
+  const [checking, setChecking] = useState(0);
+  const epoch = useRef(0);
+  const reset = useCallback(() => {
+    epoch.current++;
+    setChecking(0);
+  }, []);
+  const now = useCallback(() => epoch.current, []);
+  return { checking, setChecking, epoch: now, reset };
+}
+
 export function Recipients({
   chips,
   setChips,
@@ -68,6 +92,7 @@ export function Recipients({
   groups,
   country,
   books = [],
+  pastes,
 }: {
   chips: Chip[];
   setChips: (update: (chips: Chip[]) => Chip[]) => void;
@@ -79,10 +104,19 @@ export function Recipients({
   country: string | undefined;
   /** The account's server address books (issue 16). */
   books?: readonly BookRef[];
+  /** Long pastes still being checked: Compose refuses to send meanwhile (PasteState). */
+  pastes: PasteState;
 }) {
   const invalid = invalidChips(chips);
-  /** How many pasted numbers the worker is still checking. */
-  const [checking, setChecking] = useState(0);
+  const { checking, setChecking } = pastes;
+  /** False once unmounted: no paste lands then. */
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   // issue 12: large lists collapse past a screenful; duplicates are counted, not added; a name that
   // matches nothing stays in the field instead of becoming an invalid chip; a number chip is edited in place.
@@ -114,10 +148,16 @@ export function Recipients({
     const now = checkNow(raw, country);
     if (now) return addChecked(now);
     const count = countEntries(raw);
+    // A paste begun before the form was emptied (Clear all, Discard draft, a new draft) never lands.
+    const mine = pastes.epoch();
+    const current = (): boolean => mounted.current && pastes.epoch() === mine;
     setChecking((n) => n + count);
     void checkLater(raw, country)
-      .then(addCheckedInSlices)
-      .then(() => setChecking((n) => n - count));
+      .then((checked) => addCheckedInSlices(checked, current))
+      .finally(() => {
+        // An emptied form counted its pastes out already (PasteState.reset).
+        if (pastes.epoch() === mine) setChecking((n) => n - count);
+      });
     return '';
   }
 
@@ -159,7 +199,12 @@ export function Recipients({
 
   /** The chips read, added in order, and a note of what was left out; returns the names matching nothing. */
   function finishReading({ next, duplicates, unmatched }: Reading): string {
-    if (next.length) setChips((c) => [...c, ...next]);
+    // A number another paste added meanwhile is not added twice (`seen` knew the chips of its start).
+    if (next.length)
+      setChips((c) => {
+        const have = new Set(c.flatMap((x) => (x.kind === 'number' ? [x.msisdn] : [])));
+        return [...c, ...next.filter((x) => x.kind !== 'number' || !have.has(x.msisdn))];
+      });
     const bad = next.filter((c) => c.kind === 'invalid').length;
     const parts = [
       next.length > 1 ? `${next.length.toLocaleString()} added` : '',
@@ -182,13 +227,14 @@ export function Recipients({
    * The same for a long paste, READ_SLICE entries per task with a pause between (issue 15: 100,000
    * entries read into chips at once were one task of 120-200 ms).
    */
-  async function addCheckedInSlices(checked: Checked): Promise<void> {
+  async function addCheckedInSlices(checked: Checked, current: () => boolean): Promise<void> {
     const r = startReading(checked);
     for (let from = 0; from < checked.tokens.length; from += READ_SLICE) {
       if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (!current()) return;
       readEntries(r, from, Math.min(checked.tokens.length, from + READ_SLICE));
     }
-    finishReading(r);
+    if (current()) finishReading(r);
   }
 
   /** A number chip edited in place: read again, or removed when emptied. */
@@ -247,6 +293,7 @@ export function Recipients({
             className="link"
             onClick={() => {
               setChips(() => []);
+              pastes.reset();
               setExpanded(false);
               setFind('');
               setNote(null);

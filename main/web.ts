@@ -108,11 +108,20 @@ export function rendererStale(source = RENDERER_SOURCE, out = RENDERER_OUT): boo
   return sources > statSync(built).mtimeMs;
 }
 
+/** Builds in this process, one after another: each sets NODE_ENV for its whole duration. */
+let building: Promise<void> = Promise.resolve();
+
 /**
  * Build the renderer with vite's build API from electron.vite.config.ts's renderer section (or a
  * vite config in renderer/ when there is one), so `npm run web` works right after `npm ci`.
  */
-export async function buildRenderer(log: (m: string) => void, root = ROOT): Promise<void> {
+export function buildRenderer(log: (m: string) => void, root = ROOT): Promise<void> {
+  const mine = building.then(() => buildOnce(log, root));
+  building = mine.catch(() => undefined);
+  return mine;
+}
+
+async function buildOnce(log: (m: string) => void, root: string): Promise<void> {
   const vite = await import('vite');
   // vite takes the build's flavour from NODE_ENV when it is set: under a test runner (NODE_ENV=test)
   // the renderer came out with React's development build. What users run is the production one.

@@ -3,20 +3,10 @@
 // "Discard draft" (the form emptied) and a second paste of the same list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { HAS_CHROMIUM, startApp, type E2eApp } from './support.ts';
+import { HAS_CHROMIUM, pasteText, startApp, type E2eApp } from './support.ts';
 
 const COUNT = 30_000;
 const list = Array.from({ length: COUNT }, (_, i) => `+44 7400 ${String(100000 + i)}`).join('\n');
-
-async function paste(page: Page, text: string): Promise<void> {
-  await page.evaluate((t) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', t);
-    document.activeElement!.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
 
 describe.skipIf(!HAS_CHROMIUM)('what happens while a long paste is read', { timeout: 120_000 }, () => {
   let app: E2eApp;
@@ -38,7 +28,7 @@ describe.skipIf(!HAS_CHROMIUM)('what happens while a long paste is read', { time
     await entry.fill('+447400999999');
     await entry.press('Enter');
     await entry.focus();
-    await paste(page, list);
+    await pasteText(page, list);
     await page.getByRole('button', { name: 'Discard draft' }).click();
     await page
       .getByRole('status')
@@ -53,8 +43,8 @@ describe.skipIf(!HAS_CHROMIUM)('what happens while a long paste is read', { time
     await page.keyboard.press('Control+n');
     const entry = page.getByRole('combobox', { name: 'To', exact: true });
     await entry.focus();
-    await paste(page, list);
-    await paste(page, list);
+    await pasteText(page, list);
+    await pasteText(page, list);
     await page
       .getByRole('status')
       .filter({ hasText: 'Checking' })
@@ -71,7 +61,7 @@ describe.skipIf(!HAS_CHROMIUM)('what happens while a long paste is read', { time
     await entry.press('Enter');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('hello');
     await entry.focus();
-    await paste(page, list);
+    await pasteText(page, list);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page
       .getByRole('status')

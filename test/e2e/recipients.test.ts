@@ -4,7 +4,7 @@
 // in place. Screenshots of the collapsed chips in light and dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { HAS_CHROMIUM, shoot, startApp, type E2eApp } from './support.ts';
+import { type E2eApp, HAS_CHROMIUM, pasteText, shoot, startApp } from './support.ts';
 
 describe.skipIf(!HAS_CHROMIUM)(
   'Compose recipients: large lists (web shell + Chromium)',
@@ -27,13 +27,7 @@ describe.skipIf(!HAS_CHROMIUM)(
       const numbers = Array.from({ length: 5000 }, (_, i) => `+4479110${String(i).padStart(5, '0')}`);
       const pasted = [...numbers, numbers[0], numbers[1], numbers[2]].join('\n');
       await entry().focus();
-      await page.evaluate((t) => {
-        const data = new DataTransfer();
-        data.setData('text/plain', t);
-        document.activeElement!.dispatchEvent(
-          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-        );
-      }, pasted);
+      await pasteText(page, pasted);
       await page.getByRole('button', { name: '+4,988 more' }).waitFor();
       expect(await chips().count()).toBe(12);
       expect(await page.getByTestId('recipient-count').textContent()).toBe('5,000 recipients');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
-import { HAS_CHROMIUM, SHOTS, shoot as shootPage, startApp, type E2eApp } from './support.ts';
+import { type E2eApp, HAS_CHROMIUM, pasteText, shoot as shootPage, SHOTS, startApp } from './support.ts';
 
 describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { timeout: 60_000 }, () => {
   let app: E2eApp;
@@ -254,13 +254,7 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     const entry = page.getByRole('combobox', { name: 'To', exact: true });
     await entry.focus();
     // A pasted list: commas, semicolons and new lines.
-    await page.evaluate(() => {
-      const data = new DataTransfer();
-      data.setData('text/plain', '07700 900107; 07700900108\n+447700900109');
-      document.activeElement!.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    });
+    await pasteText(page, '07700 900107; 07700900108\n+447700900109');
     const chips = page.getByRole('list', { name: 'Recipients' }).getByRole('listitem');
     await expect
       .poll(() => chips.allTextContents())

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
-import { HAS_CHROMIUM, shoot, startApp, type E2eApp } from './support.ts';
+import { HAS_CHROMIUM, pasteText, shoot, startApp, type E2eApp } from './support.ts';
 
 describe.skipIf(!HAS_CHROMIUM)(
   'sending: confirm, no double send (web shell + Chromium)',
@@ -30,13 +30,7 @@ describe.skipIf(!HAS_CHROMIUM)(
 
     async function paste(text: string): Promise<void> {
       await entry().focus();
-      await page.evaluate((t) => {
-        const data = new DataTransfer();
-        data.setData('text/plain', t);
-        document.activeElement!.dispatchEvent(
-          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-        );
-      }, text);
+      await pasteText(page, text);
     }
 
     it('sends a small send at once, then refuses a second click and Ctrl+Enter', async () => {

@@ -121,6 +121,17 @@ export async function openBrowser(profileDir: string, opts: BrowserOptions = {})
 }
 
 /** test-results/NAME-light.png and NAME-dark.png; the page is left in the light scheme. */
+/** Pastes `text` into the focused element as the clipboard would (a ClipboardEvent with its data). */
+export async function pasteText(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document.activeElement!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
 export async function shoot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {

@@ -1,39 +1,55 @@
-// Issue 15's pipelined sending loop: when storing the answered batch's results fails
-// (SQLITE_BUSY from a second process on the data folder after busy_timeout, a full disk, an I/O
-// error), the next batch's request is already on its way. The loop must not leave that request
-// unobserved: its answer must still be stored (or the batch made unknown), and the send chain must
-// not start the next job's request while it is in flight (never two requests at once).
+// Issue 15's pipelined sending loop when the journal refuses a write (SQLITE_BUSY from a second
+// process on the data folder after busy_timeout, a full disk, an I/O error). Storing the answered
+// batch's results fails while the next batch's request is already on its way: that request's answer
+// must still be stored (or its batch made unknown), and the send chain must not start the next job's
+// request while it is in flight (never two requests at once). Holding an answer fails (no request is
+// out then): the answered batch is stored at once or made unknown, never left 'sending'.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMessengerApp } from '../../../main/services/app.ts';
+import type { MessengerApp } from '../../../main/services/app.ts';
 import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
-import { jobFinished } from '../../support/app.ts';
-import { startTestGateway } from '../../support/gateway.ts';
+import type { OutboxBatch } from '../../../preload/api.ts';
+import { jobFinished, signedInApp, type Cleanups } from '../../support/app.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
+const cleanups: Cleanups = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-describe('the sending loop when storing an answer fails', () => {
-  it('still stores the answer of the request already made, and never has two requests in flight', async () => {
-    const gw = await startTestGateway({ credit: '100000.00' });
-    cleanups.push(() => gw.close());
-    const dir = await mkdtemp(join(tmpdir(), 'messenger-pipeline-error-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const logs: string[] = [];
-    const a = await createMessengerApp({ dataDir: dir, env: {}, log: (l) => logs.push(l) });
-    cleanups.push(() => a.close());
-    await a.api.accounts.signIn({
-      username: gw.username,
-      pin: gw.pin,
-      primaryUrl: gw.url,
-      rememberPin: false,
-    });
+/** The journal's `method` throws "database is locked" the first time it is called. */
+function failOnce(method: 'recordResults' | 'holdAnswer'): { failed: () => boolean } {
+  const proto = OutboxJournal.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const original = proto[method]!;
+  let failed = false;
+  proto[method] = function (this: OutboxJournal, ...args: unknown[]) {
+    if (!failed) {
+      failed = true;
+      throw new Error('database is locked');
+    }
+    return original.apply(this, args);
+  };
+  cleanups.push(async () => {
+    proto[method] = original;
+  });
+  return { failed: () => failed };
+}
 
+/** A job of three batches, then a job of one; the batches of the first once the second is done. */
+async function twoJobs(a: MessengerApp, from: number): Promise<OutboxBatch[]> {
+  const numbers = Array.from({ length: 1050 }, (_, i) => String(from + i));
+  const first = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'one' } });
+  const second = await a.api.send.submit({
+    recipients: numbers.slice(0, 350).map((n) => String(Number(n) + 5000)),
+    content: { kind: 'text', text: 'two' },
+  });
+  await jobFinished(a, second.job.id);
+  await new Promise((r) => setTimeout(r, 500));
+  return a.api.outbox.batches(first.job.id);
+}
+
+describe('the sending loop when the journal refuses a write', () => {
+  it('still stores the answer of the request already made, and never has two requests in flight', async () => {
+    const { a } = await signedInApp(cleanups, 'messenger-pipeline-error-', { credit: '100000.00' });
     // sendsms requests written and answered, as undici reports them
     let inFlight = 0;
     let maxInFlight = 0;
@@ -55,82 +71,27 @@ describe('the sending loop when storing an answer fails', () => {
       unsubscribe('undici:client:sendHeaders', onWrite);
       unsubscribe('undici:request:headers', onAnswer);
     });
-
     // The first batch's results cannot be stored (once).
-    const original = OutboxJournal.prototype.recordResults;
-    let failed = false;
-    OutboxJournal.prototype.recordResults = function (this: OutboxJournal, ...args) {
-      if (!failed) {
-        failed = true;
-        throw new Error('database is locked');
-      }
-      return original.apply(this, args);
-    };
-    cleanups.push(async () => {
-      OutboxJournal.prototype.recordResults = original;
-    });
+    const fault = failOnce('recordResults');
 
-    const numbers = Array.from({ length: 1050 }, (_, i) => String(447400100000 + i));
-    const first = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'one' } });
-    const second = await a.api.send.submit({
-      recipients: numbers.slice(0, 350).map((n) => String(Number(n) + 5000)),
-      content: { kind: 'text', text: 'two' },
-    });
-    await jobFinished(a, second.job.id);
-    await new Promise((r) => setTimeout(r, 500));
-
-    expect(failed).toBe(true);
-    const batches = await a.api.outbox.batches(first.job.id);
+    const batches = await twoJobs(a, 447400100000);
+    expect(fault.failed()).toBe(true);
     // The second batch was requested (the gateway answered it): its answer is stored, or the batch
     // is at least unknown; it is not left 'sending' by a live run, where nothing ever recovers it.
-    // and never two requests at once
     expect({ second: batches[1]?.state, maxInFlight }).toEqual({
       second: expect.not.stringMatching(/^sending$/),
       maxInFlight: 1,
     });
   });
+
   it('an answer that cannot be held (holdAnswer fails) does not leave its batch "sending" in a live run', async () => {
-    const gw = await startTestGateway({ credit: '100000.00' });
-    cleanups.push(() => gw.close());
-    const dir = await mkdtemp(join(tmpdir(), 'messenger-pipeline-hold-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const logs: string[] = [];
-    const a = await createMessengerApp({ dataDir: dir, env: {}, log: (l) => logs.push(l) });
-    cleanups.push(() => a.close());
-    await a.api.accounts.signIn({
-      username: gw.username,
-      pin: gw.pin,
-      primaryUrl: gw.url,
-      rememberPin: false,
-    });
+    const { a } = await signedInApp(cleanups, 'messenger-pipeline-hold-', { credit: '100000.00' });
+    const fault = failOnce('holdAnswer');
 
-    // The first answer cannot be held (SQLITE_BUSY, as the test above has recordResults fail).
-    const original = OutboxJournal.prototype.holdAnswer;
-    let failed = false;
-    OutboxJournal.prototype.holdAnswer = function (this: OutboxJournal, ...args) {
-      if (!failed) {
-        failed = true;
-        throw new Error('database is locked');
-      }
-      return original.apply(this, args);
-    };
-    cleanups.push(async () => {
-      OutboxJournal.prototype.holdAnswer = original;
-    });
-
-    const numbers = Array.from({ length: 1050 }, (_, i) => String(447400200000 + i));
-    const first = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'one' } });
-    const second = await a.api.send.submit({
-      recipients: numbers.slice(0, 350).map((n) => String(Number(n) + 5000)),
-      content: { kind: 'text', text: 'two' },
-    });
-    await jobFinished(a, second.job.id);
-    await new Promise((r) => setTimeout(r, 500));
-
-    expect(failed).toBe(true);
-    const batches = await a.api.outbox.batches(first.job.id);
-    // The gateway accepted the first batch (350 messages sent); its answer is gone, and the batch
-    // must at least be unknown, not 'sending' with nothing left to settle it until a restart.
+    const batches = await twoJobs(a, 447400200000);
+    expect(fault.failed()).toBe(true);
+    // The gateway accepted the first batch (350 messages sent): its answer is stored at once, or the
+    // batch is at least unknown, not 'sending' with nothing left to settle it until a restart.
     expect(batches[0]?.state).not.toBe('sending');
   });
 });

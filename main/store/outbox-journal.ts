@@ -220,29 +220,28 @@ export class OutboxJournal extends OutboxReads {
     );
   }
 
-  /** The oldest batch still 'pending' (null when there is nothing to send). */
-  nextBatch(jobId?: number): OutboxBatch | null {
-    const row = rowAs<BatchRow>(
+  /** The id of the oldest batch still 'pending' (of `jobId`, or of any job), or null. */
+  #nextPendingId(jobId?: number): number | null {
+    const row = rowAs<{ id: number }>(
       jobId === undefined
-        ? this.app.db
-            .prepare("SELECT * FROM outbox_batches WHERE state = 'pending' ORDER BY id LIMIT 1")
-            .get()
-        : this.app.db
-            .prepare(
-              "SELECT * FROM outbox_batches WHERE state = 'pending' AND job_id = ? ORDER BY id LIMIT 1",
-            )
-            .get(jobId),
+        ? stmt(this.app.db, "SELECT id FROM outbox_batches WHERE state = 'pending' ORDER BY id LIMIT 1").get()
+        : stmt(
+            this.app.db,
+            "SELECT id FROM outbox_batches WHERE state = 'pending' AND job_id = ? ORDER BY id LIMIT 1",
+          ).get(jobId),
     );
-    return row ? this.toBatch(row) : null;
+    return row?.id ?? null;
   }
 
-  /** Whether the job has a batch still 'pending' (nextBatch without reading the batch). */
+  /** The oldest batch still 'pending' (null when there is nothing to send). */
+  nextBatch(jobId?: number): OutboxBatch | null {
+    const id = this.#nextPendingId(jobId);
+    return id === null ? null : this.batch(id);
+  }
+
+  /** Whether the job has a batch still 'pending' (nextBatch without reading its numbers). */
   hasPending(jobId: number): boolean {
-    return (
-      stmt(this.app.db, "SELECT 1 FROM outbox_batches WHERE state = 'pending' AND job_id = ? LIMIT 1").get(
-        jobId,
-      ) !== undefined
-    );
+    return this.#nextPendingId(jobId) !== null;
   }
 
   /**
@@ -275,18 +274,8 @@ export class OutboxJournal extends OutboxReads {
   claimNext(jobId?: number): OutboxBatch | null {
     return this.app.transaction(() => {
       // Only its id: markSending reads the batch with its recipients (issue 15: once, not twice).
-      const next = rowAs<{ id: number }>(
-        jobId === undefined
-          ? stmt(
-              this.app.db,
-              "SELECT id FROM outbox_batches WHERE state = 'pending' ORDER BY id LIMIT 1",
-            ).get()
-          : stmt(
-              this.app.db,
-              "SELECT id FROM outbox_batches WHERE state = 'pending' AND job_id = ? ORDER BY id LIMIT 1",
-            ).get(jobId),
-      );
-      return next ? this.markSending(next.id) : null;
+      const next = this.#nextPendingId(jobId);
+      return next === null ? null : this.markSending(next);
     });
   }
 

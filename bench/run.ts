@@ -1,8 +1,9 @@
 // `npm run bench`: runs every benchmark module in bench/ (each exports `run(): Promise<void>` or a
 // default function that prints its own figures), one after another so they don't compete for the two
 // cores, each in a process of its own: a module's figures do not depend on what an earlier one left
-// behind (its heap, timers, workers, open databases). `npm run bench -- --only client` (or `npm run bench -- client`) runs only the modules whose
-// file name contains "client"; `--only a,b` runs several. `--quick` asks modules for a shorter run
+// behind (its heap, timers, workers, open databases). `npm run bench -- --only client` (or
+// `npm run bench -- client`) runs only the modules whose file name contains "client"; `--only a,b`
+// runs several. `--quick` asks modules for a shorter run
 // (BENCH_QUICK=1: the idle window of bench/idle.ts, for one).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';

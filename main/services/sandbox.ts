@@ -109,7 +109,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
 async function run(opts: SandboxOptions, worker: SandboxThread): Promise<Sandbox> {
   const threadId = worker.threadId;
   /** The thread said its code loaded (its first statement): what fails next is not a start failure. */
-  let heard = false;
+  let loaded = false;
 
   let nextId = 1;
   const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
@@ -124,7 +124,7 @@ async function run(opts: SandboxOptions, worker: SandboxThread): Promise<Sandbox
     worker.on('message', (reply: SandboxReply) => {
       switch (reply.type) {
         case 'loaded':
-          heard = true;
+          loaded = true;
           break;
         case 'started': {
           started = sandbox(reply);
@@ -161,7 +161,7 @@ async function run(opts: SandboxOptions, worker: SandboxThread): Promise<Sandbox
         w.reject(new Error(`the sandbox gateway stopped: ${why.message}`));
       }
       if (!started) {
-        rejectStart(heard ? why : new ThreadNotStarted(why.message));
+        rejectStart(loaded ? why : new ThreadNotStarted(why.message));
       } else if (!closing) {
         opts.log?.(`the local sandbox gateway stopped: ${why.message}`);
         opts.onDied?.();

@@ -15,8 +15,6 @@ describe.skipIf(!HAS_CHROMIUM)('what happens while a long paste is read', { time
   beforeAll(async () => {
     app = await startApp('messenger-e2e-paste-races-');
     page = app.page;
-    await page.waitForFunction(() => window.sessionStorage.getItem('messenger.session') !== null);
-    await page.reload();
     await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });
   }, 180_000);
 

@@ -210,7 +210,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       .drafts.discard()
       .catch(() => undefined);
     setChips([]);
-    pastes.reset();
+    resetPastes();
     setEntry('');
     setText('');
     setRichDraft(null);

@@ -101,10 +101,8 @@ const boundaries = [
     paths: [electron],
     patterns: [
       {
-        // Except main/store/sqlite.ts, the SQLite setup the gateway shares with the app's store. The
-        // group names files, not folders: a file under an excluded folder cannot be re-included.
-        group: ['**/main/**/*.*', '!**/main/store/sqlite.ts', '**/renderer/**', '**/preload/**'],
-        message: 'gateway/ uses protocol/ only (and main/store/sqlite.ts); it is a separate server.',
+        group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+        message: 'gateway/ uses protocol/ and storage/ only; it is a separate server.',
       },
       { group: electronPatterns, message: electron.message },
     ],

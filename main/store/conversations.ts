@@ -6,7 +6,7 @@ import type { StatementSync } from 'node:sqlite';
 import Papa from 'papaparse';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import type { AppDb } from './db.ts';
-import { stmt } from './sqlite.ts';
+import { stmt } from '../../storage/sqlite.ts';
 import { StoreError } from './errors.ts';
 import { buildFtsQuery } from './search.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';

@@ -1,10 +1,15 @@
 // The app's storage: one node:sqlite file in the user data folder, set up and migrated by the
-// SQLite module the gateway shares (./sqlite.ts: WAL, busy_timeout, foreign keys, one transaction
+// SQLite module the gateway shares (storage/sqlite.ts: WAL, busy_timeout, foreign keys, one transaction
 // per migration, a newer schema refused). Migrations are the files main/store/migrations/NNN-name.sql.
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import { loadMigrations as loadMigrationsIn, openSqlite, schemaVersion, transaction } from './sqlite.ts';
-import type { Migration } from './sqlite.ts';
+import {
+  loadMigrations as loadMigrationsIn,
+  openSqlite,
+  schemaVersion,
+  transaction,
+} from '../../storage/sqlite.ts';
+import type { Migration } from '../../storage/sqlite.ts';
 
 export type { Migration };
 

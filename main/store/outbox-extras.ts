@@ -8,7 +8,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { classifyReport } from '../../protocol/reports.ts';
 import type { RecipientResult } from '../../preload/api.ts';
-import { stmt } from './sqlite.ts';
+import { stmt } from '../../storage/sqlite.ts';
 
 /** What a job sends beyond its numbers. */
 export interface JobExtras {

@@ -20,7 +20,7 @@ import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { InvalidRecipientsError, StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
-import { stmt } from './sqlite.ts';
+import { stmt } from '../../storage/sqlite.ts';
 import type { BatchRow } from './rows.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { OutboxReads } from './outbox-reads.ts';

@@ -5,7 +5,7 @@ import type { StatementSync } from 'node:sqlite';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch } from './rows.ts';
-import { stmt } from './sqlite.ts';
+import { stmt } from '../../storage/sqlite.ts';
 import type { BatchRow, MessageRow } from './rows.ts';
 import type { ReportGroup } from '../../protocol/reports.ts';
 import type {

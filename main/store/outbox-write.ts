@@ -5,7 +5,7 @@
 // Everything here runs inside the caller's transaction (./outbox-journal.ts createJob), so the job
 // is still journaled whole or not at all.
 import type { DatabaseSync } from 'node:sqlite';
-import { stmt } from './sqlite.ts';
+import { stmt } from '../../storage/sqlite.ts';
 
 /** Rows per statement: at most 50 × 9 values, far below SQLite's variable limit (32,766). */
 const ROWS = 50;

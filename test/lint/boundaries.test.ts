@@ -24,6 +24,7 @@ describe('layout boundaries', () => {
     ['gateway/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
     ['gateway/x.ts', "import { a } from '../main/client/index.ts';\nexport const b = a;\n"],
     ['gateway/store/x.ts', "import { a } from '../../main/store/db.ts';\nexport const b = a;\n"],
+    ['gateway/store/x.ts', "import { a } from '../../main/store/sqlite.ts';\nexport const b = a;\n"],
     ['main/store/x.ts', "import Store from 'electron-store';\nexport const b = Store;\n"],
     // protocol/ and the renderer run in a page: no Node built-in (with or without node:), no Node-only package.
     ['protocol/x.ts', "import { readFile } from 'fs/promises';\nexport const b = readFile;\n"],
@@ -71,7 +72,7 @@ describe('layout boundaries', () => {
     ['main/electron/x.ts', "import { app } from 'electron';\nexport const b = app;\n"],
     ['gateway/x.ts', "import { a } from '../protocol/index.ts';\nexport const b = a;\n"],
     ['main/client/x.ts', "import { a } from '../../protocol/index.ts';\nexport const b = a;\n"],
-    ['gateway/store/x.ts', "import { a } from '../../main/store/sqlite.ts';\nexport const b = a;\n"],
+    ['gateway/store/x.ts', "import { a } from '../../storage/sqlite.ts';\nexport const b = a;\n"],
     ['main/electron/x.ts', "import Store from 'electron-store';\nexport const b = Store;\n"],
     ['main/store/x.ts', "import Conf from 'conf';\nexport const b = Conf;\n"],
     ['main/client/x.ts', "import { a } from '../../protocol/soap/envelope.ts';\nexport const b = a;\n"],

@@ -1,10 +1,10 @@
-// The SQLite setup shared by the app's store and the gateway's (main/store/sqlite.ts).
+// The SQLite setup shared by the app's store and the gateway's (storage/sqlite.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { loadMigrations, openSqlite, schemaVersion, stmt, transaction } from '../../../main/store/sqlite.ts';
-import type { OpenSqliteOptions } from '../../../main/store/sqlite.ts';
+import { loadMigrations, openSqlite, schemaVersion, stmt, transaction } from '../../../storage/sqlite.ts';
+import type { OpenSqliteOptions } from '../../../storage/sqlite.ts';
 import { DB_FILE_NAME, openGatewayDb } from '../../../gateway/store/db.ts';
 import { tempDbFile } from './helpers.ts';
 

@@ -78,3 +78,11 @@ export class Router {
     return route.methods === '*' || route.methods.includes(method);
   }
 }
+
+/** Host of the request when it is a plain host[:port] (never echo arbitrary header text into the WSDL). */
+export function requestBaseUrl(req: RouteRequest): string {
+  const host = req.headers.host ?? '';
+  return /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
+    ? `http://${host}`
+    : 'http://127.0.0.1';
+}

@@ -5,7 +5,7 @@
  * .jad descriptor only through si-href, and it must itself point at the .jar.
  */
 
-import type { RichKind } from './content.ts';
+import type { RichKind } from './kinds.ts';
 import { ADAPTABLE_IMAGE_EXTENSIONS, MMS_NOTIFICATION_EXTENSIONS } from './limits.ts';
 
 /** The sendmms content kind (content.ts RICH_KINDS) that carries a file of this type. */

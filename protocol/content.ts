@@ -11,33 +11,11 @@ import { FIELDS } from './fields.ts';
 import type { DeliveryOption } from './limits.ts';
 import { selectedContentKinds, validateRequest } from './validate.ts';
 import type { Problem } from './validate.ts';
+import { isRichKind } from './kinds.ts';
+import type { ContentKind, RichKind, TextKind } from './kinds.ts';
 
-/** Text sent by sendsms: Message, or FlashMessage (spec 2.2). */
-export const TEXT_KINDS = ['text', 'flash'] as const;
-
-/**
- * The sendmms content kinds (spec 2.4), one per request, in the order the app offers them.
- * fields.ts marks each content field with its kind (FieldSpec.content).
- */
-export const RICH_KINDS = [
-  'ringtone',
-  'operatorLogo',
-  'pictureMessage',
-  'groupGraphic',
-  'vcard',
-  'vcalendar',
-  'wapPush',
-  'serviceIndication',
-  'mms',
-  'pdu',
-] as const;
-
-/** Every kind of message the app sends, declared once. */
-export const CONTENT_KINDS = [...TEXT_KINDS, ...RICH_KINDS] as const;
-
-export type TextKind = (typeof TEXT_KINDS)[number];
-export type RichKind = (typeof RICH_KINDS)[number];
-export type ContentKind = TextKind | RichKind;
+export { CONTENT_KINDS, RICH_KINDS, TEXT_KINDS, isContentKind, isRichKind } from './kinds.ts';
+export type { ContentKind, RichKind, TextKind } from './kinds.ts';
 
 /** The two operations that carry content. */
 export type SendOperation = Extract<Operation, 'sendsms' | 'sendmms'>;
@@ -71,14 +49,6 @@ export interface RichContent extends ContentCommon {
 
 /** What one send carries: the content of one message to every recipient. */
 export type Content = TextContent | RichContent;
-
-export function isContentKind(value: unknown): value is ContentKind {
-  return (CONTENT_KINDS as readonly unknown[]).includes(value);
-}
-
-export function isRichKind(kind: string): kind is RichKind {
-  return (RICH_KINDS as readonly string[]).includes(kind);
-}
 
 export function isRichContent(content: Content): content is RichContent {
   return isRichKind(content.kind);

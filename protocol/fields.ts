@@ -15,7 +15,7 @@ import {
   SI_ACTIONS,
 } from './limits.ts';
 import type { LibraryKind, PhoneMake } from './limits.ts';
-import type { RichKind } from './content.ts';
+import type { RichKind } from './kinds.ts';
 
 export type Operation = 'sendsms' | 'sendsms-deprecated' | 'sendmms' | 'queryaccount' | 'manageaccount';
 

@@ -12,7 +12,7 @@ import {
   requiredPhoneMake,
 } from './fields.ts';
 import type { FieldSpec, ManageKind, Operation } from './fields.ts';
-import type { RichKind } from './content.ts';
+import type { RichKind } from './kinds.ts';
 import { Collector, HEX_PATTERN, checkValue, show, splitNumberList } from './field-values.ts';
 import type { Problem } from './field-values.ts';
 import { FormFields } from './form.ts';

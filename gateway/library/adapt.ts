@@ -5,8 +5,9 @@
 // not know) is read and written here, it is a few lines.
 import { Jimp } from 'jimp';
 import { checkImageHeader, ImageError } from './image-header.ts';
+import type { ImageType } from './image-header.ts';
 
-export type ImageType = 'image/jpeg' | 'image/gif' | 'image/png' | 'image/vnd.wap.wbmp';
+export type { ImageType } from './image-header.ts';
 export const ADAPTABLE_TYPES: ReadonlyArray<ImageType> = [
   'image/jpeg',
   'image/gif',

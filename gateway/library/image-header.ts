@@ -1,7 +1,9 @@
 // Image sizes from the file header alone (issue 17), before any decoding: a 31 KB PNG can say
 // 16000×16000 pixels, and decoding it cost 18 s of CPU and a gigabyte. adapt.ts refuses an image
 // whose header is unreadable or over the largest source a handset's content can come from.
-import type { ImageType } from './adapt.ts';
+
+/** The image types the gateway adapts (adapt.ts), here because the header readers name them. */
+export type ImageType = 'image/jpeg' | 'image/gif' | 'image/png' | 'image/vnd.wap.wbmp';
 
 /** The largest side accepted (the WBMP reader's bound) and the largest pixel count (16 MiB RGBA). */
 export const MAX_IMAGE_SIDE = 4096;

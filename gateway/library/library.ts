@@ -8,8 +8,10 @@ import { encodeMms, MMS_CONTENT_TYPE } from './mms.ts';
 import { encodeWbmp } from './adapt.ts';
 import { transaction } from '../store/db.ts';
 import { bitmapFromRows, encodeOtaBitmap } from '../../protocol/smart/ota-bitmap.ts';
+import type { SandboxLibraryKind } from '../../protocol/sandbox-routes.ts';
 
-export type LibraryKind = 'picture' | 'group-graphic' | 'operator-logo' | 'ringtone' | 'mms' | 'wap';
+/** The library's kinds of file, as its sandbox route names them (protocol/sandbox-routes.ts). */
+export type LibraryKind = SandboxLibraryKind;
 
 /**
  * Number range per kind. The spec's ranges come from protocol/; the spec gives none for ringtones

@@ -30,7 +30,7 @@ import { deliveryOptionOf, resolveRecipients, sendTimeOf, sendTimeProblem } from
 import { ContentError, resolveContent } from './sendmms-content.ts';
 import type { ResolvedContent } from './sendmms-content.ts';
 import { addLibraryFile } from '../library/library.ts';
-import { requestBaseUrl } from '../soap/endpoint.ts';
+import { requestBaseUrl } from '../http.ts';
 
 export const SENDMMS_PATH = OPERATION_PATHS.sendmms;
 

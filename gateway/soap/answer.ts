@@ -2,11 +2,10 @@
 // after a commit, and, should it still fail, a fault that never says "not processed".
 import { buildResponseEnvelope } from '../../protocol/soap/envelope.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
-import type { SoapOperation } from '../../protocol/soap/operations.ts';
+import type { SoapOperation, SoapResponses } from '../../protocol/soap/operations.ts';
 import { replaceIllegalXmlChars } from '../../protocol/soap/xml.ts';
 import type { GatewayContext } from '../context.ts';
 import type { RouteResponse } from '../http.ts';
-import type { Handled } from './endpoint.ts';
 
 /** Operations whose handler may commit (send, charge, store, mark collected) before it answers. */
 export const STATE_CHANGING: ReadonlySet<SoapOperation> = new Set([
@@ -74,3 +73,8 @@ export function respond(
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** What a SOAP operation's handler gives back: the operation's response, and what to log. */
+export type Handled = {
+  [K in SoapOperation]: { op: K; response: SoapResponses[K]; log?: Record<string, unknown> };
+}[SoapOperation];

@@ -17,6 +17,7 @@ import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../p
 import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
 import { MAY_HAVE_BEEN_PROCESSED, respond, STATE_CHANGING, xmlSafe } from './answer.ts';
+import type { Handled } from './answer.ts';
 import {
   PROVIDER_WSDL_PATH,
   SENDSMS2_PROFILE,
@@ -32,7 +33,7 @@ import { parseRecordsResponse } from '../../protocol/responses.ts';
 import { REPORT, describeReport } from '../../protocol/reports.ts';
 import type { GatewayContext } from '../context.ts';
 import type { RouteRequest, RouteResponse, Router } from '../http.ts';
-import { SOAP_BODY_LIMIT } from '../http.ts';
+import { SOAP_BODY_LIMIT, requestBaseUrl } from '../http.ts';
 import type { Account } from '../accounts.ts';
 import { creditOf } from '../accounts.ts';
 import { availableMessages, CURRENCY, formatMoney, loadTariffs } from '../credit.ts';
@@ -67,14 +68,6 @@ function fault(
   log: Record<string, unknown> = {},
 ): RouteResponse {
   return xml(buildFault(code, message.slice(0, 1000)), FAULT_STATUS, { fault: code, ...log });
-}
-
-/** Host of the request when it is a plain host[:port] (never echo arbitrary header text into the WSDL). */
-export function requestBaseUrl(req: RouteRequest): string {
-  const host = req.headers.host ?? '';
-  return /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
-    ? `http://${host}`
-    : 'http://127.0.0.1';
 }
 
 export function registerSoapRoutes(router: Router, ctx: GatewayContext, network: NetworkSimulator): void {
@@ -112,10 +105,6 @@ export function registerSoapRoutes(router: Router, ctx: GatewayContext, network:
     );
   }
 }
-
-export type Handled = {
-  [K in SoapOperation]: { op: K; response: SoapResponses[K]; log?: Record<string, unknown> };
-}[SoapOperation];
 
 async function handleSoap(
   req: RouteRequest,

@@ -1,4 +1,4 @@
-// The PIN's SecretStore (main/secrets.ts) over Electron's safeStorage, async API (Electron 45:
+// The PIN's SecretStore (main/services/secrets.ts) over Electron's safeStorage, async API (Electron 45:
 // isAsyncEncryptionAvailable / encryptStringAsync / decryptStringAsync). No 'electron' import:
 // index.ts passes the real safeStorage in, the unit test a stand-in of the same shape.
 //
@@ -7,8 +7,8 @@
 // reports that as `backend: 'basic_text'`; the accounts service then refuses to remember the PIN
 // unless the user accepted it (SignInRequest.acceptPlainTextStorage, BASIC_TEXT_MESSAGE), and this
 // store refuses on its own too unless told the user accepted (`allowPlainText`).
-import type { SecretBackend, SecretStore } from '../secrets.ts';
-import { BASIC_TEXT_MESSAGE } from '../secrets.ts';
+import type { SecretBackend, SecretStore } from '../services/secrets.ts';
+import { BASIC_TEXT_MESSAGE } from '../services/secrets.ts';
 
 /** The part of Electron's SafeStorage used here. */
 export interface SafeStorageLike {

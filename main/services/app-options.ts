@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { loadDeployPolicy } from './deploy-policy.ts';
 import type { LoadPolicyOptions } from './deploy-policy.ts';
 import type { UpdatePolicy } from './updates.ts';
-import type { SecretStore } from '../secrets.ts';
+import type { SecretStore } from './secrets.ts';
 import type { AppStore } from '../store/app-store.ts';
 import type { EffectivePolicy, EventChannel, MessengerApi, MessengerEvents } from '../../preload/api.ts';
 

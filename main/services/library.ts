@@ -2,7 +2,7 @@
 // sandbox, the reference gateway's library as its GET /sandbox/library?username= lists it (public
 // files and the demo account's own uploads); for any gateway, the numbers it returned as
 // LibraryNumber to this app (main/store/library-numbers.ts).
-import type { LibraryKind as GatewayLibraryKind } from '../../gateway/library/library.ts';
+import type { SandboxLibraryKind as GatewayLibraryKind } from '../../protocol/sandbox-routes.ts';
 import { isLibraryItemKind } from '../store/library-numbers.ts';
 import type { ContentKind, LibraryItem, LibraryItemKind } from '../../preload/api.ts';
 

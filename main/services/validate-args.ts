@@ -5,7 +5,7 @@
 // api-binding.ts's `call`, which both shells (main/electron/ipc.ts, main/web.ts) go through.
 import type { ApiChannel } from '../../preload/api.ts';
 import { ApiError, isApiChannel } from '../../preload/ipc-contract.ts';
-import { OUTBOUND_PAGE_MAX } from '../../gateway/network/page.ts';
+import { OUTBOUND_PAGE_MAX } from '../../protocol/sandbox-routes.ts';
 import { CONTENT_KINDS } from '../../protocol/content.ts';
 import { CHILD_ACCOUNT_TYPES, DELIVERY_OPTIONS } from '../../protocol/limits.ts';
 

@@ -11,7 +11,7 @@ import { StoreError } from './errors.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import type { OutboxJournal } from './outbox-journal.ts';
-import { EMPTY_COUNTS, toOutcome } from './outbox-reads.ts';
+import { EMPTY_COUNTS, campaignRoot, toOutcome } from './outbox-reads.ts';
 import type { Campaign, CampaignRow, OutboundStatus, OutboxJob, StatusCounts } from '../../preload/api.ts';
 
 /** A send to more recipients than this is a campaign (no Inbox conversation per recipient either). */
@@ -24,26 +24,6 @@ export const FAILED_STATUSES: readonly OutboundStatus[] = ['rejected', 'failed']
 export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
 
 export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
-
-/** A send to more than one recipient, or through a server book or Cc/Bcc: no Inbox conversations. */
-export const isCampaign = (job: OutboxJob): boolean => job.recipientCount > 1 || job.extraReach !== undefined;
-
-/** The first send of the campaign `jobId` belongs to (itself when it is no resend). */
-export function campaignRoot(app: AppDb, jobId: number): number {
-  let id = jobId;
-  for (let depth = 0; depth < 10_000; depth++) {
-    const row = rowAs<{ resend_of: number | null }>(
-      app.db.prepare('SELECT resend_of FROM outbox_jobs WHERE id = ?').get(id),
-    );
-    if (!row) {
-      if (id === jobId) throw new StoreError('not-found', `no outbox job ${jobId}`);
-      return id;
-    }
-    if (row.resend_of === null) return id;
-    id = row.resend_of;
-  }
-  return id;
-}
 
 /** The campaign's sends, first to last. */
 function campaignJobIds(app: AppDb, rootId: number): number[] {

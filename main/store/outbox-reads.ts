@@ -216,3 +216,25 @@ export function toOutcome(row: OutcomeRow, now = Date.now()): RecipientOutcome {
     receiptAt: row.receipt_at,
   };
 }
+
+// Campaigns (./outbox-campaigns.ts) are read here too: the journal and the campaigns both need
+// them, and the campaigns build on the journal (issue 27: no import circle between the two).
+/** A send to more than one recipient, or through a server book or Cc/Bcc: no Inbox conversations. */
+export const isCampaign = (job: OutboxJob): boolean => job.recipientCount > 1 || job.extraReach !== undefined;
+
+/** The first send of the campaign `jobId` belongs to (itself when it is no resend). */
+export function campaignRoot(app: AppDb, jobId: number): number {
+  let id = jobId;
+  for (let depth = 0; depth < 10_000; depth++) {
+    const row = rowAs<{ resend_of: number | null }>(
+      app.db.prepare('SELECT resend_of FROM outbox_jobs WHERE id = ?').get(id),
+    );
+    if (!row) {
+      if (id === jobId) throw new StoreError('not-found', `no outbox job ${jobId}`);
+      return id;
+    }
+    if (row.resend_of === null) return id;
+    id = row.resend_of;
+  }
+  return id;
+}

@@ -9,7 +9,7 @@ import {
   SecretStoreError,
   createSafeStorageSecretStore,
 } from '../../../main/electron/secrets.ts';
-import { BASIC_TEXT_MESSAGE } from '../../../main/secrets.ts';
+import { BASIC_TEXT_MESSAGE } from '../../../main/services/secrets.ts';
 import type { SafeStorageLike } from '../../../main/electron/secrets.ts';
 
 function standIn(opts: { available?: boolean; backend?: string; rotateKey?: boolean } = {}): SafeStorageLike {

@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
+import { dirname, relative, resolve as resolvePath } from 'node:path';
 
 /** Node's built-in modules without the node: prefix (fs, fs/promises, …); 'node:*' is a pattern below. */
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:'));
@@ -38,13 +39,10 @@ const noNode = (message) => ({
   ],
 });
 
-/** What every folder of main/ except main/electron/ may not import. */
+/** What every folder of main/ except main/electron/ may not import (packages; folders: LAYERS). */
 const mainCommon = {
   paths: [electron],
-  patterns: [
-    { group: ['**/renderer/**'], message: 'main/ talks to the renderer only through preload/api.ts.' },
-    { group: electronPatterns, message: electron.message },
-  ],
+  patterns: [{ group: electronPatterns, message: electron.message }],
 };
 
 /**
@@ -63,90 +61,118 @@ const clientOnly = {
   message: 'main/client/ imports only protocol/, its own files, undici and Node built-ins.',
 };
 
-/** Layout boundaries: which folders each side may not import from. */
+/**
+ * Layering by allow-list (issue 27, as VS Code's layers): each folder (or a file with a wider
+ * right) names the folders and files of this repository it may import; anything else is refused.
+ * A file imports its own folder freely (the most specific entry below is its folder). A folder
+ * below another is its own layer: main/services/ is not main/. `types` may be imported with
+ * `import type` only. Folders outside this table (test/, bench/, scripts/) import anything.
+ *
+ * A small rule of our own: no-restricted-imports matches specifiers as written, and '../' counts
+ * differ with depth, so it cannot say "only these folders"; this rule resolves each relative
+ * specifier against the importing file first (eslint-plugin-import's no-restricted-paths is not
+ * installed). Packages and Node built-ins are not its business: the rules further down refuse
+ * Node and Node-only packages in page code, and Electron outside main/electron/.
+ */
+export const LAYERS = {
+  'storage/': { may: [] },
+  'protocol/': { may: [] },
+  'gateway/': { may: ['protocol/', 'storage/'] },
+  'main/client/': { may: ['protocol/'] },
+  'main/store/': { may: ['protocol/', 'storage/'], types: ['preload/api.ts'] },
+  'main/services/': {
+    may: ['main/client/', 'main/store/', 'protocol/', 'preload/ipc-contract.ts'],
+    types: ['preload/api.ts'],
+  },
+  // What the local sandbox's thread runs: the reference gateway itself (issue 15).
+  'main/services/sandbox-host.ts': {
+    may: ['main/client/', 'main/store/', 'protocol/', 'gateway/'],
+    types: ['preload/api.ts'],
+  },
+  'main/cli/': { may: ['main/client/', 'protocol/'] },
+  'main/electron/': { may: ['main/services/', 'main/store/', 'protocol/', 'preload/'] },
+  // main/cli.ts and main/web.ts, the two shells that are not Electron's.
+  'main/': { may: ['main/cli/', 'main/client/', 'main/services/', 'protocol/', 'preload/ipc-contract.ts'] },
+  'preload/': { may: ['protocol/'] },
+  'renderer/': {
+    may: ['protocol/', 'preload/ipc-contract.ts', 'assets/networks.json'],
+    types: ['preload/api.ts'],
+  },
+};
+
+const ROOT = import.meta.dirname.replaceAll('\\', '/');
+
+/** The most specific LAYERS entry `path` (relative to the root) is under, or undefined. */
+function layerOf(path, folderOnly = false) {
+  let best;
+  for (const at of Object.keys(LAYERS).filter((at) => !folderOnly || at.endsWith('/')))
+    if ((path === at || path.startsWith(at)) && (best === undefined || at.length > best.length)) best = at;
+  return best;
+}
+
+const under = (path, prefixes = []) => prefixes.some((at) => path === at || path.startsWith(at));
+
+const layersPlugin = {
+  rules: {
+    'allowed-imports': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const file = relative(ROOT, context.filename).replaceAll('\\', '/');
+        const from = layerOf(file);
+        if (from === undefined) return {};
+        const rule = LAYERS[from];
+        const check = (node, source, typeOnly) => {
+          const spec = source?.value;
+          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+          const target = relative(ROOT, resolvePath(dirname(context.filename), spec)).replaceAll('\\', '/');
+          // Its own folder: a file with an entry of its own is still one of its folder's files.
+          if (layerOf(target, true) === layerOf(file, true)) return;
+          if (under(target, rule.may) || (typeOnly && under(target, rule.types))) return;
+          const allowed =
+            [...rule.may, ...(rule.types ?? []).map((t) => `${t} (types)`)].join(', ') || 'nothing';
+          context.report({
+            node,
+            message: `${from} may import only its own files and ${allowed}; not ${target} (eslint.config.js LAYERS, docs/ARCHITECTURE.md).`,
+          });
+        };
+        const typeOnlyImport = (node) =>
+          node.importKind === 'type' ||
+          (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
+        return {
+          ImportDeclaration: (node) => check(node, node.source, typeOnlyImport(node)),
+          ExportNamedDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
+          ExportAllDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
+          ImportExpression: (node) => check(node, node.source, false),
+        };
+      },
+    },
+  },
+};
+
+/** Packages and Node per folder (the folders themselves are LAYERS' business, above). */
 const boundaries = [
   {
     files: ['protocol/**/*.{ts,tsx}'],
     ...noNode('protocol/ does no I/O and runs in the renderer too.'),
-    patterns: [
-      {
-        group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/gateway/**'],
-        message: 'protocol/ imports nothing of main/, renderer/, preload/ or gateway/.',
-      },
-      ...noNode('protocol/ does no I/O and runs in the renderer too.').patterns,
-    ],
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     ...noNode('the renderer has no Node.'),
-    patterns: [
-      {
-        group: ['**/main/**', '**/gateway/**'],
-        message: 'renderer/ imports only protocol/, preload/ipc-contract.ts and the types of preload/api.ts.',
-      },
-      {
-        group: ['**/preload/**', '!**/preload/api.ts', '!**/preload/ipc-contract.ts'],
-        message: 'renderer/ imports only preload/ipc-contract.ts and the types of preload/api.ts.',
-      },
-      {
-        group: ['**/preload/api.ts'],
-        allowTypeImports: true,
-        message: 'renderer/ imports only the types of preload/api.ts.',
-      },
-      ...noNode('the renderer has no Node.').patterns,
-    ],
   },
   {
-    files: ['gateway/**/*.{ts,tsx}'],
+    files: ['gateway/**/*.{ts,tsx}', 'storage/**/*.{ts,tsx}'],
     paths: [electron],
-    patterns: [
-      {
-        group: ['**/main/**', '**/renderer/**', '**/preload/**'],
-        message: 'gateway/ uses protocol/ and storage/ only; it is a separate server.',
-      },
-      { group: electronPatterns, message: electron.message },
-    ],
+    patterns: [{ group: electronPatterns, message: electron.message }],
   },
   {
     files: ['main/**/*.{ts,tsx}'],
-    ignores: ['main/electron/**', 'main/client/**', 'main/store/**', 'main/services/**'],
+    ignores: ['main/electron/**', 'main/client/**'],
     ...mainCommon,
   },
   {
     files: ['main/client/**/*.{ts,tsx}'],
     paths: mainCommon.paths,
     patterns: [...mainCommon.patterns, clientOnly],
-  },
-  {
-    files: ['main/store/**/*.{ts,tsx}'],
-    paths: mainCommon.paths,
-    patterns: [
-      ...mainCommon.patterns,
-      {
-        // any depth below main/store/, and a path through main/ (regex: the specifier is not resolved)
-        regex: '^(?:\\.\\./)+(?:main/)?(?:services|client|electron)(?:/|$)',
-        message:
-          'main/store/ is persistence only: it imports neither main/services/, main/client/ nor main/electron/.',
-      },
-    ],
-  },
-  {
-    files: ['main/services/**/*.{ts,tsx}'],
-    paths: mainCommon.paths,
-    patterns: [
-      ...mainCommon.patterns,
-      {
-        regex: '^(?:\\.\\./)+(?:main/)?electron(?:/|$)',
-        message:
-          'main/services/ runs in both shells: the Electron shell (main/electron/) imports it, not the reverse.',
-      },
-    ],
-  },
-  {
-    files: ['preload/**/*.{ts,tsx}'],
-    patterns: [
-      { group: ['**/main/**', '**/renderer/**', '**/gateway/**'], message: 'preload/ is only the bridge.' },
-    ],
   },
   {
     // The contract runs in the renderer too (and in main, and the preload): no Node, no Electron.
@@ -156,7 +182,6 @@ const boundaries = [
       ...NODE_BUILTINS.map((name) => ({ name, message: 'The IPC contract runs in the renderer too.' })),
     ],
     patterns: [
-      { group: ['**/main/**', '**/renderer/**', '**/gateway/**'], message: 'preload/ is only the bridge.' },
       { group: ['node:*'], message: 'The IPC contract runs in the renderer too.' },
       { group: electronPatterns, message: electron.message },
     ],
@@ -205,6 +230,11 @@ export default tseslint.config(
         ),
       ],
     },
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/allowed-imports': 'error' },
   },
   ...boundaries.map(({ files, ignores, paths = [], patterns = [] }) => ({
     files,

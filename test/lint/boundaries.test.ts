@@ -1,5 +1,6 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { LAYERS } from '../../eslint.config.js';
 
 // The layout rules of docs/ARCHITECTURE.md are enforced by eslint.config.js. These cases prove that a
 // deliberate violation fails lint, and that the allowed imports pass.
@@ -8,7 +9,9 @@ const eslint = new ESLint({ cwd: process.cwd() });
 async function restrictedImportErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? [])
-    .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
+    .filter(
+      (m) => m.ruleId === '@typescript-eslint/no-restricted-imports' || m.ruleId === 'layers/allowed-imports',
+    )
     .map((m) => m.message);
 }
 
@@ -96,6 +99,89 @@ describe('layout boundaries', () => {
     ['main/x.ts', "import { a } from './client/gateway-client.ts';\nexport const b = a;\n"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).toEqual([]);
+  });
+});
+
+// Issue 27: every entry of the allow-list (eslint.config.js LAYERS) fires: an import of a folder it
+// does not name is refused, each folder it names passes, and a `types` entry passes as types only.
+describe('layers: each folder imports only what it names', () => {
+  const layers = LAYERS;
+  /** A file of the layer `at` (a folder entry gets a new file in it), and a specifier to `target`. */
+  const fileIn = (at: string): string => (at.endsWith('/') ? `${at}x.ts` : at);
+  const specifier = (file: string, target: string): string => {
+    const up = '../'.repeat(file.split('/').length - 1);
+    return `${up}${target}${target.endsWith('/') ? 'y.ts' : ''}`;
+  };
+  const TOP = [
+    'storage/',
+    'protocol/',
+    'gateway/',
+    'main/client/',
+    'main/store/',
+    'main/services/',
+    'main/cli/',
+    'main/electron/',
+    'main/web.ts',
+    'preload/ipc-contract.ts',
+    'preload/api.ts',
+    'renderer/',
+  ];
+  const cases = Object.entries(layers).flatMap(([at, rule]) => {
+    const file = fileIn(at);
+    const own = (target: string): boolean =>
+      target.startsWith(at) || (!at.endsWith('/') && target.startsWith(at.slice(0, at.lastIndexOf('/') + 1)));
+    const named = (target: string): boolean =>
+      [...rule.may, ...(rule.types ?? [])].some((m) => target.startsWith(m) || m.startsWith(target));
+    return TOP.filter((t) => !own(t) && !named(t)).map((t) => [file, specifier(file, t)] as const);
+  });
+
+  it.each(cases)('%s may not import %s', async (file, spec) => {
+    const errors = await restrictedImportErrors(file, `import { a } from '${spec}';\nexport const b = a;\n`);
+    expect(errors.join(' ')).toContain('may import only');
+  });
+
+  it.each(
+    Object.entries(layers).flatMap(([at, rule]) =>
+      rule.may.map((m) => [fileIn(at), specifier(fileIn(at), m)] as const),
+    ),
+  )('%s may import %s', async (file, spec) => {
+    expect(await restrictedImportErrors(file, `import { a } from '${spec}';\nexport const b = a;\n`)).toEqual(
+      [],
+    );
+  });
+
+  it.each(
+    Object.entries(layers).flatMap(([at, rule]) =>
+      (rule.types ?? []).map((m) => [fileIn(at), specifier(fileIn(at), m)] as const),
+    ),
+  )('%s may import the types of %s, not its values', async (file, spec) => {
+    expect(
+      await restrictedImportErrors(file, `import type { A } from '${spec}';\nexport type B = A;\n`),
+    ).toEqual([]);
+    expect(
+      (await restrictedImportErrors(file, `import { a } from '${spec}';\nexport const b = a;\n`)).join(' '),
+    ).toContain('may import only');
+  });
+
+  it('a file imports its own folder, also one with an entry of its own', async () => {
+    expect(
+      await restrictedImportErrors(
+        'main/services/x.ts',
+        "import { a } from './sandbox-host.ts';\nexport const b = a;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImportErrors(
+        'main/services/sandbox-host.ts',
+        "import { a } from './app.ts';\nexport const b = a;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImportErrors(
+        'protocol/soap/x.ts',
+        "import { a } from '../limits.ts';\nexport const b = a;\n",
+      ),
+    ).toEqual([]);
   });
 });
 

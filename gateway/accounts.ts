@@ -117,14 +117,26 @@ function toAccount(db: DatabaseSync, row: AccountRow): Account {
 
 /**
  * The account for Username+PIN, or null. Username and PIN are case-sensitive (spec 5.2). A username
- * or client address in back-off after repeated failures gets null without a check (./login-guard.ts).
+ * or client address in back-off after repeated failures gets null without a check (./login-guard.ts);
+ * the attempts for one username are taken one after another, so the back-off each one sees counts
+ * every earlier one (issue 23).
  */
-export async function authenticate(
+export function authenticate(
   db: DatabaseSync,
   username: string,
   pin: string,
   guard: LoginGuard,
   address = currentClientAddress(),
+): Promise<Account | null> {
+  return guard.serial(username, () => attempt(db, username, pin, guard, address));
+}
+
+async function attempt(
+  db: DatabaseSync,
+  username: string,
+  pin: string,
+  guard: LoginGuard,
+  address: string,
 ): Promise<Account | null> {
   if (guard.retryAfterMs(username, address) > 0) return null;
   const row = stmt(db, 'SELECT * FROM accounts WHERE username = ?').get(username) as AccountRow | undefined;

@@ -14,6 +14,14 @@
 // - at most PER_ADDRESS_CONCURRENCY scrypt checks at a time per address (the rest wait their turn):
 //   64 connections of wrong logins take 2 threads, not the whole pool the other clients share.
 //
+// - issue 23: one attempt per username at a time (`serial`). The back-off is looked at when an
+//   attempt's turn comes, after every earlier attempt for that username has been counted: 200 wrong
+//   PINs and the right one sent at the same moment get USER_FREE_FAILURES checks, then back-off
+//   for the rest (the right one included). Before, every attempt looked at the back-off on arrival,
+//   when none had failed yet, and all were checked.
+// - at most MAX_CONCURRENT_CHECKS scrypt checks at a time in all (many addresses, many usernames):
+//   the thread pool is shared with everything else the gateway does.
+//
 // The client address reaches the guard without threading it through every route: the HTTP handler
 // runs each request inside `withClientAddress` (AsyncLocalStorage).
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -23,11 +31,15 @@ export const USER_FREE_FAILURES = 10;
 export const BASE_DELAY_MS = 1000;
 export const MAX_DELAY_MS = 15 * 60 * 1000;
 export const PER_ADDRESS_CONCURRENCY = 2;
+export const MAX_CONCURRENT_CHECKS = 4;
 /** Counters idle this long are forgotten (the table cannot grow without bound). */
 const FORGET_MS = 24 * 60 * 60 * 1000;
 const MAX_ENTRIES = 100_000;
 
 const addressStore = new AsyncLocalStorage<string>();
+
+/** The key of the gateway-wide cap in `running` (no client address is empty and starts with a space). */
+const ALL = ' all';
 
 /** Runs `fn` with `address` as the client address the login guard sees. */
 export function withClientAddress<T>(address: string, fn: () => T): T {
@@ -57,6 +69,8 @@ export class LoginGuard {
   private readonly addresses = new Map<string, Failures>();
   private readonly running = new Map<string, number>();
   private readonly waiting = new Map<string, Array<() => void>>();
+  /** the last attempt queued per username (serial) */
+  private readonly queues = new Map<string, Promise<void>>();
   private readonly now: () => number;
 
   constructor(opts: LoginGuardOptions = {}) {
@@ -102,25 +116,65 @@ export class LoginGuard {
     }
   }
 
-  /** Runs `check` when fewer than PER_ADDRESS_CONCURRENCY checks of `address` are running. */
+  /**
+   * Runs `attempt` for `username` once every earlier attempt for it has finished, so that what it
+   * decides from the back-off counts all of them (issue 23).
+   */
+  serial<T>(username: string, attempt: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(username) ?? Promise.resolve();
+    const run = before.then(attempt);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.queues.set(username, settled);
+    void settled.then(() => {
+      if (this.queues.get(username) === settled) this.queues.delete(username);
+    });
+    return run;
+  }
+
+  /**
+   * Runs `check` when fewer than PER_ADDRESS_CONCURRENCY checks of `address`, and fewer than
+   * MAX_CONCURRENT_CHECKS in all, are running.
+   */
   async limit<T>(address: string, check: () => Promise<T>): Promise<T> {
-    if ((this.running.get(address) ?? 0) >= PER_ADDRESS_CONCURRENCY) {
-      await new Promise<void>((resolve) => {
-        const q = this.waiting.get(address) ?? [];
-        q.push(resolve);
-        this.waiting.set(address, q);
-      });
-    }
-    this.running.set(address, (this.running.get(address) ?? 0) + 1);
+    await this.acquire(address, PER_ADDRESS_CONCURRENCY);
     try {
-      return await check();
+      await this.acquire(ALL, MAX_CONCURRENT_CHECKS);
+      try {
+        return await check();
+      } finally {
+        this.release(ALL);
+      }
     } finally {
-      const n = (this.running.get(address) ?? 1) - 1;
-      const next = this.waiting.get(address)?.shift();
-      if (this.waiting.get(address)?.length === 0) this.waiting.delete(address);
-      if (n === 0 && !next) this.running.delete(address);
-      else this.running.set(address, n);
-      next?.();
+      this.release(address);
     }
+  }
+
+  private async acquire(key: string, most: number): Promise<void> {
+    if ((this.running.get(key) ?? 0) >= most) {
+      // release() hands its slot over: the count stays as it is
+      await new Promise<void>((resolve) => {
+        const q = this.waiting.get(key) ?? [];
+        q.push(resolve);
+        this.waiting.set(key, q);
+      });
+      return;
+    }
+    this.running.set(key, (this.running.get(key) ?? 0) + 1);
+  }
+
+  private release(key: string): void {
+    const q = this.waiting.get(key);
+    const next = q?.shift();
+    if (q?.length === 0) this.waiting.delete(key);
+    if (next) {
+      next();
+      return;
+    }
+    const n = (this.running.get(key) ?? 1) - 1;
+    if (n === 0) this.running.delete(key);
+    else this.running.set(key, n);
   }
 }

@@ -2,6 +2,7 @@
 // them, and list the PDUs the simulated network received, so tests and the app's virtual phone can
 // show what a handset gets. Plus /content/<token>, where handsets fetch WAP push files and MMS (always on).
 import { decodeForm } from '../protocol/form.ts';
+import { LIMITS } from '../protocol/limits.ts';
 import type { GatewayContext } from './context.ts';
 import type { RouteRequest, RouteResponse, Router } from './http.ts';
 import type { NetworkSimulator } from './network/simulator.ts';
@@ -36,7 +37,7 @@ function json(value: unknown, status = 200): RouteResponse {
 function formOf(req: RouteRequest): Map<string, string> {
   const out = new Map<string, string>();
   const add = (text: string) => {
-    for (const [k, v] of decodeForm(text).entries) if (!out.has(k)) out.set(k, v);
+    for (const [k, v] of decodeForm(text, LIMITS.maxFormFields)) if (!out.has(k)) out.set(k, v);
   };
   if (req.rawQuery) add(req.rawQuery);
   if (req.body.byteLength) add(new TextDecoder('utf-8', { fatal: true }).decode(req.body).trim());

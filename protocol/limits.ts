@@ -29,6 +29,12 @@ export const LIMITS = {
    * The spec gives no smaller limit; a gateway may set one and answer with a report code.
    */
   maxMessageParts: 255,
+  /**
+   * Fields in one form request (query string and body together). The spec sets no number; the
+   * richest operation (sendmms) names about sixty tags, so a request of more is not a request
+   * (issue 23: a body of a million empty fields is refused before it is decoded).
+   */
+  maxFormFields: 1000,
 } as const;
 
 /** Inclusive library number ranges per content type (spec 2.4, 8). */

@@ -1,6 +1,6 @@
 // What every HTTP form route shares: reading GET/POST fields, authenticating, and answering in the
 // requested ResponseFormat (spec 4.1) with HTTP 200 whatever the report says.
-import { decodeForm, FormDecodeError, FormFields } from '../../protocol/form.ts';
+import { decodeForm, FormDecodeError, FormFieldLimitError, FormFields } from '../../protocol/form.ts';
 import type { ResponseRecord } from '../../protocol/responses.ts';
 import { buildFormat0, buildFormat1, buildFormat3 } from '../../protocol/responses.ts';
 import { FORMAT0_INVALID_LOGIN, REPORT, describeReport, isError } from '../../protocol/reports.ts';
@@ -19,9 +19,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * form body (POST). Throws FormDecodeError / BodyDecodeError for malformed input.
  */
 export function readForm(req: RouteRequest): FormFields {
+  // Issue 23: at most LIMITS.maxFormFields fields in all, and no push(...entries) (a spread of a
+  // million arguments overflows the stack).
   const entries: Array<[string, string]> = [];
-  if (req.rawQuery)
-    entries.push(...decodeForm(req.rawQuery).entries.map(([k, v]): [string, string] => [k, v]));
+  if (req.rawQuery) {
+    for (const [k, v] of decodeForm(req.rawQuery, LIMITS.maxFormFields)) entries.push([k, v]);
+  }
   if (req.body.byteLength > 0) {
     let text: string;
     try {
@@ -29,7 +32,7 @@ export function readForm(req: RouteRequest): FormFields {
     } catch {
       throw new BodyDecodeError('request body is not UTF-8 (non-ASCII octets must be percent-encoded)');
     }
-    entries.push(...decodeForm(text.trim()).entries.map(([k, v]): [string, string] => [k, v]));
+    for (const [k, v] of decodeForm(text.trim(), LIMITS.maxFormFields - entries.length)) entries.push([k, v]);
   }
   return new FormFields(entries);
 }
@@ -46,9 +49,12 @@ export function readLeniently(req: RouteRequest): FormFields {
   } else if (req.body.byteLength > 0) {
     texts.push(new TextDecoder('utf-8').decode(req.body.subarray(0, 64 * 1024)));
   }
+  let tried = 0;
   for (const text of texts) {
     for (const pair of text.split('&')) {
       if (!pair) continue;
+      // Only the head of a hostile body (issue 23): an error report needs a few fields, not 30 000.
+      if (++tried > LIMITS.maxFormFields) break;
       try {
         const decoded = decodeForm(pair).entries[0];
         if (decoded) entries.push([decoded[0], decoded[1]]);
@@ -155,4 +161,13 @@ export function problemsText(problems: Problem[]): string {
 
 export function isDecodeError(err: unknown): boolean {
   return err instanceof FormDecodeError || err instanceof BodyDecodeError;
+}
+
+/** The report text of a request whose fields could not be read (isDecodeError). */
+export function decodeErrorText(err: unknown): string {
+  if (err instanceof FormFieldLimitError)
+    return `Too many fields: at most ${err.limit} fields in one request`;
+  if (err instanceof FormDecodeError) return `Malformed form encoding: ${err.message}`;
+  if (err instanceof BodyDecodeError) return `Malformed form encoding: ${err.message}`;
+  return 'Malformed request';
 }

@@ -2,14 +2,13 @@
 // /sendsms (deprecated UN/PIN/M/N sends and the old AvailableCredit query). GET and POST on each.
 // Protocol-level failures (malformed percent-encoding, oversize bodies, unexpected errors) are
 // answered with HTTP 200 and a report body, never 5xx.
-import { FormDecodeError } from '../../protocol/form.ts';
 import { buildDeprecated, buildManageResponse } from '../../protocol/responses.ts';
 import { DEPRECATED_CODES, REPORT } from '../../protocol/reports.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { GatewayContext } from '../context.ts';
 import { FORM_BODY_LIMIT } from '../http.ts';
 import type { RouteRequest, RouteResponse, RouteOptions, Router } from '../http.ts';
-import { BodyDecodeError, isDecodeError, readForm, readLeniently, requestError } from './form-common.ts';
+import { decodeErrorText, isDecodeError, readForm, readLeniently, requestError } from './form-common.ts';
 import { handleSendSms } from './form-sendsms.ts';
 import { handleDeprecatedSend, isDeprecatedShape } from './form-deprecated.ts';
 import { handleQuery } from './form-queryaccount.ts';
@@ -35,12 +34,6 @@ function errorBody(req: RouteRequest, style: Style, report: string, text: string
   if (style === 'manage')
     return { body: buildManageResponse({ report, text }), log: { report, error: text } };
   return requestError(fields, report, text, { error: text });
-}
-
-function decodeErrorText(err: unknown): string {
-  if (err instanceof FormDecodeError) return `Malformed form encoding: ${err.message}`;
-  if (err instanceof BodyDecodeError) return `Malformed form encoding: ${err.message}`;
-  return 'Malformed request';
 }
 
 function formOptions(style: Style): RouteOptions {

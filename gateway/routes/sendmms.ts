@@ -16,6 +16,7 @@ import { FORM_BODY_LIMIT } from '../http.ts';
 import { submitMessage } from '../submit.ts';
 import { transaction } from '../store/db.ts';
 import {
+  decodeErrorText,
   invalidLogin,
   isDecodeError,
   problemsReport,
@@ -41,11 +42,7 @@ export async function handleSendMms(req: RouteRequest, ctx: GatewayContext): Pro
     fields = readForm(req);
   } catch (err) {
     if (!isDecodeError(err)) throw err;
-    return requestError(
-      readLeniently(req),
-      REPORT.syntaxError,
-      `Malformed form encoding: ${(err as Error).message}`,
-    );
+    return requestError(readLeniently(req), REPORT.syntaxError, decodeErrorText(err));
   }
   const username = fields.get('Username');
   const account = await ctx.authenticate(username, fields.get('PIN'));
@@ -136,11 +133,7 @@ function sendMmsOptions(): RouteOptions {
     expectedError: isDecodeError,
     onError: (req, _ctx, err) =>
       isDecodeError(err)
-        ? requestError(
-            readLeniently(req),
-            REPORT.syntaxError,
-            `Malformed form encoding: ${(err as Error).message}`,
-          )
+        ? requestError(readLeniently(req), REPORT.syntaxError, decodeErrorText(err))
         : requestError(
             readLeniently(req),
             REPORT.serverError,

@@ -13,7 +13,11 @@
 // charge and answer identically; the format-1 record (last failure, else last recipient) becomes the
 // SOAP response.
 import { storedRelease } from '../release.ts';
-import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
+import {
+  buildFault,
+  buildResponseEnvelope,
+  parseRequestEnvelopeInSlices,
+} from '../../protocol/soap/envelope.ts';
 import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
 import { MAY_HAVE_BEEN_PROCESSED, respond, STATE_CHANGING, xmlSafe } from './answer.ts';
@@ -114,7 +118,12 @@ async function handleSoap(
 ): Promise<RouteResponse> {
   let parsed: ParsedSoapRequest;
   try {
-    parsed = parseRequestEnvelope(req.body, { maxBytes: SOAP_BODY_LIMIT });
+    // In slices (issue 23): a large hostile envelope does not stall the other clients.
+    parsed = await parseRequestEnvelopeInSlices(
+      req.body,
+      { maxBytes: SOAP_BODY_LIMIT },
+      () => new Promise((resolve) => setImmediate(resolve)),
+    );
   } catch (err) {
     if (err instanceof SoapParseError) return fault('soap:Client', err.message);
     throw err;

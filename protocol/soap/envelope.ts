@@ -213,6 +213,34 @@ export function parseRequestEnvelope(
   } as ParsedSoapRequest;
 }
 
+/** Bytes parsed between two turns of the event loop by parseRequestEnvelopeInSlices. */
+export const SOAP_PARSE_SLICE_BYTES = 64 * 1024;
+
+/**
+ * parseRequestEnvelope for a server (issue 23): the body is fed to the streaming reader in slices,
+ * each followed by a macrotask turn, so a 4 MB hostile envelope (about 0.25 s of parsing at worst)
+ * never holds other requests up for more than one slice. `yieldTurn` is setImmediate in a promise.
+ */
+export async function parseRequestEnvelopeInSlices(
+  input: Uint8Array,
+  options: SoapParseOptions,
+  yieldTurn: () => Promise<void>,
+): Promise<ParsedSoapRequest> {
+  const reader = new SoapEnvelopeReader({ kind: 'request' }, options);
+  for (let at = 0; at < input.byteLength; at += SOAP_PARSE_SLICE_BYTES) {
+    reader.write(input.subarray(at, at + SOAP_PARSE_SLICE_BYTES));
+    if (at + SOAP_PARSE_SLICE_BYTES < input.byteLength) await yieldTurn();
+  }
+  const content = reader.end().content;
+  return {
+    operation: content.entry,
+    request: content.value,
+    namespace: content.namespace,
+    soapVersion: content.version,
+    ignored: content.ignored,
+  } as ParsedSoapRequest;
+}
+
 /**
  * Parse the response envelope of `op`. Throws SoapFaultError when the body is a Fault, and
  * SoapParseError when it is not a valid <OpResponse>.

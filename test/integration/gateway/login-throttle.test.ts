@@ -8,6 +8,7 @@ import {
   BASE_DELAY_MS,
   FREE_FAILURES,
   LoginGuard,
+  MAX_CONCURRENT_CHECKS,
   MAX_DELAY_MS,
   PER_ADDRESS_CONCURRENCY,
   USER_FREE_FAILURES,
@@ -108,5 +109,51 @@ describe('gateway logins over HTTP', () => {
     expect(parseTags(blocked.body).AvailableCredit).toBeUndefined();
     await new Promise((r) => setTimeout(r, BASE_DELAY_MS + 100));
     expect(parseTags((await query(gw.pin)).body).AvailableCredit).toBeDefined();
+  });
+
+  // Issue 23: every attempt looked at the back-off on arrival, when none had failed yet, so a burst
+  // was checked in full and the right PIN in it accepted.
+  it('checks a burst of 200 wrong PINs plus the right one as if one after another', async () => {
+    const guard = new LoginGuard();
+    const burst = Array.from({ length: 200 }, (_, i) =>
+      authenticate(gw.ctx.db, gw.username, `wrong${i}`, guard, '127.0.0.1'),
+    );
+    const right = authenticate(gw.ctx.db, gw.username, gw.pin, guard, '127.0.0.1');
+    expect(await Promise.all(burst)).toEqual(Array.from({ length: 200 }, () => null));
+    expect(await right).toBeNull();
+    // Only USER_FREE_FAILURES were checked and counted: the back-off is the first step's, not
+    // 2^190 steps'. Once it has passed, the right PIN gets in.
+    expect(guard.retryAfterMs(gw.username, '127.0.0.1')).toBeLessThanOrEqual(BASE_DELAY_MS);
+    await new Promise((r) => setTimeout(r, guard.retryAfterMs(gw.username, '127.0.0.1') + 50));
+    expect((await authenticate(gw.ctx.db, gw.username, gw.pin, guard, '127.0.0.1'))?.username).toBe(
+      gw.username,
+    );
+  });
+
+  it('refuses the right PIN sent over HTTP at the same moment as 200 wrong ones', async () => {
+    const { username, pin } = gw.addAccount({ credit: '1.00' });
+    const query = (p: string) => postForm(gw.url, PATH, { Username: username, PIN: p, AvailableCredit: '' });
+    const burst = Array.from({ length: 200 }, (_, i) => query(`wrong${i}`));
+    const right = query(pin);
+    const answers = await Promise.all([...burst, right]);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => parseTags(a.body).AvailableCredit !== undefined)).toEqual([]);
+  });
+
+  it('runs at most MAX_CONCURRENT_CHECKS checks at a time across addresses', async () => {
+    const g = new LoginGuard();
+    let running = 0;
+    let most = 0;
+    const checks = Array.from({ length: 20 }, (_, i) =>
+      g.limit(`10.3.0.${i}`, async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        return true;
+      }),
+    );
+    await Promise.all(checks);
+    expect(most).toBe(MAX_CONCURRENT_CHECKS);
   });
 });

@@ -14,6 +14,7 @@
 // SOAP response.
 import { storedRelease } from '../release.ts';
 import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
+import { charsetOf } from '../../protocol/soap/xml-encoding.ts';
 import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
 import { MAY_HAVE_BEEN_PROCESSED, respond, STATE_CHANGING, xmlSafe } from './answer.ts';
@@ -125,7 +126,9 @@ async function handleSoap(
 ): Promise<RouteResponse> {
   let parsed: ParsedSoapRequest;
   try {
-    parsed = parseRequestEnvelope(req.body, { maxBytes: SOAP_BODY_LIMIT });
+    // the request's byte order mark, HTTP charset or XML declaration say its encoding (issue 24)
+    const charset = charsetOf(req.headers['content-type']);
+    parsed = parseRequestEnvelope(req.body, { maxBytes: SOAP_BODY_LIMIT, charset });
   } catch (err) {
     if (err instanceof SoapParseError) return fault('soap:Client', err.message);
     throw err;

@@ -724,8 +724,8 @@ export interface MessengerApi {
     delete(conversationId: number): Promise<void>;
     exportCsv(conversationId: number): Promise<string>;
     unreadTotal(): Promise<number>;
-    /** Poll CollectMessages now. */
-    pollNow(): Promise<{ received: number }>;
+    /** Poll CollectMessages now; `warning` when the gateway returned messages again (issue 24). */
+    pollNow(): Promise<{ received: number; warning?: string }>;
     search(args: { query: string; limit?: number }): Promise<SearchResults>;
     // issue 13: archive, mark all read, a number's conversation, export beyond one conversation
     setArchived(args: { conversationId: number; archived: boolean }): Promise<void>;

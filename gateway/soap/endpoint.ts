@@ -18,6 +18,7 @@ import {
   buildResponseEnvelope,
   parseRequestEnvelopeInSlices,
 } from '../../protocol/soap/envelope.ts';
+import { charsetOf } from '../../protocol/soap/xml-encoding.ts';
 import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
 import { MAY_HAVE_BEEN_PROCESSED, respond, STATE_CHANGING, xmlSafe } from './answer.ts';
@@ -118,10 +119,12 @@ async function handleSoap(
 ): Promise<RouteResponse> {
   let parsed: ParsedSoapRequest;
   try {
-    // In slices (issue 23): a large hostile envelope does not stall the other clients.
+    // In slices (issue 23): a large hostile envelope does not stall the other clients. The request's
+    // byte order mark, HTTP charset or XML declaration say its encoding (issue 24).
+    const charset = charsetOf(req.headers['content-type']);
     parsed = await parseRequestEnvelopeInSlices(
       req.body,
-      { maxBytes: SOAP_BODY_LIMIT },
+      { maxBytes: SOAP_BODY_LIMIT, charset },
       () => new Promise((resolve) => setImmediate(resolve)),
     );
   } catch (err) {

@@ -10,7 +10,7 @@ import { classifyReport, describeReport, isAccepted, REPORT } from '../../protoc
 import { parseManageResponse } from '../../protocol/responses.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
-import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
+import { buildRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError } from '../../protocol/soap/errors.ts';
 import { SENDSMS5_PROFILE, SOAP_CONTENT_TYPE, SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
@@ -53,7 +53,7 @@ import type {
 } from './requests.ts';
 import { ValidationError } from './results.ts';
 import type { Result, SendResult } from './results.ts';
-import { soapStream } from './soap-stream.ts';
+import { readSoapAnswer, soapStream } from './soap-stream.ts';
 import { HttpTransport } from './transport.ts';
 import { SoapNamespaces, type SoapNamespaceInUse } from './soap-namespace.ts';
 import { reachOf, type AddressBookEntry } from './address-books.ts';
@@ -471,7 +471,7 @@ export class GatewayClient {
       }
       throw err;
     }
-    const res = await this.#transport.post({
+    const res = await this.#transport.postBinary({
       path: this.#soapPath,
       body,
       contentType: SOAP_CONTENT_TYPE,
@@ -481,7 +481,7 @@ export class GatewayClient {
     if (res.kind === 'unsent') return { outcome: 'unsent', reason: res.reason };
     if (res.kind === 'unknown') return { outcome: 'unknown', reason: res.reason, server: res.server };
     try {
-      return { outcome: 'ok', value: parseResponseEnvelope(op, res.body), server: res.server };
+      return { outcome: 'ok', value: readSoapAnswer(op, res.body), server: res.server };
     } catch (err) {
       if (err instanceof SoapFaultError) {
         // read the WSDL again before the next call (this one is not repeated)

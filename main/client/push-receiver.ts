@@ -18,6 +18,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { timingSafeEqual, createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
+import { charsetOf } from '../../protocol/soap/xml-encoding.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
 import { DEFAULT_SOAP_PROFILE, SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
@@ -151,7 +152,7 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
     }
     let parsed: ReturnType<typeof parseRequestEnvelope>;
     try {
-      parsed = parseRequestEnvelope(body, { maxBytes: max });
+      parsed = parseRequestEnvelope(body, { maxBytes: max, charset: charsetOf(req.headers['content-type']) });
     } catch (err) {
       const reason = err instanceof SoapParseError ? err.message : 'unreadable request';
       this.emit('refused', { reason, remoteAddress });

@@ -2,7 +2,11 @@
 // chunk by chunk through protocol/soap's streaming reader, and the items of its streamed list (the
 // messages of CollectMessages) go to `keep` as soon as each chunk completes them. Nothing limits the
 // size of the whole answer; the reader caps each item, so memory stays bounded per item.
-import { buildRequestEnvelope, createResponseStream } from '../../protocol/soap/envelope.ts';
+import {
+  buildRequestEnvelope,
+  createResponseStream,
+  parseResponseEnvelope,
+} from '../../protocol/soap/envelope.ts';
 import type { SoapStreamedItem } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError, SoapParseError } from '../../protocol/soap/errors.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
@@ -10,8 +14,9 @@ import type { SoapOperation, SoapRequests, SoapResponses } from '../../protocol/
 import { errorText, rejected } from './interpret.ts';
 import { ValidationError } from './results.ts';
 import type { Result } from './results.ts';
-import type { HttpTransport } from './transport.ts';
+import type { BinaryBody, HttpTransport } from './transport.ts';
 import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
+import { charsetOf } from '../../protocol/soap/xml-encoding.ts';
 
 /** A SOAP call whose answer's streamed list (SOAP_STREAMED_LISTS) goes to `keep` as it is read. */
 export async function soapStream<K extends SoapOperation>(
@@ -35,8 +40,8 @@ export async function soapStream<K extends SoapOperation>(
   }
   const res = await transport.postStream(
     { path: endpoint.path, body, contentType: SOAP_CONTENT_TYPE, headers: { soapaction: '""' }, signal },
-    async (chunks) => {
-      const reader = createResponseStream(op);
+    async (chunks, _status, contentType) => {
+      const reader = createResponseStream(op, { charset: charsetOf(contentType) });
       let count = 0;
       try {
         for await (const chunk of chunks) {
@@ -72,4 +77,12 @@ export async function soapStream<K extends SoapOperation>(
     reason: `${status}the gateway's SOAP answer could not be read${kept} (${errorText(read.error)}); not sent again`,
     server: res.server,
   };
+}
+
+/**
+ * A whole SOAP answer read from its bytes (issue 24): its byte order mark, HTTP charset or XML
+ * declaration say how they are encoded. Throws what parseResponseEnvelope throws.
+ */
+export function readSoapAnswer<K extends SoapOperation>(op: K, body: BinaryBody): SoapResponses[K] {
+  return parseResponseEnvelope(op, body.bytes, { charset: charsetOf(body.contentType) });
 }

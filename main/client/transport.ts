@@ -71,8 +71,21 @@ export type TransportResult<B = string> =
   | { kind: 'unsent'; reason: string; attempts: Attempt[] }
   | { kind: 'unknown'; reason: string; server: ServerRole; attempts: Attempt[] };
 
-/** Reads a response body as it arrives; an error it throws is a body cut off (the result is "unknown"). */
-export type BodyReader<B> = (body: AsyncIterable<Uint8Array>, status: number) => Promise<B>;
+/**
+ * Reads a response body as it arrives; an error it throws is a body cut off (the result is "unknown").
+ * `contentType`: the answer's Content-Type (its charset says how an XML body is encoded; issue 24).
+ */
+export type BodyReader<B> = (
+  body: AsyncIterable<Uint8Array>,
+  status: number,
+  contentType: string | undefined,
+) => Promise<B>;
+
+/** A whole answer as bytes, with its Content-Type (a SOAP answer: XML decodes itself). */
+export interface BinaryBody {
+  bytes: Uint8Array;
+  contentType: string | undefined;
+}
 
 /** The whole body as text (UTF-8, lenient as fetch's text()), refused past `max` bytes. */
 function textReader(max: number): BodyReader<string> {
@@ -85,6 +98,20 @@ function textReader(max: number): BodyReader<string> {
       chunks.push(chunk);
     }
     return Buffer.concat(chunks).toString('utf8');
+  };
+}
+
+/** The whole body as bytes, refused past `max` bytes. */
+function binaryReader(max: number): BodyReader<BinaryBody> {
+  return async (body, _status, contentType) => {
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for await (const chunk of body) {
+      bytes += chunk.byteLength;
+      if (bytes > max) throw new Error(`the response is larger than the limit of ${max} bytes`);
+      chunks.push(chunk);
+    }
+    return { bytes: Buffer.concat(chunks), contentType };
   };
 }
 
@@ -225,6 +252,11 @@ export class HttpTransport {
     return this.postStream(req, textReader(this.#maxResponseBytes));
   }
 
+  /** POST and read the whole answer as bytes, with its Content-Type (at most maxResponseBytes). */
+  async postBinary(req: PostRequest): Promise<TransportResult<BinaryBody>> {
+    return this.postStream(req, binaryReader(this.#maxResponseBytes));
+  }
+
   /**
    * POST and hand the answer's body to `read` as it arrives (any size: the reader decides what it
    * keeps). The failover rules are post()'s; a body that breaks off while `read` consumes it makes the
@@ -298,7 +330,8 @@ export class HttpTransport {
     attempts.push({ server: origin.role, url: url.href, stage: 'sent' });
     let value: B;
     try {
-      value = await read(response.body, response.statusCode);
+      const type = response.headers['content-type'];
+      value = await read(response.body, response.statusCode, Array.isArray(type) ? type[0] : type);
     } catch (err) {
       response.body.destroy();
       return {

@@ -1,9 +1,12 @@
 // The inbox: CollectMessages every settings.pollIntervalSeconds while a session exists (again at once
 // while a page comes back full; each answer streamed and stored as it is read), back-off
 // ×2 per failure up to an hour ('inbox:pollFailed'), pollNow (one poll at a time: a second caller
-// shares it); each message stored once, 'inbox:received' with the unread total. The push receiver
-// (always for the sandbox, else by settings.pushReceiver): receipts → 'inbox:receipt',
-// DeliverMessage → stored like a poll.
+// shares it); a page that repeats a message of an earlier page (a gateway that keeps collected
+// messages, issue 24) ends the poll, with a warning logged once a session and returned by pollNow;
+// each message stored once, 'inbox:received' with the unread total. The push receiver (always for
+// the sandbox, else by settings.pushReceiver): receipts → 'inbox:receipt', DeliverMessage → stored
+// like a poll.
+import { CollectRepeats, repeatWarning } from '../client/collect-repeats.ts';
 import { newPushPath, PushReceiver } from '../client/push-receiver.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { message } from './app-options.ts';
@@ -41,7 +44,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
   const { store, sessions, emit, log } = deps;
   let timer: NodeJS.Timeout | null = null;
   let failures = 0;
-  let polling: Promise<{ received: number }> | null = null;
+  let polling: Promise<{ received: number; warning?: string }> | null = null;
   /** The current session's push receiver. */
   let receiver: PushReceiver | null = null;
 
@@ -51,6 +54,20 @@ export function createInboxPoller(deps: InboxPollerDeps) {
    * as large as any before counts as full, and the poller calls again at once.
    */
   let largestPage = 0;
+
+  /** Messages the session's polls already collected (issue 24): a page that repeats one ends a poll. */
+  let repeats = new CollectRepeats();
+  let repeatsWarned = false;
+
+  /** Ends a page: the warning when it repeated messages of earlier pages (logged once a session). */
+  function endPage(calls: number): string | undefined {
+    const { repeated } = repeats.endPage();
+    if (repeated === 0) return undefined;
+    const warning = repeatWarning(repeated, calls);
+    if (!repeatsWarned) log(`inbox: ${warning}`);
+    repeatsWarned = true;
+    return warning;
+  }
 
   /** Stores each message once, in one transaction; 'inbox:received' when any is new. */
   function storeInbound(items: Inbound[]): MessageRecord[] {
@@ -78,13 +95,14 @@ export function createInboxPoller(deps: InboxPollerDeps) {
    * read as it arrives and its messages are stored chunk by chunk, before the next chunk is read: if
    * the app stops mid-answer, only the messages of that answer not yet stored are at risk.
    */
-  async function pollOnce(): Promise<{ received: number }> {
+  async function pollOnce(): Promise<{ received: number; warning?: string }> {
     const s = sessions.require();
     let received = 0;
+    let warning: string | undefined;
     for (let call = 1; ; call++) {
-      const r = await s.client.collectMessagesStreaming((items) => {
+      const r = await s.client.collectMessagesStreaming((page) => {
         received += storeInbound(
-          items.map((m) => ({
+          repeats.fresh(page).map((m) => ({
             from: m.ReplyTo,
             to: m.SendTo,
             text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
@@ -92,6 +110,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
           })),
         ).length;
       });
+      warning = endPage(call);
       if (r.outcome !== 'ok') {
         failures++;
         const retryInSeconds = Math.min(
@@ -105,13 +124,14 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       failures = 0;
       const full = r.value.count > 0 && r.value.count >= largestPage;
       largestPage = Math.max(largestPage, r.value.count);
-      if (!full || call >= MAX_PAGES_PER_POLL || deps.closing() || sessions.current() !== s) break;
+      if (!full || warning !== undefined || call >= MAX_PAGES_PER_POLL) break;
+      if (deps.closing() || sessions.current() !== s) break;
     }
     schedule(deps.settings().pollIntervalSeconds);
-    return { received };
+    return warning !== undefined ? { received, warning } : { received };
   }
 
-  function pollNow(): Promise<{ received: number }> {
+  function pollNow(): Promise<{ received: number; warning?: string }> {
     polling ??= pollOnce().finally(() => {
       polling = null;
     });
@@ -229,6 +249,8 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     api: { pollNow },
     async sessionReady(s: Session): Promise<void> {
       largestPage = 0;
+      repeats = new CollectRepeats();
+      repeatsWarned = false;
       await replaceReceiver(s);
       if (sessions.current() === s) schedule(deps.settings().pollIntervalSeconds);
     },

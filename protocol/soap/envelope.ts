@@ -29,6 +29,11 @@ export interface SoapParseOptions {
   /** most elements accepted, and most attributes (counted apart); default SOAP_MAX_ELEMENTS / _ATTRIBUTES */
   maxElements?: number;
   maxAttributes?: number;
+  /**
+   * the HTTP charset parameter of the message, if any: with a byte order mark and the XML declaration
+   * it says the encoding (UTF-8, UTF-16, ISO-8859-1, windows-1252; xml-encoding.ts)
+   */
+  charset?: string | undefined;
 }
 
 /** A parsed request, discriminated by operation. */

@@ -132,6 +132,8 @@ export interface ReaderLimits {
   maxBytes?: number;
   maxElements?: number;
   maxAttributes?: number;
+  /** the HTTP charset parameter the message came with (the encoding rules of xml-encoding.ts) */
+  charset?: string | undefined;
 }
 
 /** What a finished envelope held. */
@@ -181,11 +183,13 @@ export class SoapEnvelopeReader implements XmlSink {
           maxBytes: Infinity,
           maxElements: this.#itemLimits.elements,
           maxAttributes: this.#itemLimits.attributes,
+          charset: limits.charset,
         }
       : {
           maxBytes: limits.maxBytes ?? SOAP_MAX_BYTES,
           maxElements: this.#itemLimits.elements,
           maxAttributes: this.#itemLimits.attributes,
+          charset: limits.charset,
         };
     this.#xml = new XmlStreamReader(this, xmlLimits);
   }

@@ -4,7 +4,9 @@
 //
 // Safety rules (protocol/soap/README.md, docs/GATEWAY.md), all applied while streaming:
 // - size: the bytes fed are counted (UTF-8) and refused past maxBytes, before they are decoded;
-// - strict UTF-8 (a fatal streaming TextDecoder: a bad or cut sequence is refused, also across chunks);
+// - the encoding the document declares (xml-encoding.ts: BOM, HTTP charset, XML declaration; UTF-8,
+//   UTF-16, ISO-8859-1, windows-1252; issue 24), decoded strictly (a fatal streaming TextDecoder: a
+//   bad or cut sequence is refused, also across chunks); the size limit counts the bytes as sent;
 // - any DOCTYPE or ENTITY declaration is refused outright (no XXE, no entity expansion, no billion
 //   laughs); saxes itself never reads a DTD and knows only the five predefined entities;
 // - well-formedness as XML 1.0 defines it, including its character rules: a raw control character
@@ -19,6 +21,8 @@ import { SaxesParser } from 'saxes';
 import type { SaxesTagPlain } from 'saxes';
 import { SoapParseError } from './errors.ts';
 import { XSI_NAMESPACE } from './namespaces.ts';
+import { encodingName, sniffEncoding, xmlDecoder, XmlEncodingError } from './xml-encoding.ts';
+import type { XmlEncoding } from './xml-encoding.ts';
 
 /** Default largest SOAP message accepted by the parsers, in bytes (UTF-8). */
 export const SOAP_MAX_BYTES = 4 * 1024 * 1024;
@@ -119,6 +123,8 @@ export interface XmlLimits {
   maxBytes: number;
   maxElements: number;
   maxAttributes: number;
+  /** the HTTP charset parameter the document came with, if any (xml-encoding.ts) */
+  charset?: string | undefined;
 }
 
 export const DEFAULT_XML_LIMITS: XmlLimits = {
@@ -126,6 +132,13 @@ export const DEFAULT_XML_LIMITS: XmlLimits = {
   maxElements: SOAP_MAX_ELEMENTS,
   maxAttributes: SOAP_MAX_ATTRIBUTES,
 };
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
 
 /** Size of the slices a large input is fed to saxes in (characters or bytes). */
 const SLICE = 64 * 1024;
@@ -156,7 +169,10 @@ export class XmlStreamReader {
   readonly #sink: XmlSink;
   readonly #limits: XmlLimits;
   readonly #parser: SaxesParser;
-  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  /** set once the first bytes tell the encoding; until then they wait in #head */
+  #decoder: { decode(bytes: Uint8Array, stream: boolean): string } | undefined;
+  #encoding: XmlEncoding = 'utf-8';
+  #head: Uint8Array | undefined;
   /** prefix → URI, one map per element that declares namespaces (others share their parent's) */
   #scope = new Map<string, string>([['xml', XML_NAMESPACE]]);
   /** the scopes to restore, with the depth of the element that opened each */
@@ -249,6 +265,16 @@ export class XmlStreamReader {
         typeof chunk !== 'string' ? chunk.byteLength : chunk.length > max ? max + 1 : utf8Length(chunk);
       if (this.#bytes > max) throw new SoapParseError(`message is larger than the limit of ${max} bytes`);
     }
+    if (typeof chunk !== 'string' && this.#decoder === undefined) {
+      // the first bytes say the encoding (a byte order mark, the HTTP charset, the XML declaration)
+      const head = this.#head === undefined ? chunk : concat(this.#head, chunk);
+      if (!this.#choose(head, false)) {
+        this.#head = head;
+        return;
+      }
+      this.#head = undefined;
+      chunk = head;
+    }
     // saxes is fastest on chunks of tens of KiB: a whole document goes in as such slices
     for (let at = 0; at < chunk.length; at += SLICE) {
       const slice =
@@ -259,22 +285,43 @@ export class XmlStreamReader {
             : chunk.subarray(at, at + SLICE);
       let text = typeof slice === 'string' ? slice : this.#decode(slice, true);
       if (this.#first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      this.#first = false;
+      if (text !== '') this.#first = false;
       this.#feed(text);
     }
   }
 
   end(): void {
+    if (this.#decoder === undefined) {
+      const head = this.#head ?? new Uint8Array(0);
+      this.#head = undefined;
+      this.#choose(head, true);
+      if (head.length > 0) this.#feed(this.#decode(head, true));
+    }
     this.#feed(this.#decode(new Uint8Array(0), false));
     this.#parser.close();
     this.#rethrow();
   }
 
+  /** Picks the decoder once `head` tells the encoding; false while more bytes are needed. */
+  #choose(head: Uint8Array, final: boolean): boolean {
+    let sniffed;
+    try {
+      sniffed = sniffEncoding(head, this.#limits.charset, final);
+    } catch (err) {
+      if (err instanceof XmlEncodingError) throw new SoapParseError(err.message);
+      throw err;
+    }
+    if (sniffed === 'more') return false;
+    this.#encoding = sniffed.encoding;
+    this.#decoder = xmlDecoder(sniffed.encoding);
+    return true;
+  }
+
   #decode(bytes: Uint8Array, stream: boolean): string {
     try {
-      return this.#decoder.decode(bytes, { stream });
+      return (this.#decoder ?? xmlDecoder('utf-8')).decode(bytes, stream);
     } catch {
-      throw new SoapParseError('message is not valid UTF-8');
+      throw new SoapParseError(`message is not valid ${encodingName(this.#encoding)}`);
     }
   }
 

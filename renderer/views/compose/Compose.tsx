@@ -28,6 +28,7 @@ import { Copies, copiesOf, copiesReach, NO_COPIES, type CopiesForm } from './Cop
 import { sendingNotice, useServerBooks } from './server-books.ts';
 import { JobBooks, useJobBooks } from '../HistoryBooks.tsx';
 import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
+import { TemplatesDialog } from './Templates.tsx';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
 import { useMergeMeasure } from './useMergeMeasure.ts';
 
@@ -45,6 +46,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const [contacts, setContacts] = useState<Contact[]>([]);
   const [groups, setGroups] = useState<Group[]>([]);
   const [templates, setTemplates] = useState<Template[]>([]);
+  const [managing, setManaging] = useState(false);
   const [replyTos, setReplyTos] = useState<string[]>([]);
   const [country, setCountry] = useState<string | undefined>(undefined);
   const [chips, setChips] = useState<Chip[]>([]);
@@ -335,6 +337,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           costMessages={check.costMessages}
           credit={credit}
           merge={merge}
+          onManageTemplates={() => setManaging(true)}
         />
       )}
       <Options options={options} onChange={setOptions} replyTos={replyTos} rich={rich} kind={kind} />
@@ -402,6 +405,14 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         <p className="muted small" data-testid="sent-lock">
           Sent. To send this again, choose “Edit and send again”.
         </p>
+      ) : null}
+      {managing ? (
+        <TemplatesDialog
+          templates={templates}
+          onChange={setTemplates}
+          onClose={() => setManaging(false)}
+          initialText={rich ? '' : text}
+        />
       ) : null}
       {confirming ? <SendConfirm estimate={confirming} onAnswer={(c) => answerRef.current(c)} /> : null}
 

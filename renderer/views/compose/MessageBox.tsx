@@ -1,5 +1,6 @@
 // Compose's content: the kind (text, flash, or a rich kind from the media registry), the phone make
 // the kind needs, and either the text box with its GSM-7/UCS-2 counter or the kind's editor.
+import { useRef } from 'react';
 import type { Credit, MergeMeasure, Template } from '../../../preload/api.ts';
 import { RICH_KINDS, type ContentKind, type RichKind } from '../../../protocol/content.ts';
 import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../../protocol/fields.ts';
@@ -8,6 +9,7 @@ import { SMS_SEGMENT, type TextAnalysis } from '../../../protocol/sms.ts';
 import { plural } from '../../format.ts';
 import { EDITORS } from '../media/registry.ts';
 import type { EditorReport, EditorState } from '../media/types.ts';
+import { TemplatePicker } from './Templates.tsx';
 
 /** Whether this kind's request needs PhoneMake (spec 2.4): fixed (a group graphic's Nokia), chosen, or none. */
 export function phoneMakeRule(kind: ContentKind): { fixed: PhoneMakeOnly } | 'choose' | 'none' {
@@ -111,10 +113,13 @@ export function MessageBox({
   costMessages,
   credit,
   merge = null,
+  onManageTemplates,
 }: {
   text: string;
   onText: (text: string) => void;
   templates: Template[];
+  /** Opens the templates dialog (issue 26). */
+  onManageTemplates: () => void;
   analysis: TextAnalysis;
   tooLong: boolean;
   costMessages: number;
@@ -123,29 +128,15 @@ export function MessageBox({
   merge?: MergeMeasure | null;
 }) {
   const characters = analysis.characters;
+  const box = useRef<HTMLTextAreaElement>(null);
   return (
     <div className="field">
       <div className="row spread">
         <label htmlFor="message">Message</label>
-        {templates.length ? (
-          <select
-            aria-label="Insert template"
-            value=""
-            onChange={(e) => {
-              const t = templates.find((x) => String(x.id) === e.target.value);
-              if (t) onText(t.text);
-            }}
-          >
-            <option value="">Templates…</option>
-            {templates.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        ) : null}
+        <TemplatePicker templates={templates} box={box} onManage={onManageTemplates} />
       </div>
       <textarea
+        ref={box}
         id="message"
         rows={6}
         value={text}

@@ -70,6 +70,8 @@ export interface MessageRecord {
   gatewayId: string | null;
   /** Sent by a keyword auto-reply rule (issue 12). */
   automatic?: boolean;
+  /** What a rich message is ("Ringtone: Nokia tune", protocol/content-label.ts); null for plain text. */
+  label: string | null;
 }
 
 export interface ConversationSummary {
@@ -85,7 +87,10 @@ export interface ConversationSummary {
   lastActivityAt: Millis;
   /** Hidden from the inbox until the next inbound message (or unarchived). */
   archived: boolean;
-  lastMessage: Pick<MessageRecord, 'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt'> | null;
+  lastMessage: Pick<
+    MessageRecord,
+    'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt' | 'label'
+  > | null;
 }
 
 /** Keyset cursor of the conversation list (most recent activity first). */

@@ -443,6 +443,8 @@ export interface SendEstimate {
    * null when a book could not be sized). Their reach is counted in `recipients` and `messages`.
    */
   reached?: Array<{ label: string; reach: number | null }>;
+  /** Issue 26: the first opted-out recipients (at most 20), with their contacts' names, for the warning before Send. */
+  optedOutNamed?: Array<{ number: string; name: string | null }>;
 }
 
 export interface SendAccepted {

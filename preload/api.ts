@@ -70,6 +70,8 @@ export interface MessageRecord {
   gatewayId: string | null;
   /** Sent by a keyword auto-reply rule (issue 12). */
   automatic?: boolean;
+  /** What a rich message is ("Ringtone: Nokia tune", protocol/content-label.ts); null for plain text. */
+  label: string | null;
 }
 
 export interface ConversationSummary {
@@ -85,7 +87,10 @@ export interface ConversationSummary {
   lastActivityAt: Millis;
   /** Hidden from the inbox until the next inbound message (or unarchived). */
   archived: boolean;
-  lastMessage: Pick<MessageRecord, 'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt'> | null;
+  lastMessage: Pick<
+    MessageRecord,
+    'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt' | 'label'
+  > | null;
 }
 
 /** Keyset cursor of the conversation list (most recent activity first). */
@@ -438,6 +443,8 @@ export interface SendEstimate {
    * null when a book could not be sized). Their reach is counted in `recipients` and `messages`.
    */
   reached?: Array<{ label: string; reach: number | null }>;
+  /** Issue 26: the first opted-out recipients (at most 20), with their contacts' names, for the warning before Send. */
+  optedOutNamed?: Array<{ number: string; name: string | null }>;
 }
 
 export interface SendAccepted {

@@ -106,7 +106,9 @@ function lengthProblem(
 
 type Attempt =
   // nationalForm: the digits of the number as its region writes it nationally ('' if unknown).
-  { ok: true; msisdn: string; nationalForm: string } | { ok: false; code: MsisdnProblem; reason: string };
+  // digits: set when the number as parsed (calling code included) has more digits than E.164 allows.
+  | { ok: true; msisdn: string; nationalForm: string }
+  | { ok: false; code: MsisdnProblem; reason: string; digits?: number };
 
 /** Parse `text` ('+…' international, or national with `country`) with libphonenumber. */
 function attempt(text: string, country: CountryCode | undefined): Attempt {
@@ -139,7 +141,23 @@ function attempt(text: string, country: CountryCode | undefined): Attempt {
 }
 
 function tooManyDigits(count: number): Attempt {
-  return { ok: false, code: 'TOO_LONG', reason: `too long: ${count} digits, at most ${E164_MAX_DIGITS}` };
+  return {
+    ok: false,
+    code: 'TOO_LONG',
+    reason: `too long: ${count} digits, at most ${E164_MAX_DIGITS}`,
+    digits: count,
+  };
+}
+
+/**
+ * The reason of a number with too many digits, counted as the person typed them (issue 26: a
+ * 17-digit entry read nationally became 44 + 17 = 19 digits, and the reason said 19). Only when
+ * what was typed fits but the calling code added makes it too long is the whole number counted.
+ */
+function tooLongReason(typed: number, parsed: number): string {
+  return typed > E164_MAX_DIGITS
+    ? `too long: ${typed} digits, at most ${E164_MAX_DIGITS}`
+    : `too long: ${parsed} digits with the country code, at most ${E164_MAX_DIGITS}`;
 }
 
 function notValid(callingCode: string, country: string | undefined): Attempt {
@@ -261,14 +279,21 @@ function normalize(
   const digits = compact.replace('+', '');
   if (digits === '') return fail(input, 'NOT_A_NUMBER', 'not a phone number: no digits');
 
-  const done = (result: Attempt): MsisdnResult =>
-    result.ok ? { ok: true, msisdn: result.msisdn } : fail(input, result.code, result.reason);
+  // `typed`: the digits of the number as entered, without an international call prefix.
+  const done = (result: Attempt, typed = digits.length): MsisdnResult =>
+    result.ok
+      ? { ok: true, msisdn: result.msisdn }
+      : fail(
+          input,
+          result.code,
+          result.digits === undefined ? result.reason : tooLongReason(typed, result.digits),
+        );
 
   // Explicitly international: '+CC…' or the '00' international call prefix used across Europe.
   if (compact.startsWith('+')) return done(tryParse(`+${digits}`, undefined));
   if (digits.startsWith('00')) {
     if (country === undefined || metadata.countries[country]?.[0] !== '1') {
-      return done(tryParse(`+${digits.slice(2)}`, undefined));
+      return done(tryParse(`+${digits.slice(2)}`, undefined), digits.length - 2);
     }
   }
 

@@ -33,6 +33,9 @@ import type {
   Settings,
 } from '../../preload/api.ts';
 
+/** Opted-out recipients named in an estimate (issue 26); the rest are counted. */
+const OPTED_OUT_NAMED = 20;
+
 export interface SenderDeps {
   store: AppStore;
   sessions: { current(): Session | null; require(): Session };
@@ -385,10 +388,22 @@ export function createSender(deps: SenderDeps) {
         const merge = isMailMerge(req.content)
           ? mergedTexts(req.content.text, store.contacts.byMsisdns(kept))
           : undefined;
-        return estimateSend(plan, req.content, credit, deps.settings().confirmAboveRecipients, merge, {
-          reach: reachOfPlan(planned),
-          reached: planned.reached,
-        });
+        const estimate = estimateSend(
+          plan,
+          req.content,
+          credit,
+          deps.settings().confirmAboveRecipients,
+          merge,
+          {
+            reach: reachOfPlan(planned),
+            reached: planned.reached,
+          },
+        );
+        // Issue 26: Compose names the opted-out recipients before Send (the first few, with their contacts' names).
+        const named = skipped.slice(0, OPTED_OUT_NAMED);
+        const contacts = store.contacts.byMsisdns(named);
+        const optedOutNamed = named.map((number) => ({ number, name: contacts.get(number)?.name ?? null }));
+        return { ...estimate, optedOutNamed };
       },
       permittedReplyTo: async () => {
         const r = await sessions.require().client.permittedReplyTo();

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { StatementSync } from 'node:sqlite';
 import Papa from 'papaparse';
+import { contentLabel } from '../../protocol/content-label.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import type { AppDb } from './db.ts';
 import { stmt } from '../../storage/sqlite.ts';
@@ -43,13 +44,14 @@ interface ConversationRow {
   m_text: string | null;
   m_status: string | null;
   m_created_at: number | null;
+  m_label: string | null;
 }
 
 const CONVERSATION_SELECT = `
   SELECT cv.id, cv.peer, cv.unread_count, cv.marked_unread, cv.has_unread, cv.last_activity_at, cv.archived,
          ct.id AS contact_id, ct.name AS contact_name,
          m.id AS m_id, m.direction AS m_direction, m.kind AS m_kind, m.text AS m_text,
-         m.status AS m_status, m.created_at AS m_created_at
+         m.status AS m_status, m.created_at AS m_created_at, m.label AS m_label
     FROM conversations cv
     LEFT JOIN contacts ct ON ct.number = cv.peer
     LEFT JOIN messages m ON m.id = cv.last_message_id`;
@@ -75,6 +77,7 @@ function toSummary(row: ConversationRow): ConversationSummary {
             text: row.m_text ?? '',
             status: row.m_status as MessageRecord['status'],
             createdAt: row.m_created_at ?? row.last_activity_at,
+            label: row.m_label ?? contentLabel({ kind: (row.m_kind ?? 'text') as MessageRecord['kind'] }),
           },
   };
 }

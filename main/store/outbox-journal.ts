@@ -15,6 +15,7 @@
 import { OWNER, RUN_ID, holdRunLock, isOrphaned, isProcessAlive, isRunAlive } from './run-lock.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
+import { contentLabel } from '../../protocol/content-label.ts';
 import { msisdnProblem } from '../../protocol/validate.ts';
 import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
@@ -200,7 +201,13 @@ export class OutboxJournal extends OutboxReads {
       }
       insertOutboundMessages(
         db,
-        { id: job.id, kind: content.kind, replyTo: content.replyTo ?? null, at: now },
+        {
+          id: job.id,
+          kind: content.kind,
+          replyTo: content.replyTo ?? null,
+          at: now,
+          label: contentLabel(content),
+        },
         rows,
       );
       return job.id;

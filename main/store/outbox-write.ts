@@ -7,7 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { stmt } from '../../storage/sqlite.ts';
 
-/** Rows per statement: at most 50 × 9 values, far below SQLite's variable limit (32,766). */
+/** Rows per statement: at most 50 × 10 values, far below SQLite's variable limit (32,766). */
 const ROWS = 50;
 
 /** One outbound recipient of a job, as createJob journals it ('pending', read). */
@@ -67,7 +67,7 @@ export function ensureCampaignConversations(
 /** Writes the outbound messages of a job ('pending'), ROWS per statement. */
 export function insertOutboundMessages(
   db: DatabaseSync,
-  job: { id: number; kind: string; replyTo: string | null; at: number },
+  job: { id: number; kind: string; replyTo: string | null; at: number; label: string | null },
   rows: readonly OutboundRow[],
 ): void {
   for (let start = 0; start < rows.length; start += ROWS) {
@@ -85,13 +85,14 @@ export function insertOutboundMessages(
         job.id,
         r.batchId,
         r.position,
+        job.label,
       );
     }
     stmt(
       db,
       multiRow(
-        `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status, job_id, batch_id, position, read) VALUES`,
-        "(?, 'out', ?, ?, ?, ?, ?, 'pending', ?, ?, ?, 1)",
+        `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status, job_id, batch_id, position, read, label) VALUES`,
+        "(?, 'out', ?, ?, ?, ?, ?, 'pending', ?, ?, ?, 1, ?)",
         end - start,
       ),
     ).run(...args);

@@ -1,4 +1,5 @@
 // Row shapes of the app database and their mapping to the API types of preload/api.ts.
+import { contentLabel } from '../../protocol/content-label.ts';
 import type { ReportGroup } from '../../protocol/reports.ts';
 import type {
   Contact,
@@ -39,12 +40,13 @@ export interface MessageRow {
   dedupe_key: Nullable<string>;
   read: number;
   automatic?: number;
+  label?: Nullable<string>;
 }
 
 export const MESSAGE_COLUMNS =
   'm.id, m.conversation_id, m.direction, m.kind, m.peer, m.local, m.text, m.created_at, m.status, m.job_id, ' +
   'm.batch_id, m.position, m.message_identifier, m.report, m.report_text, m.classification, m.sent_at, ' +
-  'm.answered_at, m.receipt_report, m.receipt_at, m.sent_timestamp, m.gateway_id, m.dedupe_key, m.read, m.automatic';
+  'm.answered_at, m.receipt_report, m.receipt_at, m.sent_timestamp, m.gateway_id, m.dedupe_key, m.read, m.automatic, m.label';
 
 export function toMessage(row: MessageRow): MessageRecord {
   return {
@@ -72,6 +74,8 @@ export function toMessage(row: MessageRow): MessageRecord {
     gatewayId: row.gateway_id,
     // Sent by a keyword auto-reply rule (issue 12); absent on every other message.
     ...(row.automatic === 1 ? { automatic: true } : {}),
+    // Issue 26: what a rich message is; rows journaled before the label was stored name their kind.
+    label: row.label ?? contentLabel({ kind: row.kind as ContentKind }),
   };
 }
 

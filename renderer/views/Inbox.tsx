@@ -11,6 +11,7 @@ import type {
   MessageHit,
   SearchResults,
 } from '../../preload/api.ts';
+import { summaryLine } from '../../protocol/content-label.ts';
 import { api, useEvent } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
@@ -290,7 +291,7 @@ export function Inbox({
                 <span className="conv-bottom">
                   <span className="conv-last">
                     {c.lastMessage?.direction === 'out' ? 'You: ' : ''}
-                    {c.lastMessage?.text ?? ''}
+                    {c.lastMessage ? summaryLine(c.lastMessage.label, c.lastMessage.text) : ''}
                   </span>
                   {c.unreadCount > 0 ? (
                     <span className="badge">{c.unreadCount}</span>

@@ -119,6 +119,7 @@ export function SearchPanel({
           <li key={`m${h.message.id}`}>
             <button type="button" className="hit" onClick={() => onOpenHit(h)}>
               <strong>{h.contactName ?? displayNumber(h.message.peer)}</strong>{' '}
+              {h.message.label !== null ? <span className="hit-label">{h.message.label}</span> : null}{' '}
               <span>
                 <Marked parts={snippetParts(h.snippet)} />
               </span>

@@ -205,6 +205,11 @@ export function Thread({
         {messages.length === 0 ? <p className="muted center">No messages yet.</p> : null}
         {messages.map((m) => (
           <div key={m.id} className={`bubble ${m.direction}`} data-testid="bubble">
+            {m.label !== null ? (
+              <div className="bubble-label" data-testid="bubble-label">
+                {m.label}
+              </div>
+            ) : null}
             <div className="bubble-text">
               {m.text}
               {m.automatic ? <span className="auto-badge">auto-reply</span> : null}

@@ -4,15 +4,13 @@
 // number) and "Continue sending" (issue 17: only what was never requested; numbers that opted out
 // since are left out and counted).
 import type { OutboxJob, SendEstimate } from '../../preload/api.ts';
-import { isRichKind } from '../../protocol/content.ts';
+import { contentLabel, summaryLine } from '../../protocol/content-label.ts';
 import { api } from '../api.ts';
 import type { useDialog } from '../components/Dialog.tsx';
 import { plural } from '../format.ts';
-import { EDITORS } from './media/registry.ts';
 
-/** A send's title: its text, else the name of its content kind ("Operator logo"). */
-export const jobTitle = (j: OutboxJob): string =>
-  j.content.text || (isRichKind(j.content.kind) ? EDITORS[j.content.kind].label : j.content.kind);
+/** A send's title: its text, or what its content is ("Ringtone: Nokia tune", protocol/content-label.ts). */
+export const jobTitle = (j: OutboxJob): string => summaryLine(contentLabel(j.content), j.content.text);
 
 /** The estimate's figures in words, for the resend question. */
 function estimateWords(e: SendEstimate): string {

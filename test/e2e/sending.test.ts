@@ -110,6 +110,26 @@ describe.skipIf(!HAS_CHROMIUM)(
       await paste('+447700900401, +447700900402');
       await message().fill('Weekly offer');
       await page.getByRole('button', { name: 'Send', exact: true }).click();
+      // Issue 26: asked first, the opted-out recipient named; Go back sends nothing.
+      const ask = page.getByRole('dialog', { name: '1 recipient opted out' });
+      await ask.waitFor();
+      expect(await ask.textContent()).toContain(
+        '+447700900401 is on the opt-out list and will not be sent to. Send to the other recipient?',
+      );
+      const viewport = page.viewportSize()!;
+      for (const [width, height] of [
+        [1280, 800],
+        [720, 480],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await shoot(page, `opted-out-warning-${width}`);
+      }
+      await page.setViewportSize(viewport);
+      await ask.getByRole('button', { name: 'Go back' }).click();
+      await ask.waitFor({ state: 'detached' });
+      expect(await page.getByTestId('sent-lock').count()).toBe(0);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await ask.getByRole('button', { name: 'Send to the others' }).click();
       await page.getByText('1 opted-out number skipped: never sent to.').waitFor({ timeout: 20_000 });
       const job = (await jobs())[0];
       expect(job?.recipientCount).toBe(1);

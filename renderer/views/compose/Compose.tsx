@@ -29,6 +29,7 @@ import { sendingNotice, useServerBooks } from './server-books.ts';
 import { JobBooks, useJobBooks } from '../HistoryBooks.tsx';
 import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { TemplatesDialog } from './Templates.tsx';
+import { optedOutQuestion } from './opted-out.ts';
 import { composeContent, useComposeValidation } from './useComposeValidation.ts';
 import { useMergeMeasure } from './useMergeMeasure.ts';
 
@@ -174,6 +175,9 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const submit = useAction(async (request: SendRequest) => {
     // Before money is spent: a large send, or one the credit does not cover, asks first.
     const estimate = await api().send.estimate(request);
+    // Issue 26: opted-out recipients are named before Send, not counted after it.
+    const optedOut = optedOutQuestion(estimate);
+    if (optedOut && !(await dialog.confirm(optedOut))) return;
     let limit: number | undefined;
     if (estimate.needsConfirm) {
       const choice = await ask(estimate);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeMsisdn, parseRecipientText } from '../../../protocol/msisdn.ts';
+import { normalizeMsisdn, normalizeMsisdnByLibrary, parseRecipientText } from '../../../protocol/msisdn.ts';
 
 function ok(input: string, country?: string): string {
   const result = normalizeMsisdn(input, country);
@@ -90,6 +90,21 @@ describe('normalizeMsisdn: refused numbers say precisely why', () => {
     const r = refused('4477009001234567');
     expect(r.code).toBe('TOO_LONG');
     expect(r.reason).toContain('16 digits');
+  });
+
+  it('counts the digits as typed, not with the default country code added (issue 26)', () => {
+    for (const country of ['GB', 'DE', 'US'])
+      for (const impl of [normalizeMsisdn, normalizeMsisdnByLibrary]) {
+        const r = impl('28345678901234567', country);
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.reason).toBe('too long: 17 digits, at most 15');
+      }
+    const prefixed = normalizeMsisdn('0044770090012345678', 'GB');
+    if (!prefixed.ok) expect(prefixed.reason).toBe('too long: 17 digits, at most 15');
+    // 15 digits typed, 17 once the country code is added: the whole number is counted, and why.
+    const grown = normalizeMsisdn('283456789012345', 'GB');
+    if (!grown.ok) expect(grown.reason).toBe('too long: 17 digits with the country code, at most 15');
+    expect(prefixed.ok || grown.ok).toBe(false);
   });
 
   it('invalid country code', () => {

@@ -137,4 +137,30 @@ describe('search', () => {
     const hits = search.search('newsletter').messages;
     expect(hits.map((h) => h.message.text)).toEqual(['Newsletter correction', 'Quarterly newsletter is out']);
   });
+
+  it('labels a rich message in its thread, its preview and search, and finds it by its label (issue 26)', () => {
+    const journal = new OutboxJournal(app);
+    journal.createJob(['447700900700'], {
+      kind: 'ringtone',
+      text: '',
+      fields: { PhoneMake: 'Nokia', Ringtone: 'Nokia tune:d=4,o=5,b=225:8e6,8d6,4f#,4g#' },
+    });
+    journal.createJob(['447700900701'], {
+      kind: 'vcard',
+      text: '',
+      fields: { vCard: 'BEGIN:VCARD\r\nVERSION:2.1\r\nN:Smith;Alice\r\nEND:VCARD\r\n' },
+    });
+    const conv = conversations.byPeer('447700900700')!;
+    expect(conversations.thread({ conversationId: conv.id }).items.map((m) => m.label)).toEqual([
+      'Ringtone: Nokia tune',
+    ]);
+    const previews = conversations.list().items.map((c) => c.lastMessage?.label);
+    expect(previews.slice(0, 2)).toEqual(['Contact card: Alice Smith', 'Ringtone: Nokia tune']);
+    expect(search.search('nokia').messages.map((h) => h.message.label)).toEqual(['Ringtone: Nokia tune']);
+    expect(search.search('alice smith').messages.map((h) => h.message.label)).toEqual([
+      'Contact card: Alice Smith',
+    ]);
+    // Plain text has no label.
+    expect(search.search('thursday').messages.map((h) => h.message.label)).toEqual([null]);
+  });
 });

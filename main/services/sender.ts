@@ -16,7 +16,6 @@ import { checkMergedLength, isMailMerge, measureMerge, mergedTexts } from './mai
 import { estimateSend, planRecipients } from './send-plan.ts';
 import { limitExtras, planExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
-import { refuseClaimedBatch, skipOptedOutPending } from '../store/outbox-campaigns.ts';
 import { JobProgress } from './send-progress.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
@@ -101,7 +100,7 @@ export function createSender(deps: SenderDeps) {
         batch.recipients.length,
       ).catch((err: unknown) => `not sent: its address book could not be checked (${message(err)})`);
       if (refusal !== null) {
-        refuseClaimedBatch(store.app, batch.id, refusal);
+        store.outbox.refuseClaimed(batch.id, refusal);
         return { stop: null };
       }
     }
@@ -254,12 +253,12 @@ export function createSender(deps: SenderDeps) {
       const goOn = (): { s: Session; batch: OutboxBatch } | null => (sent.stop === null ? claim() : null);
       let next: { s: Session; batch: OutboxBatch } | null;
       try {
-        next = results
-          ? store.app.transaction(() => {
-              store.outbox.holdAnswer(batch.id, results);
-              return goOn();
-            })
-          : goOn();
+        if (results) {
+          // The answer held and the next batch claimed in one transaction of the journal's.
+          const s = sent.stop === null ? session() : null;
+          const claimed = store.outbox.holdAnswerAndClaim(batch.id, results, jobId, () => s !== null);
+          next = s && claimed ? { s, batch: claimed } : null;
+        } else next = goOn();
       } catch (err) {
         // The answer could not be held (nor the next batch claimed: no request is out). Store it
         // now if the journal takes it; else the batch is unknown rather than left 'sending'.
@@ -419,7 +418,7 @@ export function createSender(deps: SenderDeps) {
             'nothing is left that was never requested; recipients shown as unknown may have received it',
           );
         // Issue 12: a number that opted out after the send was journaled is never requested.
-        const optedOut = skipOptedOutPending(store.app, jobId, (list) =>
+        const optedOut = store.outbox.skipOptedOutPending(jobId, (list) =>
           store.optOuts.filter(s.account.id, list),
         );
         const now = store.outbox.job(jobId) ?? job;

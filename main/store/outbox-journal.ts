@@ -37,6 +37,11 @@ export { statusOfReceipt } from './outbox-receipts.ts';
 export { isProcessAlive, outboxRunId } from './run-lock.ts';
 export type { OutboxJournalOptions } from './outbox-jobs.ts';
 
+export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
+
+/** Splits numbers into those that may be sent to and those on the opt-out list. */
+export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
+
 export const CRASH_REASON =
   'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
 
@@ -151,6 +156,23 @@ export class OutboxJournal extends OutboxJobs {
         JSON.stringify(results),
         batchId,
       );
+    });
+  }
+
+  /**
+   * holdAnswer and, in the same transaction, the next pending batch of `jobId` claimed when
+   * `mayClaim()` says so (issue 15: the answer is held before the next request goes; issue 27: the
+   * sender asks for both instead of opening the transaction itself). The claimed batch, or null.
+   */
+  holdAnswerAndClaim(
+    batchId: number,
+    results: readonly RecipientResult[],
+    jobId: number,
+    mayClaim: () => boolean,
+  ): OutboxBatch | null {
+    return this.app.transaction(() => {
+      this.holdAnswer(batchId, results);
+      return mayClaim() ? this.claimNext(jobId) : null;
     });
   }
 
@@ -300,6 +322,90 @@ export class OutboxJournal extends OutboxJobs {
       );
       for (const id of ids) update.run(reason, now, id);
       return ids.sort((a, b) => a - b).map((id) => this.mustBatch(id));
+    });
+  }
+
+  /**
+   * Before "Continue sending": recipients of the job's pending batches on `optedOut` are never
+   * requested. A batch left with only such recipients becomes 'rejected' (one with Cc/Bcc stays
+   * pending for them); otherwise they move to a new 'rejected' batch of the same job (a batch's rows
+   * stay its SendTo list). Returns how many.
+   */
+  skipOptedOutPending(jobId: number, isOptedOut: OptedOut): number {
+    const app = this.app;
+    const now = this.clock();
+    return app.transaction(() => {
+      const pending = rowsAs<{ id: number; extra_fields: string | null }>(
+        app.db
+          .prepare(
+            "SELECT id, extra_fields FROM outbox_batches WHERE job_id = ? AND state = 'pending' ORDER BY seq",
+          )
+          .all(jobId),
+      );
+      const peersOf = app.db.prepare('SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position');
+      const reject = app.db.prepare(
+        "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE id = ?",
+      );
+      const move = app.db.prepare('UPDATE messages SET batch_id = ?, position = ? WHERE id = ?');
+      let skippedTotal = 0;
+      let newBatch: number | null = null;
+      let newPosition = 0;
+      for (const b of pending) {
+        const rows = rowsAs<{ id: number; peer: string }>(peersOf.all(b.id));
+        const skipped = new Set(isOptedOut(rows.map((r) => r.peer)).skipped);
+        if (skipped.size === 0) continue;
+        const out = rows.filter((r) => skipped.has(r.peer));
+        skippedTotal += out.length;
+        for (const r of out) reject.run(OPTED_OUT_REASON, now, r.id);
+        // Issue 16: a batch that also carries Cc/Bcc stays pending for them, without its numbers.
+        if (out.length === rows.length && b.extra_fields === null) {
+          app.db
+            .prepare("UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ?")
+            .run(now, OPTED_OUT_REASON, b.id);
+          continue;
+        }
+        if (newBatch === null) {
+          const seq =
+            (rowAs<{ s: number }>(
+              app.db.prepare('SELECT max(seq) AS s FROM outbox_batches WHERE job_id = ?').get(jobId),
+            )?.s ?? 0) + 1;
+          newBatch =
+            rowAs<{ id: number }>(
+              app.db
+                .prepare(
+                  "INSERT INTO outbox_batches (job_id, seq, state, created_at, finished_at, reason) VALUES (?, ?, 'rejected', ?, ?, ?) RETURNING id",
+                )
+                .get(jobId, seq, now, now, OPTED_OUT_REASON),
+            )?.id ?? null;
+          if (newBatch === null) throw new StoreError('invalid-state', 'the skipped batch was not journaled');
+        }
+        for (const r of out) move.run(newBatch, newPosition++, r.id);
+      }
+      return skippedTotal;
+    });
+  }
+
+  /**
+   * Issue 16: a claimed ('sending') batch that must not go after all — its book's member or a Cc/Bcc
+   * number opted out after the send was journaled, or the book could not be read to check it — is
+   * 'rejected' with the reason, its numbers too, never requested.
+   */
+  refuseClaimed(batchId: number, reason: string): void {
+    const app = this.app;
+    const now = this.clock();
+    app.transaction(() => {
+      const changed = app.db
+        .prepare(
+          "UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ? AND state = 'sending'",
+        )
+        .run(now, reason, batchId).changes;
+      if (Number(changed) === 0)
+        throw new StoreError('invalid-state', `outbox batch ${batchId} is not being sent: not refused`);
+      app.db
+        .prepare(
+          "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
+        )
+        .run(reason, now, batchId);
     });
   }
 

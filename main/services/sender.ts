@@ -1,11 +1,10 @@
 // The sending loop: send.submit checks the content, normalises the recipients (contacts and groups
 // expanded), journals the job BEFORE any request, then drives it one journal batch = one request
-// (text and flash through GatewayClient.sendSms, rich kinds' fields to sendmms as they are), an
+// (every kind's contentFormFields through GatewayClient.sendFormFields to sendsms or sendmms), an
 // 'outbox:progress' per batch, the rest cancelled after a whole-account stop (SEND_STOP_REPORTS),
 // credit refreshed after. A request that threw may have reached the gateway: unknown, never re-sent
 // by itself. Sends run one after another on one chain; resend only when the user asks.
-import { SEND_STOP_REPORTS } from '../../protocol/reports.ts';
-import type { SmsRequest } from '../client/gateway-client.ts';
+import { contentOperation, isRichContent, isRichKind } from '../../protocol/content.ts';
 import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { message } from './app-options.ts';
@@ -104,44 +103,24 @@ export function createSender(deps: SenderDeps) {
         return { stop: null };
       }
     }
-    if (content.kind === 'text' || content.kind === 'flash') {
-      const req: SmsRequest = {
-        to: batch.recipients,
-        recipientsNormalized: true,
-        // A mail merge's batch carries its recipients' own text (one text per batch).
-        text: store.outbox.batchText(batch.id) ?? content.text,
-        flash: content.kind === 'flash',
-        ...(content.replyTo !== undefined && content.replyTo !== '' ? { replyTo: content.replyTo } : {}),
-        ...(content.deliveryOption !== undefined ? { deliveryOption: content.deliveryOption } : {}),
-        ...(content.sendTimeDelay !== undefined ? { sendTimeDelay: content.sendTimeDelay } : {}),
-        ...(content.sendTimeAbsolute !== undefined ? { sendTimeAbsolute: content.sendTimeAbsolute } : {}),
-        // Issue 16: a book batch's address book, as it is (never expanded).
-        ...(batch.extras?.fields.SendToAddressBook !== undefined
-          ? { toAddressBook: batch.extras.fields.SendToAddressBook }
-          : {}),
-      };
-      const sent = await s.client.sendSms(req);
-      return {
-        stop:
-          sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
-            ? sent.error.message
-            : null,
-        results: [
-          ...sent.recipients.map(toJournalResult),
-          ...extraResults(batch, sent.recipients, sent.error),
-        ],
-      };
-    }
-    // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
+    // Issue 27: every kind the same way: the content's form fields (protocol/content.ts
+    // contentFormFields) to the batch's recipients, one request, one answer shape. A mail merge's text
+    // batch carries its recipients' own text (one text per batch).
+    const text = isRichKind(content.kind) ? null : store.outbox.batchText(batch.id);
     const fields = sendFields(
       { username: s.account.username, pin: s.pin },
-      content,
+      text === null ? content : { ...content, text },
       batch.recipients.join(','),
     );
     // Issue 16: the batch's address book or Cc/Bcc; a batch of no numbers has no SendTo.
     if (batch.recipients.length === 0) delete fields.SendTo;
     Object.assign(fields, batch.extras?.fields ?? {});
-    const res = await s.client.sendFormFields(fields, labelsOf(batch), bookLabel(batch));
+    const res = await s.client.sendFormFields(
+      contentOperation(content.kind),
+      fields,
+      labelsOf(batch),
+      bookLabel(batch),
+    );
     if (res.outcome === 'unsent') {
       return { stop: null, results: batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })) };
     }
@@ -162,7 +141,7 @@ export function createSender(deps: SenderDeps) {
         ? {
             // The gateway stored an upload under this number: the media picker offers it again.
             afterStored: () => {
-              const f = content.fields ?? {};
+              const f = (isRichContent(content) ? content.fields : undefined) ?? {};
               const name = f.MMSNotificationFileName1 ?? f.WAPPushFileName1 ?? '';
               store.libraryNumbers.record(s.account.id, Number(libraryNumber), libraryKind, name);
             },

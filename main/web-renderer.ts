@@ -32,6 +32,7 @@ export function rendererStale(source = RENDERER_SOURCE, out = RENDERER_OUT): boo
   const sources = Math.max(
     newestMtime(source),
     newestMtime(join(ROOT, 'protocol')),
+    newestMtime(join(ROOT, 'domain')),
     newestMtime(join(ROOT, 'preload')),
   );
   return sources > statSync(built).mtimeMs;

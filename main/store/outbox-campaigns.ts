@@ -12,13 +12,14 @@ import { MESSAGE_COLUMNS, rowsAs } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import type { OptedOut, OutboxJournal } from './outbox-journal.ts';
 import { EMPTY_COUNTS, campaignRoot, toOutcome } from './outbox-reads.ts';
-import type { Campaign, CampaignRow, OutboundStatus, OutboxJob, StatusCounts } from '../../preload/api.ts';
+import { FAILED_STATUSES } from '../../domain/status-groups.ts';
+import type { Campaign, CampaignRow, OutboxJob, StatusCounts } from '../../preload/api.ts';
 
 /** A send to more recipients than this is a campaign (no Inbox conversation per recipient either). */
 export const CAMPAIGN_MIN_RECIPIENTS = 2;
 
 /** The statuses "Resend to failed" sends again: the gateway refused, or a receipt said not delivered. */
-export const FAILED_STATUSES: readonly OutboundStatus[] = ['rejected', 'failed'];
+export { FAILED_STATUSES } from '../../domain/status-groups.ts';
 
 export type { OptedOut } from './outbox-journal.ts';
 export { OPTED_OUT_REASON } from './outbox-journal.ts';

@@ -11,13 +11,14 @@ import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Campaign } from './Campaign.tsx';
 import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
+import { FAILED_STATUSES } from '../../domain/status-groups.ts';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
   all: null,
   accepted: ['accepted', 'queued', 'delivered'],
   delivered: ['delivered'],
-  failed: ['rejected', 'failed'],
+  failed: [...FAILED_STATUSES],
   unknown: ['unknown'],
   pending: ['pending', 'sending'],
   scheduled: null,

@@ -77,25 +77,27 @@ const clientOnly = {
 export const LAYERS = {
   'storage/': { may: [] },
   'protocol/': { may: [] },
+  // The app's own model (issue 27), shared by the store, the services, the preload API and the renderer.
+  'domain/': { may: ['protocol/'], types: ['preload/api.ts'] },
   'gateway/': { may: ['protocol/', 'storage/'] },
   'main/client/': { may: ['protocol/'] },
-  'main/store/': { may: ['protocol/', 'storage/'], types: ['preload/api.ts'] },
+  'main/store/': { may: ['protocol/', 'storage/', 'domain/'], types: ['preload/api.ts'] },
   'main/services/': {
-    may: ['main/client/', 'main/store/', 'protocol/', 'preload/ipc-contract.ts'],
+    may: ['main/client/', 'main/store/', 'protocol/', 'domain/', 'preload/ipc-contract.ts'],
     types: ['preload/api.ts'],
   },
   // What the local sandbox's thread runs: the reference gateway itself (issue 15).
   'main/services/sandbox-host.ts': {
-    may: ['main/client/', 'main/store/', 'protocol/', 'gateway/'],
+    may: ['main/client/', 'main/store/', 'protocol/', 'domain/', 'gateway/'],
     types: ['preload/api.ts'],
   },
   'main/cli/': { may: ['main/client/', 'protocol/'] },
-  'main/electron/': { may: ['main/services/', 'main/store/', 'protocol/', 'preload/'] },
+  'main/electron/': { may: ['main/services/', 'main/store/', 'protocol/', 'domain/', 'preload/'] },
   // main/cli.ts and main/web.ts, the two shells that are not Electron's.
   'main/': { may: ['main/cli/', 'main/client/', 'main/services/', 'protocol/', 'preload/ipc-contract.ts'] },
-  'preload/': { may: ['protocol/'] },
+  'preload/': { may: ['protocol/', 'domain/'] },
   'renderer/': {
-    may: ['protocol/', 'preload/ipc-contract.ts', 'assets/networks.json'],
+    may: ['protocol/', 'domain/', 'preload/ipc-contract.ts', 'assets/networks.json'],
     types: ['preload/api.ts'],
   },
 };
@@ -152,7 +154,7 @@ const layersPlugin = {
 /** Packages and Node per folder (the folders themselves are LAYERS' business, above). */
 const boundaries = [
   {
-    files: ['protocol/**/*.{ts,tsx}'],
+    files: ['protocol/**/*.{ts,tsx}', 'domain/**/*.{ts,tsx}'],
     ...noNode('protocol/ does no I/O and runs in the renderer too.'),
   },
   {

@@ -19,6 +19,14 @@ export function bridge(): WebBridge | null {
   return current?.bridge ?? null;
 }
 
+/** Subscribe to a main-process event until the returned function is called (hooks: useEvent, useLiveRead). */
+export function onEvent<E extends RendererEventChannel>(
+  event: E,
+  listener: (payload: RendererEvents[E]) => void,
+): () => void {
+  return current ? current.events.on(event, listener) : () => undefined;
+}
+
 /** Subscribe to a main-process event for the component's lifetime (latest listener always used). */
 export function useEvent<E extends RendererEventChannel>(
   event: E,

@@ -16,7 +16,8 @@ if (window.messengerBridge && window.messengerEvents) {
   window.messenger = bridge.api;
   window.messengerEvents = bridge.events;
   setApi(bridge.api, bridge.events, bridge);
-  // The token is in the HttpOnly cookie now; keep it out of the address bar and history.
+  // The one-time token is spent once the WebSocket has exchanged it for this tab's session (main/web.ts):
+  // keep it out of the address bar and history.
   const url = new URL(window.location.href);
   if (url.searchParams.has('token')) {
     url.searchParams.delete('token');

@@ -10,7 +10,8 @@ import { classifyReport, describeReport, isAccepted, REPORT } from '../../protoc
 import { parseManageResponse } from '../../protocol/responses.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
-import { buildRequestEnvelope } from '../../protocol/soap/envelope.ts';
+import type { SendOperation } from '../../protocol/content.ts';
+import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError } from '../../protocol/soap/errors.ts';
 import { SENDSMS5_PROFILE, SOAP_CONTENT_TYPE, SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
@@ -190,13 +191,20 @@ export class GatewayClient {
   }
 
   /**
-   * One sendmms request of fields made elsewhere (the app's journaled rich content, checked with
-   * protocol/ before it was journaled) to `recipients`, as this client's account: its Username and
-   * PIN replace any in `fields`. `to` labels the answer's records in order, then `book`'s members.
+   * One sendsms or sendmms request of fields made elsewhere (the app's journaled content of any kind,
+   * protocol/content.ts contentFormFields, checked with protocol/ before it was journaled) to its
+   * recipients, as this client's account: its Username and PIN replace any in `fields`. `to` labels
+   * the answer's records in order, then `book`'s members. The app's one way to send a batch (issue
+   * 27); sendSms and sendMms (campaign.ts: normalising, batching, sizing books) serve the CLI.
    */
-  async sendFormFields(fields: Fields, to: readonly string[], book?: string): Promise<FormSendOutcome> {
+  async sendFormFields(
+    operation: SendOperation,
+    fields: Fields,
+    to: readonly string[],
+    book?: string,
+  ): Promise<FormSendOutcome> {
     const res = await this.#post({
-      path: PATHS.sendmms,
+      path: PATHS[operation],
       body: encodeForm({ ...fields, Username: this.#username, PIN: this.#pin }),
       contentType: FORM_CONTENT_TYPE,
     });

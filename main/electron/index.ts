@@ -5,7 +5,7 @@
 // Every decision (sender check, CSP, link allow-list, menu, tray label, notification text) is a
 // pure function of ./policy.ts, tested under Node; this file only wires them to Electron.
 //
-// Security checklist (docs/ARCHITECTURE.md, DESIGN.md): contextIsolation, sandbox, no
+// Security checklist (docs/ARCHITECTURE.md): contextIsolation, sandbox, no
 // nodeIntegration, webSecurity, strict CSP header, no remote content, navigation / new windows /
 // <webview> blocked, permission requests denied, every IPC call checked (sender frame + argument),
 // secrets only here, external links only https to allow-listed hosts via shell.openExternal.

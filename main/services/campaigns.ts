@@ -3,7 +3,6 @@
 // failed" journals one new send to the failed recipients (never an opted-out number) through the
 // journal's resend path, in one transaction, and hands it to the sending loop.
 import type { AppStore } from '../store/app-store.ts';
-import { readCampaign, resendFailed } from '../store/outbox-campaigns.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type { MessengerApi } from '../../preload/api.ts';
@@ -23,24 +22,20 @@ export function createCampaigns(deps: CampaignsDeps): { api: Pick<MessengerApi, 
         get: async (jobId) => {
           // Rows on the signed-in account's opt-out list say so (never sent to again).
           const account = sessions.current()?.account.id;
-          return readCampaign(
-            store.app,
-            store.outbox,
+          return store.campaigns.read(
             jobId,
             account === undefined ? {} : { optedOut: (list) => store.optOuts.filter(account, list) },
           );
         },
         resendFailed: async (jobId) => {
           const s = sessions.require();
-          const first = readCampaign(store.app, store.outbox, jobId).job;
+          const first = store.campaigns.read(jobId).job;
           if (first.accountId !== null && first.accountId !== s.account.id)
             throw new ApiError(
               'invalid-state',
               'this campaign was sent from another account: sign in to that account to resend it',
             );
-          const r = resendFailed(store.app, store.outbox, jobId, (list) =>
-            store.optOuts.filter(s.account.id, list),
-          );
+          const r = store.campaigns.resendFailed(jobId, (list) => store.optOuts.filter(s.account.id, list));
           deps.start(r.job.id);
           return r;
         },

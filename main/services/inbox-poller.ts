@@ -71,14 +71,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
 
   /** Stores each message once, in one transaction; 'inbox:received' when any is new. */
   function storeInbound(items: Inbound[]): MessageRecord[] {
-    const stored: MessageRecord[] = [];
-    store.app.transaction(() => {
-      for (const m of items) {
-        if (m.from.trim() === '') continue;
-        const r = store.conversations.storeInbound(m);
-        if (r.stored) stored.push(r.message);
-      }
-    });
+    const stored = store.conversations.storeInboundAll(items);
     if (stored.length > 0) {
       emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
       try {

@@ -1,7 +1,7 @@
 // Where the gateway PIN may be kept. The Electron shell provides a SecretStore over safeStorage
 // (the OS keyring); outside Electron (the web shell, tests) there is none: the PIN then lives in
 // this process's memory only, comes from MESSENGER_PIN or from signing in, and is never written
-// to disk in clear (docs/ARCHITECTURE.md, DESIGN.md "Storage").
+// to disk in clear (docs/ARCHITECTURE.md, "How code runs").
 
 /** Which backend encrypts: an OS keyring, Linux's basic_text fallback (a fixed key), or none. */
 export type SecretBackend = 'os' | 'basic_text' | 'none';

@@ -1,11 +1,10 @@
 // The sending loop: send.submit checks the content, normalises the recipients (contacts and groups
 // expanded), journals the job BEFORE any request, then drives it one journal batch = one request
-// (text and flash through GatewayClient.sendSms, rich kinds' fields to sendmms as they are), an
+// (every kind's contentFormFields through GatewayClient.sendFormFields to sendsms or sendmms), an
 // 'outbox:progress' per batch, the rest cancelled after a whole-account stop (SEND_STOP_REPORTS),
 // credit refreshed after. A request that threw may have reached the gateway: unknown, never re-sent
 // by itself. Sends run one after another on one chain; resend only when the user asks.
-import { SEND_STOP_REPORTS } from '../../protocol/reports.ts';
-import type { SmsRequest } from '../client/gateway-client.ts';
+import { contentOperation, isRichContent, isRichKind } from '../../protocol/content.ts';
 import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { message } from './app-options.ts';
@@ -16,7 +15,6 @@ import { checkMergedLength, isMailMerge, measureMerge, mergedTexts } from './mai
 import { estimateSend, planRecipients } from './send-plan.ts';
 import { limitExtras, planExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
-import { refuseClaimedBatch, skipOptedOutPending } from '../store/outbox-campaigns.ts';
 import { JobProgress } from './send-progress.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
@@ -104,48 +102,28 @@ export function createSender(deps: SenderDeps) {
         batch.recipients.length,
       ).catch((err: unknown) => `not sent: its address book could not be checked (${message(err)})`);
       if (refusal !== null) {
-        refuseClaimedBatch(store.app, batch.id, refusal);
+        store.outbox.refuseClaimed(batch.id, refusal);
         return { stop: null };
       }
     }
-    if (content.kind === 'text' || content.kind === 'flash') {
-      const req: SmsRequest = {
-        to: batch.recipients,
-        recipientsNormalized: true,
-        // A mail merge's batch carries its recipients' own text (one text per batch).
-        text: store.outbox.batchText(batch.id) ?? content.text,
-        flash: content.kind === 'flash',
-        ...(content.replyTo !== undefined && content.replyTo !== '' ? { replyTo: content.replyTo } : {}),
-        ...(content.deliveryOption !== undefined ? { deliveryOption: content.deliveryOption } : {}),
-        ...(content.sendTimeDelay !== undefined ? { sendTimeDelay: content.sendTimeDelay } : {}),
-        ...(content.sendTimeAbsolute !== undefined ? { sendTimeAbsolute: content.sendTimeAbsolute } : {}),
-        // Issue 16: a book batch's address book, as it is (never expanded).
-        ...(batch.extras?.fields.SendToAddressBook !== undefined
-          ? { toAddressBook: batch.extras.fields.SendToAddressBook }
-          : {}),
-      };
-      const sent = await s.client.sendSms(req);
-      return {
-        stop:
-          sent.error?.code !== undefined && SEND_STOP_REPORTS.has(sent.error.code)
-            ? sent.error.message
-            : null,
-        results: [
-          ...sent.recipients.map(toJournalResult),
-          ...extraResults(batch, sent.recipients, sent.error),
-        ],
-      };
-    }
-    // Rich content: OutboxContent.fields go to sendmms as they are (validated in checkContent).
+    // Issue 27: every kind the same way: the content's form fields (protocol/content.ts
+    // contentFormFields) to the batch's recipients, one request, one answer shape. A mail merge's text
+    // batch carries its recipients' own text (one text per batch).
+    const text = isRichKind(content.kind) ? null : store.outbox.batchText(batch.id);
     const fields = sendFields(
       { username: s.account.username, pin: s.pin },
-      content,
+      text === null ? content : { ...content, text },
       batch.recipients.join(','),
     );
     // Issue 16: the batch's address book or Cc/Bcc; a batch of no numbers has no SendTo.
     if (batch.recipients.length === 0) delete fields.SendTo;
     Object.assign(fields, batch.extras?.fields ?? {});
-    const res = await s.client.sendFormFields(fields, labelsOf(batch), bookLabel(batch));
+    const res = await s.client.sendFormFields(
+      contentOperation(content.kind),
+      fields,
+      labelsOf(batch),
+      bookLabel(batch),
+    );
     if (res.outcome === 'unsent') {
       return { stop: null, results: batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })) };
     }
@@ -166,7 +144,7 @@ export function createSender(deps: SenderDeps) {
         ? {
             // The gateway stored an upload under this number: the media picker offers it again.
             afterStored: () => {
-              const f = content.fields ?? {};
+              const f = (isRichContent(content) ? content.fields : undefined) ?? {};
               const name = f.MMSNotificationFileName1 ?? f.WAPPushFileName1 ?? '';
               store.libraryNumbers.record(s.account.id, Number(libraryNumber), libraryKind, name);
             },
@@ -257,12 +235,12 @@ export function createSender(deps: SenderDeps) {
       const goOn = (): { s: Session; batch: OutboxBatch } | null => (sent.stop === null ? claim() : null);
       let next: { s: Session; batch: OutboxBatch } | null;
       try {
-        next = results
-          ? store.app.transaction(() => {
-              store.outbox.holdAnswer(batch.id, results);
-              return goOn();
-            })
-          : goOn();
+        if (results) {
+          // The answer held and the next batch claimed in one transaction of the journal's.
+          const s = sent.stop === null ? session() : null;
+          const claimed = store.outbox.holdAnswerAndClaim(batch.id, results, jobId, () => s !== null);
+          next = s && claimed ? { s, batch: claimed } : null;
+        } else next = goOn();
       } catch (err) {
         // The answer could not be held (nor the next batch claimed: no request is out). Store it
         // now if the journal takes it; else the batch is unknown rather than left 'sending'.
@@ -434,7 +412,7 @@ export function createSender(deps: SenderDeps) {
             'nothing is left that was never requested; recipients shown as unknown may have received it',
           );
         // Issue 12: a number that opted out after the send was journaled is never requested.
-        const optedOut = skipOptedOutPending(store.app, jobId, (list) =>
+        const optedOut = store.outbox.skipOptedOutPending(jobId, (list) =>
           store.optOuts.filter(s.account.id, list),
         );
         const now = store.outbox.job(jobId) ?? job;

@@ -1,7 +1,7 @@
 // Gateway accounts: what the app needs to reach one (username, primary and secondary URL, the
 // local sandbox flag) and which one is current. The PIN is never stored in clear: `pin_secret`
 // only holds bytes the Electron shell encrypted with safeStorage; outside Electron the PIN comes
-// from the environment or a prompt and nothing is stored (DESIGN.md, Storage).
+// from the environment or a prompt and nothing is stored (main/services/secrets.ts).
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../../protocol/limits.ts';
 import type { AppDb } from './db.ts';

@@ -13,6 +13,7 @@ import { ContactsRepo } from './contacts.ts';
 import { ConversationsRepo } from './conversations.ts';
 import { GroupsRepo } from './groups.ts';
 import { OutboxJournal, outboxRunId } from './outbox-journal.ts';
+import { OutboxCampaigns } from './outbox-campaigns.ts';
 import { releaseRunLock } from './run-lock.ts';
 import { SearchRepo } from './search.ts';
 import { TemplatesRepo } from './templates.ts';
@@ -22,8 +23,11 @@ import { DraftsRepo } from './drafts.ts';
 import { OptOutsRepo } from './opt-outs.ts';
 import { AutoRepliesRepo } from './auto-replies.ts';
 
+/**
+ * What the services see: every repository and the journal, never the database handle (issue 27: a
+ * service asks the store for an operation; it opens no transaction of its own).
+ */
 export interface AppStore {
-  app: AppDb;
   preferences: PreferencesStore;
   accounts: AccountsRepo;
   contacts: ContactsRepo;
@@ -32,6 +36,8 @@ export interface AppStore {
   conversations: ConversationsRepo;
   search: SearchRepo;
   outbox: OutboxJournal;
+  /** Campaigns (issue 12) over the journal: read, resend to failed. */
+  campaigns: OutboxCampaigns;
   settings: SettingsRepo;
   children: ChildAccountsRepo;
   libraryNumbers: LibraryNumbersRepo;
@@ -39,6 +45,11 @@ export interface AppStore {
   optOuts: OptOutsRepo;
   autoReplies: AutoRepliesRepo;
   close(): void;
+}
+
+/** The store as opened: the services' view and the database handle, for tests and tools. */
+export interface OpenedAppStore extends AppStore {
+  app: AppDb;
 }
 
 export interface AppStoreOptions {
@@ -52,13 +63,14 @@ export interface AppStoreOptions {
 }
 
 /** Open the app database at `file` with every repository, and the preferences. */
-export function openAppStore(file: string, options: AppStoreOptions = {}): AppStore {
+export function openAppStore(file: string, options: AppStoreOptions = {}): OpenedAppStore {
   const app = openAppDb(file);
   // Issue 17: the app's data folder (messages, contacts, the journal) is its owner's alone.
   if (process.platform !== 'win32' && file !== ':memory:') chmodSync(dirname(file), 0o700);
   try {
     const preferences = options.preferences ?? openPreferences(dirname(file));
     migrateSqliteSettings(app, preferences);
+    const outbox = new OutboxJournal(app, options);
     return {
       app,
       preferences,
@@ -68,7 +80,8 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): AppSt
       templates: new TemplatesRepo(app),
       conversations: new ConversationsRepo(app, options),
       search: new SearchRepo(app),
-      outbox: new OutboxJournal(app, options),
+      outbox,
+      campaigns: new OutboxCampaigns(app, outbox),
       settings: new SettingsRepo(preferences),
       children: new ChildAccountsRepo(app),
       libraryNumbers: new LibraryNumbersRepo(app),

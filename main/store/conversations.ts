@@ -340,6 +340,20 @@ export class ConversationsRepo {
   }
 
   /**
+   * Store collected inbound messages in one transaction, each once (storeInbound); a message without a
+   * sender is left out. Returns the messages that were new.
+   */
+  storeInboundAll(items: readonly InboundMessageInput[]): MessageRecord[] {
+    return this.#app.transaction(() =>
+      items.flatMap((m) => {
+        if (m.from.trim() === '') return [];
+        const r = this.storeInbound(m);
+        return r.stored ? [r.message] : [];
+      }),
+    );
+  }
+
+  /**
    * Store one collected inbound message, once: a message is keyed by the gateway's id when it
    * has one, else by (from, to, timestamp, SHA-256 of the text), so a poll that returns the same
    * message again (or two pollers racing) adds nothing.

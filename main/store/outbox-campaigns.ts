@@ -4,26 +4,25 @@
 // counts as failed, and "resend to failed" can never pick a number whose resend is pending: it is
 // worked out and journaled in one transaction, through the journal's resendToRecipients.
 //
-// Also here: at "Continue sending" (issue 17), recipients of the still-pending batches that opted
-// out AFTER the send was journaled are taken out of those batches (never requested, never sent).
+// The journal writes every state (a resend journaled, opted-out recipients skipped at "Continue
+// sending", issue 27); campaigns only read, and ask the journal.
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
-import { MESSAGE_COLUMNS, rowAs, rowsAs } from './rows.ts';
+import { MESSAGE_COLUMNS, rowsAs } from './rows.ts';
 import type { MessageRow } from './rows.ts';
-import type { OutboxJournal } from './outbox-journal.ts';
+import type { OptedOut, OutboxJournal } from './outbox-journal.ts';
 import { EMPTY_COUNTS, campaignRoot, toOutcome } from './outbox-reads.ts';
-import type { Campaign, CampaignRow, OutboundStatus, OutboxJob, StatusCounts } from '../../preload/api.ts';
+import { FAILED_STATUSES } from '../../domain/status-groups.ts';
+import type { Campaign, CampaignRow, OutboxJob, StatusCounts } from '../../preload/api.ts';
 
 /** A send to more recipients than this is a campaign (no Inbox conversation per recipient either). */
 export const CAMPAIGN_MIN_RECIPIENTS = 2;
 
 /** The statuses "Resend to failed" sends again: the gateway refused, or a receipt said not delivered. */
-export const FAILED_STATUSES: readonly OutboundStatus[] = ['rejected', 'failed'];
+export { FAILED_STATUSES } from '../../domain/status-groups.ts';
 
-/** Splits numbers into those that may be sent to and those on the opt-out list. */
-export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
-
-export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
+export type { OptedOut } from './outbox-journal.ts';
+export { OPTED_OUT_REASON } from './outbox-journal.ts';
 
 /** The campaign's sends, first to last. */
 function campaignJobIds(app: AppDb, rootId: number): number[] {
@@ -105,85 +104,21 @@ export function resendFailed(
   });
 }
 
-/**
- * Before "Continue sending": recipients of the job's pending batches on `optedOut` are never
- * requested. A batch left with only such recipients becomes 'rejected' (one with Cc/Bcc stays
- * pending for them); otherwise they move to a new 'rejected' batch of the same job (a batch's rows
- * stay its SendTo list). Returns how many.
- */
-export function skipOptedOutPending(
-  app: AppDb,
-  jobId: number,
-  isOptedOut: OptedOut,
-  now = Date.now(),
-): number {
-  return app.transaction(() => {
-    const pending = rowsAs<{ id: number; extra_fields: string | null }>(
-      app.db
-        .prepare(
-          "SELECT id, extra_fields FROM outbox_batches WHERE job_id = ? AND state = 'pending' ORDER BY seq",
-        )
-        .all(jobId),
-    );
-    const peersOf = app.db.prepare('SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position');
-    const reject = app.db.prepare(
-      "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE id = ?",
-    );
-    const move = app.db.prepare('UPDATE messages SET batch_id = ?, position = ? WHERE id = ?');
-    let skippedTotal = 0;
-    let newBatch: number | null = null;
-    let newPosition = 0;
-    for (const b of pending) {
-      const rows = rowsAs<{ id: number; peer: string }>(peersOf.all(b.id));
-      const skipped = new Set(isOptedOut(rows.map((r) => r.peer)).skipped);
-      if (skipped.size === 0) continue;
-      const out = rows.filter((r) => skipped.has(r.peer));
-      skippedTotal += out.length;
-      for (const r of out) reject.run(OPTED_OUT_REASON, now, r.id);
-      // Issue 16: a batch that also carries Cc/Bcc stays pending for them, without its numbers.
-      if (out.length === rows.length && b.extra_fields === null) {
-        app.db
-          .prepare("UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ?")
-          .run(now, OPTED_OUT_REASON, b.id);
-        continue;
-      }
-      if (newBatch === null) {
-        const seq =
-          (rowAs<{ s: number }>(
-            app.db.prepare('SELECT max(seq) AS s FROM outbox_batches WHERE job_id = ?').get(jobId),
-          )?.s ?? 0) + 1;
-        newBatch =
-          rowAs<{ id: number }>(
-            app.db
-              .prepare(
-                "INSERT INTO outbox_batches (job_id, seq, state, created_at, finished_at, reason) VALUES (?, ?, 'rejected', ?, ?, ?) RETURNING id",
-              )
-              .get(jobId, seq, now, now, OPTED_OUT_REASON),
-          )?.id ?? null;
-        if (newBatch === null) throw new StoreError('invalid-state', 'the skipped batch was not journaled');
-      }
-      for (const r of out) move.run(newBatch, newPosition++, r.id);
-    }
-    return skippedTotal;
-  });
-}
+/** The campaigns of the app's journal, as the services ask for them (they hold no database handle). */
+export class OutboxCampaigns {
+  readonly #app: AppDb;
+  readonly #journal: OutboxJournal;
 
-/**
- * Issue 16: a claimed ('sending') batch that must not go after all — its book's member or a Cc/Bcc
- * number opted out after the send was journaled, or the book could not be read to check it — is
- * 'rejected' with the reason, its numbers too, never requested.
- */
-export function refuseClaimedBatch(app: AppDb, batchId: number, reason: string, now = Date.now()): void {
-  app.transaction(() => {
-    const changed = app.db
-      .prepare(
-        "UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ? AND state = 'sending'",
-      )
-      .run(now, reason, batchId).changes;
-    if (Number(changed) === 0)
-      throw new StoreError('invalid-state', `outbox batch ${batchId} is not being sent: not refused`);
-    app.db
-      .prepare("UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?")
-      .run(reason, now, batchId);
-  });
+  constructor(app: AppDb, journal: OutboxJournal) {
+    this.#app = app;
+    this.#journal = journal;
+  }
+
+  read(jobId: number, options: { optedOut?: OptedOut; now?: number } = {}): Campaign {
+    return readCampaign(this.#app, this.#journal, jobId, options);
+  }
+
+  resendFailed(jobId: number, isOptedOut: OptedOut): { job: OutboxJob; optedOut: number } {
+    return resendFailed(this.#app, this.#journal, jobId, isOptedOut);
+  }
 }

@@ -10,39 +10,37 @@
 // history and the journal read the same truth.
 //
 // Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as preload/api.ts types; the
-// journal extends it), ./outbox-receipts.ts (delivery receipts, early ones kept until their batch
+// journal extends it), ./outbox-jobs.ts (a send journaled, a resend; the journal extends it too),
+// ./outbox-receipts.ts (delivery receipts, early ones kept until their batch
 // is answered); here the states a send goes through.
 import { OWNER, RUN_ID, holdRunLock, isOrphaned, isProcessAlive, isRunAlive } from './run-lock.ts';
-import { LIMITS } from '../../protocol/limits.ts';
-import { normalizeMsisdn } from '../../protocol/msisdn.ts';
-import { contentLabel } from '../../protocol/content-label.ts';
-import { msisdnProblem } from '../../protocol/validate.ts';
 import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
-import { InvalidRecipientsError, StoreError } from './errors.ts';
+import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import type { BatchRow } from './rows.ts';
-import { ConversationsRepo } from './conversations.ts';
-import { OutboxReads, campaignRoot, isCampaign } from './outbox-reads.ts';
+import { OutboxJobs, peerOf } from './outbox-jobs.ts';
+import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
-import { extraTally, hasExtras, placeExtras, saveExtraCounts } from './outbox-extras.ts';
-import type { Chunk, JobExtras } from './outbox-extras.ts';
-import { ensureCampaignConversations, insertOutboundMessages } from './outbox-write.ts';
-import type { OutboundRow } from './outbox-write.ts';
+import { extraTally, saveExtraCounts } from './outbox-extras.ts';
 import type {
   DeliveryReceiptInput,
   MessageRecord,
   OutboundStatus,
   OutboxBatch,
-  OutboxContent,
-  OutboxJob,
   RecipientOutcome,
   RecipientResult,
 } from '../../preload/api.ts';
 
 export { statusOfReceipt } from './outbox-receipts.ts';
 export { isProcessAlive, outboxRunId } from './run-lock.ts';
+export type { OutboxJournalOptions } from './outbox-jobs.ts';
+
+export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
+
+/** Splits numbers into those that may be sent to and those on the opt-out list. */
+export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
 
 export const CRASH_REASON =
   'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
@@ -69,150 +67,10 @@ export function statusOfReport(report: string): OutboundStatus {
   }
 }
 
-export interface OutboxJournalOptions {
-  defaultCountry?: string;
-  /** Recipients per batch; at most (and by default) LIMITS.maxRecipientsPerRequest. */
-  batchSize?: number;
-  now?: () => number;
-}
-
-export class OutboxJournal extends OutboxReads {
-  readonly #conversations: ConversationsRepo;
-  readonly #defaultCountry: string | undefined;
-  readonly #batchSize: number;
-  readonly #now: () => number;
-
+export class OutboxJournal extends OutboxJobs {
   constructor(app: AppDb, options: OutboxJournalOptions = {}) {
-    super(app);
-    this.#defaultCountry = options.defaultCountry;
-    this.#conversations = new ConversationsRepo(app, { defaultCountry: options.defaultCountry });
-    const size = options.batchSize ?? LIMITS.maxRecipientsPerRequest;
-    if (!Number.isInteger(size) || size < 1 || size > LIMITS.maxRecipientsPerRequest) {
-      throw new StoreError(
-        'invalid-input',
-        `batch size must be 1 to ${LIMITS.maxRecipientsPerRequest}, not ${size}`,
-      );
-    }
-    this.#batchSize = size;
-    this.#now = options.now ?? Date.now;
+    super(app, options);
     holdRunLock(app.file, RUN_ID);
-  }
-
-  /**
-   * Journal a send: normalise and de-duplicate the recipients (first occurrence kept), split them
-   * into batches and write the job, its batches (all 'pending') and one outbound message per
-   * recipient in one transaction. Throws InvalidRecipientsError, writing nothing, when any
-   * recipient is not a valid number or there is none.
-   */
-  createJob(
-    recipients: readonly string[],
-    content: OutboxContent,
-    options: {
-      resendOf?: number;
-      defaultCountry?: string;
-      accountId?: string;
-      /** Mail merge (issue 12): each recipient's own text; recipients sharing a text share batches. */
-      textOf?: (msisdn: string) => string;
-      /** Issue 16: address books and the first request's Cc/Bcc (./outbox-extras.ts). */
-      extras?: JobExtras;
-      /** Part of a campaign (a resend of one) even when sent to one number: no Inbox conversation. */
-      campaign?: boolean;
-      /**
-       * Issue 15: the recipients are normalised MSISDNs already (the sender's plan,
-       * ./send-plan.ts): not normalised a second time, only de-duplicated.
-       */
-      normalized?: boolean;
-    } = {},
-  ): OutboxJob {
-    const country = options.defaultCountry ?? this.#defaultCountry;
-    const numbers: string[] = [];
-    const seen = new Set<string>();
-    const problems: Array<{ input: string; reason: string }> = [];
-    for (const input of recipients) {
-      const n: { ok: true; msisdn: string } | { ok: false; reason: string } =
-        options.normalized === true && msisdnProblem(input) === undefined
-          ? { ok: true, msisdn: input }
-          : normalizeMsisdn(input, country);
-      if (!n.ok) problems.push({ input, reason: n.reason });
-      else if (!seen.has(n.msisdn)) {
-        seen.add(n.msisdn);
-        numbers.push(n.msisdn);
-      }
-    }
-    const extras = options.extras;
-    if (problems.length > 0 || (numbers.length === 0 && !hasExtras(extras)))
-      throw new InvalidRecipientsError(problems);
-
-    const now = this.#now();
-    const jobId = this.app.transaction(() => {
-      const db = this.app.db;
-      const job = rowAs<{ id: number }>(
-        db
-          .prepare(
-            'INSERT INTO outbox_jobs (created_at, kind, text, content, resend_of, account_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
-          )
-          .get(
-            now,
-            content.kind,
-            content.text,
-            JSON.stringify(content),
-            options.resendOf ?? null,
-            options.accountId ?? null,
-          ),
-      );
-      if (!job) throw new StoreError('invalid-state', 'the job was not journaled');
-      const insertBatch = db.prepare(
-        "INSERT INTO outbox_batches (job_id, seq, state, created_at, extra_fields, reach) VALUES (?, ?, 'pending', ?, ?, ?) RETURNING id",
-      );
-      // One batch = one request = one text: merged recipients are grouped by their final text.
-      const textOf = options.textOf ?? (() => content.text);
-      const groups = new Map<string, string[]>();
-      for (const to of numbers) {
-        const t = textOf(to);
-        const g = groups.get(t);
-        if (g) g.push(to);
-        else groups.set(t, [to]);
-      }
-      let chunks: Chunk[] = [];
-      for (const [text, list] of groups)
-        for (let start = 0; start < list.length; start += this.#batchSize)
-          chunks.push({ text, to: list.slice(start, start + this.#batchSize) });
-      chunks = placeExtras(chunks, extras, this.#batchSize, content.text);
-      // A campaign (more than one recipient, any address book or Cc/Bcc, or a resend of a campaign)
-      // makes no Inbox conversations.
-      const campaign = numbers.length > 1 || hasExtras(extras) || options.campaign === true;
-      const conversations = campaign
-        ? ensureCampaignConversations(db, numbers, now)
-        : new Map(numbers.map((to) => [to, this.#conversations.ensure(to, now, false)]));
-      const rows: OutboundRow[] = [];
-      for (const [i, chunk] of chunks.entries()) {
-        const seq = i + 1;
-        const x = chunk.extras;
-        const batch = rowAs<{ id: number }>(
-          insertBatch.get(job.id, seq, now, x ? JSON.stringify(x.fields) : null, x ? x.reach : null),
-        );
-        if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
-        chunk.to.forEach((to, position) => {
-          const conversationId = conversations.get(to);
-          if (conversationId === undefined)
-            throw new StoreError('invalid-state', `could not create the conversation of ${to}`);
-          rows.push({ conversationId, peer: to, text: chunk.text, batchId: batch.id, position });
-        });
-      }
-      insertOutboundMessages(
-        db,
-        {
-          id: job.id,
-          kind: content.kind,
-          replyTo: content.replyTo ?? null,
-          at: now,
-          label: contentLabel(content),
-        },
-        rows,
-      );
-      return job.id;
-    });
-    return this.mustJob(jobId);
   }
 
   /** The text of a batch's messages (one per batch; a mail merge's own text), null when it has none. */
@@ -256,7 +114,7 @@ export class OutboxJournal extends OutboxReads {
    */
   markSending(batchId: number): OutboxBatch {
     return this.app.transaction(() => {
-      const now = this.#now();
+      const now = this.clock();
       const row = rowAs<BatchRow>(
         this.app.db
           .prepare(
@@ -302,6 +160,23 @@ export class OutboxJournal extends OutboxReads {
   }
 
   /**
+   * holdAnswer and, in the same transaction, the next pending batch of `jobId` claimed when
+   * `mayClaim()` says so (issue 15: the answer is held before the next request goes; issue 27: the
+   * sender asks for both instead of opening the transaction itself). The claimed batch, or null.
+   */
+  holdAnswerAndClaim(
+    batchId: number,
+    results: readonly RecipientResult[],
+    jobId: number,
+    mayClaim: () => boolean,
+  ): OutboxBatch | null {
+    return this.app.transaction(() => {
+      this.holdAnswer(batchId, results);
+      return mayClaim() ? this.claimNext(jobId) : null;
+    });
+  }
+
+  /**
    * The gateway answered for a batch in 'sending': one result per recipient (format 3, spec 4.1),
    * matched by `to` when given, else by position in the batch's SendTo list. A recipient without
    * a result or report is 'unknown'; one the client never sent (`notSent`) is 'rejected'. The
@@ -321,9 +196,9 @@ export class OutboxJournal extends OutboxReads {
         // normalised numbers): normalised again only when it does not (issue 15).
         const peers = new Set(recipients.map((m) => m.peer));
         for (const r of results)
-          if (r.to !== undefined) byTo.set(peers.has(r.to) ? r.to : peerOf(r.to, this.#defaultCountry), r);
+          if (r.to !== undefined) byTo.set(peers.has(r.to) ? r.to : peerOf(r.to, this.defaultCountry), r);
       }
-      const now = this.#now();
+      const now = this.clock();
       const update = stmt(
         this.app.db,
         `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
@@ -356,7 +231,7 @@ export class OutboxJournal extends OutboxReads {
         this.app.db,
         batchId,
         results,
-        (to) => peers.has(to) || peers.has(peerOf(to, this.#defaultCountry)),
+        (to) => peers.has(to) || peers.has(peerOf(to, this.defaultCountry)),
       );
       this.#finishBatch(batchId, now, reason);
       applyEarlyReceipts(this.app, batchId);
@@ -383,7 +258,7 @@ export class OutboxJournal extends OutboxReads {
   markUnknown(batchId: number, reason: string): OutboxBatch {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'mark it unknown');
-      const now = this.#now();
+      const now = this.clock();
       this.app.db
         .prepare(
           "UPDATE messages SET status = 'unknown', report_text = ?, answered_at = ? WHERE batch_id = ?",
@@ -434,7 +309,7 @@ export class OutboxJournal extends OutboxReads {
   cancelPending(jobId: number, reason = 'cancelled before it was sent'): OutboxBatch[] {
     return this.app.transaction(() => {
       this.mustJob(jobId);
-      const now = this.#now();
+      const now = this.clock();
       const ids = rowsAs<{ id: number }>(
         this.app.db
           .prepare(
@@ -451,30 +326,86 @@ export class OutboxJournal extends OutboxReads {
   }
 
   /**
-   * The user chose to send again to some recipients of an earlier job (for example its failed
-   * or unknown ones): a new job with the same content, linked to the old one. Every number must
-   * be a recipient of that job. It goes out on the same account.
+   * Before "Continue sending": recipients of the job's pending batches on `optedOut` are never
+   * requested. A batch left with only such recipients becomes 'rejected' (one with Cc/Bcc stays
+   * pending for them); otherwise they move to a new 'rejected' batch of the same job (a batch's rows
+   * stay its SendTo list). Returns how many.
    */
-  resendToRecipients(jobId: number, numbers: readonly string[]): OutboxJob {
-    const job = this.mustJob(jobId);
-    const recipients = this.numbersOf(jobId);
-    const problems = numbers
-      .filter((n) => !recipients.has(peerOf(n, this.#defaultCountry)))
-      .map((input) => ({ input, reason: `not a recipient of job ${jobId}` }));
-    if (problems.length > 0 || numbers.length === 0) throw new InvalidRecipientsError(problems);
-    // A merged send is resent with each recipient's own text.
-    const texts = new Map(
-      rowsAs<{ peer: string; text: string }>(
-        this.app.db
-          .prepare("SELECT peer, text FROM messages WHERE job_id = ? AND direction = 'out'")
+  skipOptedOutPending(jobId: number, isOptedOut: OptedOut): number {
+    const app = this.app;
+    const now = this.clock();
+    return app.transaction(() => {
+      const pending = rowsAs<{ id: number; extra_fields: string | null }>(
+        app.db
+          .prepare(
+            "SELECT id, extra_fields FROM outbox_batches WHERE job_id = ? AND state = 'pending' ORDER BY seq",
+          )
           .all(jobId),
-      ).map((r) => [r.peer, r.text]),
-    );
-    return this.createJob(numbers, job.content, {
-      textOf: (to) => texts.get(to) ?? job.content.text,
-      resendOf: jobId,
-      campaign: isCampaign(job) || isCampaign(this.mustJob(campaignRoot(this.app, jobId))),
-      ...(job.accountId === null ? {} : { accountId: job.accountId }),
+      );
+      const peersOf = app.db.prepare('SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position');
+      const reject = app.db.prepare(
+        "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE id = ?",
+      );
+      const move = app.db.prepare('UPDATE messages SET batch_id = ?, position = ? WHERE id = ?');
+      let skippedTotal = 0;
+      let newBatch: number | null = null;
+      let newPosition = 0;
+      for (const b of pending) {
+        const rows = rowsAs<{ id: number; peer: string }>(peersOf.all(b.id));
+        const skipped = new Set(isOptedOut(rows.map((r) => r.peer)).skipped);
+        if (skipped.size === 0) continue;
+        const out = rows.filter((r) => skipped.has(r.peer));
+        skippedTotal += out.length;
+        for (const r of out) reject.run(OPTED_OUT_REASON, now, r.id);
+        // Issue 16: a batch that also carries Cc/Bcc stays pending for them, without its numbers.
+        if (out.length === rows.length && b.extra_fields === null) {
+          app.db
+            .prepare("UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ?")
+            .run(now, OPTED_OUT_REASON, b.id);
+          continue;
+        }
+        if (newBatch === null) {
+          const seq =
+            (rowAs<{ s: number }>(
+              app.db.prepare('SELECT max(seq) AS s FROM outbox_batches WHERE job_id = ?').get(jobId),
+            )?.s ?? 0) + 1;
+          newBatch =
+            rowAs<{ id: number }>(
+              app.db
+                .prepare(
+                  "INSERT INTO outbox_batches (job_id, seq, state, created_at, finished_at, reason) VALUES (?, ?, 'rejected', ?, ?, ?) RETURNING id",
+                )
+                .get(jobId, seq, now, now, OPTED_OUT_REASON),
+            )?.id ?? null;
+          if (newBatch === null) throw new StoreError('invalid-state', 'the skipped batch was not journaled');
+        }
+        for (const r of out) move.run(newBatch, newPosition++, r.id);
+      }
+      return skippedTotal;
+    });
+  }
+
+  /**
+   * Issue 16: a claimed ('sending') batch that must not go after all — its book's member or a Cc/Bcc
+   * number opted out after the send was journaled, or the book could not be read to check it — is
+   * 'rejected' with the reason, its numbers too, never requested.
+   */
+  refuseClaimed(batchId: number, reason: string): void {
+    const app = this.app;
+    const now = this.clock();
+    app.transaction(() => {
+      const changed = app.db
+        .prepare(
+          "UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ? AND state = 'sending'",
+        )
+        .run(now, reason, batchId).changes;
+      if (Number(changed) === 0)
+        throw new StoreError('invalid-state', `outbox batch ${batchId} is not being sent: not refused`);
+      app.db
+        .prepare(
+          "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
+        )
+        .run(reason, now, batchId);
     });
   }
 
@@ -484,7 +415,7 @@ export class OutboxJournal extends OutboxReads {
    * kept and applied by recordResults; null is returned then (./outbox-receipts.ts).
    */
   recordReceipt(receipt: DeliveryReceiptInput): MessageRecord | null {
-    return recordReceipt(this.app, receipt, this.#now());
+    return recordReceipt(this.app, receipt, this.clock());
   }
 
   #finishBatch(batchId: number, now: number, reason: string | null): void {
@@ -519,9 +450,4 @@ export class OutboxJournal extends OutboxReads {
       `cannot ${action}: outbox batch ${batchId} is '${row.state}', not '${expected}'`,
     );
   }
-}
-
-function peerOf(input: string, defaultCountry: string | undefined): string {
-  const n = normalizeMsisdn(input, defaultCountry);
-  return n.ok ? n.msisdn : input.trim();
 }

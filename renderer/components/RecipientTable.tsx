@@ -5,12 +5,14 @@
 // same rows the table shows (issue 12), grouped as the pills are.
 import type { RecipientOutcome } from '../../preload/api.ts';
 import { describeReport } from '../../protocol/reports.ts';
+import { statusGroupOf } from '../../domain/status-groups.ts';
+import type { StatusGroup } from '../../domain/status-groups.ts';
 import { displayNumber, plural } from '../format.ts';
 import { StatusPill } from './StatusPill.tsx';
 import Papa from 'papaparse';
 
-/** The groups a summary counts and a filter picks; each row is in exactly one. */
-export type RowGroup = 'delivered' | 'accepted' | 'noReceipt' | 'failed' | 'unknown' | 'pending' | 'sending';
+/** The groups a summary counts and a filter picks (domain/status-groups.ts); each row is in exactly one. */
+export type RowGroup = StatusGroup;
 
 export const GROUP_LABELS: Record<RowGroup, string> = {
   delivered: 'delivered',
@@ -23,22 +25,7 @@ export const GROUP_LABELS: Record<RowGroup, string> = {
 };
 
 export function groupOf(r: RecipientOutcome): RowGroup {
-  switch (r.status) {
-    case 'delivered':
-      return 'delivered';
-    case 'accepted':
-    case 'queued':
-      return r.receiptOverdue ? 'noReceipt' : 'accepted';
-    case 'rejected':
-    case 'failed':
-      return 'failed';
-    case 'unknown':
-      return 'unknown';
-    case 'pending':
-      return 'pending';
-    case 'sending':
-      return 'sending';
-  }
+  return statusGroupOf(r);
 }
 
 export type GroupCounts = Record<RowGroup, number>;

@@ -5,7 +5,7 @@
 // failed and Continue sending (./send-actions.ts).
 import { useCallback, useState } from 'react';
 import type { Campaign as CampaignData } from '../../preload/api.ts';
-import { api, useEvent } from '../api.ts';
+import { api } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import {
@@ -18,7 +18,7 @@ import {
 import type { RowGroup } from '../components/RecipientTable.tsx';
 import { download, formatTime, plural } from '../format.ts';
 import { useContactNames } from '../hooks/useContactNames.ts';
-import { useThrottledRead } from '../hooks/useThrottledRead.ts';
+import { useLiveRead } from '../hooks/useLiveRead.ts';
 import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
 
 /** Rows drawn at once; the filter, the search and the CSV reach the rest. */
@@ -26,7 +26,16 @@ const SHOWN_MAX = 500;
 
 export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void }) {
   const read = useCallback(() => api().campaigns.get(jobId), [jobId]);
-  const { data, error: readError, load, soon } = useThrottledRead<CampaignData>(read);
+  // The campaign's sends as last read (a resend of it is a new job of the campaign).
+  const ids = (last: CampaignData | null): number[] => last?.jobIds ?? [jobId];
+  const {
+    data,
+    error: readError,
+    load,
+  } = useLiveRead<CampaignData>(read, {
+    'outbox:progress': (p, last) => ids(last).includes(p.jobId) || p.job.resendOf !== null,
+    'inbox:receipt': (p, last) => p.message.jobId !== null && ids(last).includes(p.message.jobId),
+  });
   const [actionError, setError] = useState<unknown>(null);
   const error = actionError ?? readError;
   const [notice, setNotice] = useState<string | null>(null);
@@ -35,14 +44,6 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
   const [busy, setBusy] = useState(false);
   const names = useContactNames();
   const dialog = useDialog();
-
-  const ids = data?.jobIds ?? [jobId];
-  useEvent('outbox:progress', (p) => {
-    if (ids.includes(p.jobId) || p.job.resendOf !== null) soon();
-  });
-  useEvent('inbox:receipt', (p) => {
-    if (p.message.jobId !== null && ids.includes(p.message.jobId)) soon();
-  });
 
   if (!data)
     return (

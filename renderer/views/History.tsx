@@ -1,23 +1,25 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OutboundStatus, OutboxBatch, OutboxJob } from '../../preload/api.ts';
-import { api, useEvent } from '../api.ts';
+import { api } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { JobBooks, toBooksOf, useJobBooks } from './HistoryBooks.tsx';
 import { RecipientTable, SummaryLine, groupOf, recipientsCsv } from '../components/RecipientTable.tsx';
 import { download, formatTime, plural } from '../format.ts';
 import { useContactNames } from '../hooks/useContactNames.ts';
 import { useThrottledRead } from '../hooks/useThrottledRead.ts';
+import { useLiveRead } from '../hooks/useLiveRead.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Campaign } from './Campaign.tsx';
 import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
+import { FAILED_STATUSES } from '../../domain/status-groups.ts';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
   all: null,
   accepted: ['accepted', 'queued', 'delivered'],
   delivered: ['delivered'],
-  failed: ['rejected', 'failed'],
+  failed: [...FAILED_STATUSES],
   unknown: ['unknown'],
   pending: ['pending', 'sending'],
   scheduled: null,
@@ -37,39 +39,33 @@ function scheduledAt(j: OutboxJob): string | null {
 }
 
 export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void }) {
-  const [jobs, setJobs] = useState<OutboxJob[]>([]);
   const [filter, setFilter] = useState<Filter>('all');
   const [open, setOpen] = useState<number | null>(null);
-  const [unknown, setUnknown] = useState<OutboxBatch[]>([]);
-  const [error, setError] = useState<unknown>(null);
   // Issue 12: a campaign (a send to many and its resends) opens in its own view.
   const [campaign, setCampaign] = useState<number | null>(null);
 
-  const load = useCallback(() => {
-    api()
-      .outbox.jobs({ limit: 200 })
-      .then(setJobs, (e: unknown) => setError(e));
-    api()
-      .outbox.unknownBatches()
-      .then(setUnknown, () => undefined);
-  }, []);
-  useEffect(load, [load]);
-  useEvent('outbox:progress', (p) =>
-    setJobs((js) =>
-      js.some((j) => j.id === p.job.id) ? js.map((j) => (j.id === p.job.id ? p.job : j)) : [p.job, ...js],
+  // The sends and the unknown batches, read again (throttled) as batches are answered, after a crash
+  // recovery, and as receipts change a send's counts (issue 12: History updates live; issue 27: the
+  // renderer's one way, useLiveRead).
+  const list = useLiveRead(
+    useCallback(
+      () =>
+        Promise.all([
+          api().outbox.jobs({ limit: 200 }),
+          api()
+            .outbox.unknownBatches()
+            .catch((): OutboxBatch[] => []),
+        ]),
+      [],
     ),
+    {
+      'outbox:progress': () => true,
+      'outbox:recovered': () => true,
+      'inbox:receipt': (p) => p.message.jobId !== null,
+    },
   );
-  useEvent('outbox:recovered', load);
-  // A receipt changes its send's counts while the view is open (issue 12: History updates live).
-  useEvent('inbox:receipt', (p) => {
-    const id = p.message.jobId;
-    if (id === null) return;
-    void api()
-      .outbox.job(id)
-      .then((fresh) => {
-        if (fresh) setJobs((js) => js.map((j) => (j.id === fresh.id ? fresh : j)));
-      });
-  });
+  const { load, error } = list;
+  const [jobs, unknown]: [OutboxJob[], OutboxBatch[]] = list.data ?? [[], []];
 
   const statuses = FILTER_STATUSES[filter];
   const shown =

@@ -115,6 +115,7 @@ describe('layers: each folder imports only what it names', () => {
   const TOP = [
     'storage/',
     'protocol/',
+    'domain/',
     'gateway/',
     'main/client/',
     'main/store/',

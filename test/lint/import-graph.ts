@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /** The folders whose files are the app and the gateway (not tests, benches or scripts). */
-export const SOURCE_FOLDERS = ['storage', 'protocol', 'gateway', 'main', 'preload', 'renderer'];
+export const SOURCE_FOLDERS = ['storage', 'protocol', 'domain', 'gateway', 'main', 'preload', 'renderer'];
 
 export interface ImportEdge {
   to: string;

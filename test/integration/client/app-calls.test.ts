@@ -30,6 +30,7 @@ describe('sendFormFields', () => {
       () => 'MessageIdentifier=W1,W2&Report=-3,5&Text=ok,Barred&LibraryNumber=80123',
     );
     const res = await client(server.url).sendFormFields(
+      'sendmms',
       { Username: 'someone', PIN: 'other', SendTo: '447700900001,447700900002', WAPPushFileName1: 'a.png' },
       ['447700900001', '447700900002'],
     );
@@ -48,15 +49,46 @@ describe('sendFormFields', () => {
 
   it('an HTTP error or an unreadable answer is unknown; no connection is unsent; never sent again', async () => {
     const http = await serve(() => ({ status: 500, body: 'oops' }));
-    expect(await client(http.url).sendFormFields({ SendTo: '447700900001' }, ['447700900001'])).toEqual({
+    expect(
+      await client(http.url).sendFormFields('sendmms', { SendTo: '447700900001' }, ['447700900001']),
+    ).toEqual({
       outcome: 'unknown',
       reason: 'the gateway answered HTTP 500',
     });
     expect(http.count()).toBe(1);
     const short = await serve(() => 'MessageIdentifier=W1,W2&Report=-3,-3&Text=ok,ok');
-    const two = await client(short.url).sendFormFields({}, ['447700900001', '447700900002', '447700900003']);
+    const two = await client(short.url).sendFormFields('sendmms', {}, [
+      '447700900001',
+      '447700900002',
+      '447700900003',
+    ]);
     expect(two.outcome).toBe('unknown');
-    const closed = await client(await closedPortUrl()).sendFormFields({}, ['447700900001']);
+    const closed = await client(await closedPortUrl()).sendFormFields('sendmms', {}, ['447700900001']);
     expect(closed.outcome).toBe('unsent');
+  });
+});
+
+// Issue 27: the app sends every kind through sendFormFields; text goes to sendsms the same way.
+describe('sendFormFields to sendsms', () => {
+  it('posts a text batch to sendsms as this account, one request, the same answer shape', async () => {
+    const server = await serve(() => 'MessageIdentifier=T1,T2&Report=-3,-3&Text=ok,ok');
+    const res = await client(server.url).sendFormFields(
+      'sendsms',
+      { SendTo: '447700900001,447700900002', Message: 'Hello', ResponseFormat: '3' },
+      ['447700900001', '447700900002'],
+    );
+    expect(server.requests.map((r) => r.path)).toEqual([PATHS.sendsms]);
+    const fields = decodeForm(server.requests[0]!.body);
+    expect([fields.get('Username'), fields.get('Message'), fields.get('SendTo')]).toEqual([
+      'acme.1',
+      'Hello',
+      '447700900001,447700900002',
+    ]);
+    expect(res.outcome).toBe('answered');
+    if (res.outcome !== 'answered') return;
+    expect(res.value.results.map((r) => [r.number, r.status, r.messageIdentifier])).toEqual([
+      ['447700900001', 'accepted', 'T1'],
+      ['447700900002', 'accepted', 'T2'],
+    ]);
   });
 });

@@ -140,6 +140,7 @@ describe('conflicting inputs are refused, never resolved silently', () => {
     ).rejects.toThrow(/SendTimeDelay and SendTimeAbsolute/);
     // the same fields straight to the gateway (sendFormFields is not validated by the client)
     const res = await c.sendFormFields(
+      'sendmms',
       {
         SendTo: '447400000001',
         vCard: 'BEGIN:VCARD\r\nEND:VCARD',
@@ -229,6 +230,7 @@ describe('conflicting inputs are refused, never resolved silently', () => {
     const c = clientFor(gw);
     const many = numbers(351).join(',');
     const form = await c.sendFormFields(
+      'sendmms',
       { SendTo: many, vCard: 'BEGIN:VCARD\r\nEND:VCARD', ResponseFormat: '3' },
       numbers(351),
     );
@@ -251,6 +253,7 @@ describe('conflicting inputs are refused, never resolved silently', () => {
     const c = clientFor(gw);
     for (const name of ['show.mms', 'game.jad']) {
       const res = await c.sendFormFields(
+        'sendmms',
         { SendTo: '447400000001', WAPPushFileName1: name, WAPPushFileData1: '00', ResponseFormat: '3' },
         ['447400000001'],
       );

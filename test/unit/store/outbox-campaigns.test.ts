@@ -7,12 +7,7 @@ import type { AppDb } from '../../../main/store/db.ts';
 import { StoreError } from '../../../main/store/errors.ts';
 import type { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
-import {
-  OPTED_OUT_REASON,
-  readCampaign,
-  resendFailed,
-  skipOptedOutPending,
-} from '../../../main/store/outbox-campaigns.ts';
+import { OPTED_OUT_REASON, readCampaign, resendFailed } from '../../../main/store/outbox-campaigns.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
 import { withJournal } from './helpers.ts';
 
@@ -157,7 +152,7 @@ describe('continue: numbers that opted out after journaling', () => {
       first.recipients.map((to) => ({ to, report: '-3' })),
     );
     // list[0] was already requested: not touched. list[4] in a batch with others; list[6] alone.
-    const skipped = skipOptedOutPending(app, job.id, without([list[0]!, list[4]!, list[6]!]));
+    const skipped = journal.skipOptedOutPending(job.id, without([list[0]!, list[4]!, list[6]!]));
     expect(skipped).toBe(2);
     const batches = journal.batches(job.id);
     expect(batches.map((b) => [b.state, b.recipients])).toEqual([
@@ -191,7 +186,7 @@ describe('continue: numbers that opted out after journaling', () => {
     const cc = { fields: { SendCc: '447700800001' }, reach: 1 };
     const job = journal.createJob(list, vcard, { extras: { first: cc } });
     expect(journal.batches(job.id).map((b) => b.recipients)).toEqual([list]);
-    expect(skipOptedOutPending(app, job.id, without(list))).toBe(2);
+    expect(journal.skipOptedOutPending(job.id, without(list))).toBe(2);
     const batches = journal.batches(job.id);
     expect(batches.map((b) => [b.state, b.recipients, b.extras?.fields])).toEqual([
       ['pending', [], cc.fields],

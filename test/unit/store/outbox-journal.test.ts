@@ -263,3 +263,38 @@ describe('outbox journal', () => {
     ]);
   });
 });
+
+// Issue 27: every batch state is the journal's; the sender asks it to hold an answer and claim the
+// next batch in one transaction, and to refuse a claimed batch.
+describe('outbox journal: operations the sender asks for', () => {
+  it('holds an answer and claims the next batch together, or only holds it', () => {
+    const withSmall = new OutboxJournal(app, { batchSize: 2 });
+    const job = withSmall.createJob(numbers(5), TEXT);
+    const first = withSmall.claimNext(job.id)!;
+    const results = first.recipients.map((to) => ({ to, report: '-3' }));
+    const second = withSmall.holdAnswerAndClaim(first.id, results, job.id, () => true);
+    expect(second?.state).toBe('sending');
+    expect(second?.id).not.toBe(first.id);
+    const third = withSmall.holdAnswerAndClaim(second!.id, results, job.id, () => false);
+    expect(third).toBeNull();
+    expect(withSmall.batches(job.id).map((b) => b.state)).toEqual(['sending', 'sending', 'pending']);
+    // A batch that is not 'sending' holds no answer, and nothing is claimed then either.
+    expect(() =>
+      withSmall.holdAnswerAndClaim(withSmall.batches(job.id)[2]!.id, [], job.id, () => true),
+    ).toThrow(StoreError);
+    expect(withSmall.batches(job.id).map((b) => b.state)).toEqual(['sending', 'sending', 'pending']);
+  });
+
+  it('refuses a claimed batch with its numbers, and only a claimed one', () => {
+    const job = journal.createJob(numbers(2), TEXT);
+    const pending = journal.batches(job.id)[0]!;
+    expect(() => journal.refuseClaimed(pending.id, 'no')).toThrow(StoreError);
+    const claimed = journal.claimNext(job.id)!;
+    journal.refuseClaimed(claimed.id, 'not sent: its address book could not be checked');
+    expect(journal.batches(job.id)[0]).toMatchObject({
+      state: 'rejected',
+      reason: 'not sent: its address book could not be checked',
+    });
+    expect(journal.recipients(job.id).map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});

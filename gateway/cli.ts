@@ -252,17 +252,6 @@ async function serve(
   const receiptDelayMs = values['receipt-delay-ms'] ? Number(values['receipt-delay-ms']) : undefined;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0..65535');
 
-  // On an empty data directory, --sandbox creates the demo account (before the servers start).
-  let demo: { username: string; pin: string } | null = null;
-  if (sandbox) {
-    const db = openGatewayDb(dataDir);
-    try {
-      const n = (db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
-      if (n === 0) demo = createDemoAccount(db);
-    } finally {
-      db.close();
-    }
-  }
   const release = releaseFromFlags(values);
   const common = {
     dataDir,
@@ -279,6 +268,14 @@ async function serve(
     );
   }
   const [primary, secondary] = instances;
+  // On an empty data directory, --sandbox creates the demo account once the gateway listens (issue
+  // 23: created before, it was kept even when the port was taken, and its PIN never printed).
+  let demo: { username: string; pin: string } | null = null;
+  if (sandbox) {
+    const db = primary!.ctx.db;
+    const n = (db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
+    if (n === 0) demo = createDemoAccount(db);
+  }
   out(`Messaging gateway running (data: ${dataDir})`);
   out(`  primary:    ${primary!.url}`);
   if (secondary) out(`  secondary:  ${secondary.url}`);

@@ -18,6 +18,7 @@ import { createNetwork, registerRichRoutes } from './rich.ts';
 import { Scheduler } from './scheduler.ts';
 import { NumberChecker } from './numbers.ts';
 import { registerFormRoutes } from './routes/form-routes.ts';
+import { closeAdaptPool } from './library/adapt-pool.ts';
 
 export interface StartGatewayOptions {
   dataDir: string;
@@ -157,6 +158,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
         requestLog.flush();
         await ctx.network.close();
         await ctx.numbers.close();
+        // issue 23: the image workers too, whatever they were doing
+        await closeAdaptPool();
         db.close();
       })();
       return closed;

@@ -215,7 +215,14 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       res.end(req.method === 'HEAD' ? undefined : unavailablePage(unavailable));
       return;
     }
-    let path = decodeURIComponent(url.pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      // issue 23: a malformed escape (/%E0%A4%A) is the request's fault, not a server error
+      res.writeHead(400, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('bad path\n');
+      return;
+    }
     if (path.endsWith('/')) path += 'index.html';
     let file = resolve(staticDir, `.${path}`);
     if (file !== staticDir && !file.startsWith(staticDir + sep)) {

@@ -650,6 +650,8 @@ export interface EffectivePolicy {
     publicKeys: string[];
     /** Issue 17: the size cap of an update download, bytes. */
     maxDownloadBytes: number;
+    /** Issue 23: a release without a signature is kept (marked not verified); default false. */
+    allowUnsigned: boolean;
   };
   /** Issue 17: plain-http gateways on other machines are allowed without asking the user. */
   allowInsecureGateways: boolean;

@@ -1,17 +1,20 @@
-// Signs a release for the update check (issue 17; docs/ADMIN.md, "Signed updates").
+// Signs a release for the update check (issues 17 and 23; docs/ADMIN.md, "Signed updates").
 //
 //   npm run release-sign -- --new-key <folder outside the repository>
 //       makes an Ed25519 key pair: <folder>/messenger-update.key (private, PKCS#8 PEM, mode 0600)
-//       and prints the public key to build in (main/services/update-signature.ts) or pin in the
-//       deploy policy (updates.publicKeys).
-//   npm run release-sign -- <installer> [--key <private key file>]
-//       writes <installer>.sig, the signature the app fetches from "<DownloadURL>.sig". The key
-//       file comes from --key or MESSENGER_UPDATE_KEY; a key inside this repository is refused.
+//       and prints the public key to build in (BUILT_IN_UPDATE_KEYS in
+//       main/services/update-signature.ts) or pin in the deploy policy (updates.publicKeys).
+//   npm run release-sign -- <installer> --version <version> [--name <file name>] [--key <file>]
+//       writes <installer>.sig, the signature the app fetches from "<DownloadURL>.sig". It signs
+//       the statement "this file (SHA-512) is <version>, saved as <name>" (name: the installer's
+//       own file name unless given), so the file cannot be offered as another version or name.
+//       The key file comes from --key or MESSENGER_UPDATE_KEY; a key inside this repository is
+//       refused.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newDigest, rawPublicKey, signedMessage } from '../main/services/update-signature.ts';
+import { newDigest, rawPublicKey, signedStatement } from '../main/services/update-signature.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,18 +48,33 @@ export async function main(argv: string[], env = process.env): Promise<void> {
     process.stdout.write(`private key: ${file}\npublic key: ${rawPublicKey(publicKey)}\n`);
     return;
   }
-  const k = argv.indexOf('--key');
-  const keyFile = k >= 0 ? argv[k + 1] : env.MESSENGER_UPDATE_KEY;
-  const files = argv.filter((a, i) => !a.startsWith('--') && !(k >= 0 && i === k + 1));
-  if (files.length === 0) fail('usage: release-sign <installer>… [--key <file>] | --new-key <folder>');
+  const option = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const keyFile = option('--key') ?? env.MESSENGER_UPDATE_KEY;
+  const version = option('--version');
+  const name = option('--name');
+  const values = new Set(
+    ['--key', '--version', '--name'].map((f) => argv.indexOf(f) + 1).filter((i) => i > 0),
+  );
+  const files = argv.filter((a, i) => !a.startsWith('--') && !values.has(i));
+  const usage =
+    'usage: release-sign <installer>… --version <version> [--name <name>] [--key <file>] | --new-key <folder>';
+  if (files.length === 0) fail(usage);
+  if (!version) fail(`--version is required: the signature says which version the file is\n${usage}`);
+  if (name !== undefined && files.length > 1) fail('--name names one installer: sign one file at a time');
   if (!keyFile) fail('no private key: give --key <file> or set MESSENGER_UPDATE_KEY');
   if (inside(keyFile, REPO)) fail(`the private key must be kept outside the repository (${REPO})`);
   const privateKey = createPrivateKey(readFileSync(keyFile));
   if (privateKey.asymmetricKeyType !== 'ed25519') fail(`${keyFile} is not an Ed25519 private key`);
   for (const file of files) {
-    const sig = sign(null, signedMessage(await digestOf(file)), privateKey);
+    const statement = { sha512: await digestOf(file), version, name: name ?? basename(file) };
+    const sig = sign(null, signedStatement(statement), privateKey);
     writeFileSync(`${file}.sig`, `${sig.toString('base64')}\n`);
-    process.stdout.write(`${file}.sig (public key ${rawPublicKey(createPublicKey(privateKey))})\n`);
+    process.stdout.write(
+      `${file}.sig: version ${statement.version}, name ${statement.name} (public key ${rawPublicKey(createPublicKey(privateKey))})\n`,
+    );
   }
 }
 

@@ -4,8 +4,11 @@
 // jimp decodes and encodes JPEG/PNG/GIF and scales; WBMP (a 1-bit headerless-ish WAP format jimp does
 // not know) is read and written here, it is a few lines.
 import { Jimp } from 'jimp';
-import { checkImageHeader, ImageError } from './image-header.ts';
+import { checkImageHeader, ImageError, MAX_IMAGE_PIXELS } from './image-header.ts';
 import type { ImageType } from './image-header.ts';
+
+/** Memory one decode may take (RGBA of MAX_IMAGE_PIXELS is 16 MiB; the decoders need some more). */
+const DECODE_MEMORY_MB = 128;
 
 export type { ImageType } from './image-header.ts';
 export const ADAPTABLE_TYPES: ReadonlyArray<ImageType> = [
@@ -134,7 +137,10 @@ async function load(bytes: Uint8Array, contentType: ImageType) {
       const { width, height, rgba } = decodeWbmp(bytes);
       return Jimp.fromBitmap({ width, height, data: Buffer.from(rgba) });
     }
-    return await Jimp.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    // The decoder bounded as well (issue 23): jpeg-js refuses more pixels or memory than these.
+    return await Jimp.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      'image/jpeg': { maxResolutionInMP: MAX_IMAGE_PIXELS / 1e6, maxMemoryUsageInMB: DECODE_MEMORY_MB },
+    });
   } catch (err) {
     throw new ImageError(
       `the ${contentType} data cannot be read: ${err instanceof Error ? err.message : String(err)}`,

@@ -18,13 +18,15 @@ export function createAppUpdater(deps: {
 }) {
   const { opts, sessions } = deps;
   // On start (once a session exists) and every 24 h, policy permitting.
-  const { enabled, channel, allowedDownloadHosts, publicKeys, maxDownloadBytes } = deps.policy.updates;
+  const { enabled, channel, allowedDownloadHosts, publicKeys, maxDownloadBytes, allowUnsigned } =
+    deps.policy.updates;
   const updater = createUpdater({
     policy: opts.updates ?? {
       enabled,
       channel,
       publicKeys,
       maxDownloadBytes,
+      allowUnsigned,
       ...(allowedDownloadHosts ? { allowedDownloadHosts } : {}),
     },
     currentVersion: packageVersion(),

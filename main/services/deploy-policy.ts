@@ -31,6 +31,7 @@ export interface PolicyFile {
     allowedDownloadHosts?: string[];
     publicKeys?: string[];
     maxDownloadBytes?: number;
+    allowUnsigned?: boolean;
   };
   pollIntervalSeconds?: { min: number; max: number };
   offerSandbox?: boolean;
@@ -51,6 +52,7 @@ export const NO_POLICY: Readonly<EffectivePolicy> = Object.freeze({
     allowedDownloadHosts: null,
     publicKeys: [],
     maxDownloadBytes: DEFAULT_MAX_DOWNLOAD_BYTES,
+    allowUnsigned: false,
   },
   pollIntervalSeconds: { min: POLL_INTERVAL_RANGE[0], max: POLL_INTERVAL_RANGE[1] },
   offerSandbox: true,
@@ -216,6 +218,7 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
         'allowedDownloadHosts',
         'publicKeys',
         'maxDownloadBytes',
+        'allowUnsigned',
       ]);
       const enabled = bool(p, 'updates.enabled', u.enabled, true);
       let channel = 'stable';
@@ -251,6 +254,8 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
         allowedDownloadHosts: hosts,
         publicKeys: keys ?? [],
         maxDownloadBytes,
+        // Issue 23: unsigned releases only where the administrator says so (a lab's own builds).
+        allowUnsigned: bool(p, 'updates.allowUnsigned', u.allowUnsigned, false),
       };
     }
   }

@@ -10,9 +10,13 @@
 // with NODE_EXTRA_CA_CERTS, which Node's default trust store includes).
 //
 // Issue 17: a body over `maxBytes` (default 1 GiB) is refused while it streams (or at once, by its
-// Content-Length). With `publicKeys`, "<url>.sig" must hold an Ed25519 signature of the file by one
-// of them (./update-signature.ts) before the .part gets its final name: a missing or wrong one
-// deletes it. On Windows the kept file gets its Zone.Identifier stream (the Mark of the Web).
+// Content-Length). "<url>.sig" must hold an Ed25519 signature by one of `publicKeys` of the
+// statement "this file is `version`, named <the name it is saved under>" (./update-signature.ts)
+// before the .part gets its final name: a missing or wrong one deletes it. Issue 23: that is the
+// default. Without any key the download is refused before it starts, and only `allowUnsigned` (the
+// deploy policy's updates.allowUnsigned, for a lab) keeps a file that has no .sig at all, marked
+// not verified; a .sig that does not verify is refused even then. On Windows the kept file gets
+// its Zone.Identifier stream (the Mark of the Web).
 import { constants } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { link, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -67,8 +71,12 @@ export interface DownloadOptions {
   maxRedirects?: number;
   /** The largest body kept, bytes (default DEFAULT_MAX_DOWNLOAD_BYTES). */
   maxBytes?: number;
-  /** Keys one of which must have signed the file ("<url>.sig"); none: kept unverified. */
+  /** Keys one of which must have signed the file ("<url>.sig"). */
   publicKeys?: readonly KeyObject[];
+  /** The version the file is offered as: part of what the signature covers. */
+  version: string;
+  /** A file without any .sig is kept, marked not verified (the policy's updates.allowUnsigned). */
+  allowUnsigned?: boolean;
   /** Write the Zone.Identifier stream (default: on Windows). */
   markOfTheWeb?: boolean;
 }
@@ -76,7 +84,7 @@ export interface DownloadOptions {
 export interface DownloadResult {
   path: string;
   bytes: number;
-  /** The signature was checked and good (false: no key was configured). */
+  /** The signature was checked and good (false: unsigned, kept because allowUnsigned). */
   verified: boolean;
 }
 
@@ -256,6 +264,12 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
     new DownloadError('download-cancelled', 'the download was cancelled; nothing was kept');
   if (signal?.aborted) throw cancelled();
   const start = checkDownloadUrl(opts.url, opts.allowedHosts);
+  const keys = opts.publicKeys ?? [];
+  if (keys.length === 0 && opts.allowUnsigned !== true)
+    throw new DownloadError(
+      'download-unverified',
+      'no update key is configured, so no download could be verified: nothing was downloaded (a lab may allow unsigned updates with updates.allowUnsigned)',
+    );
   const agent: Agent | null = opts.ca !== undefined ? new Agent({ connect: { ca: opts.ca } }) : null;
   const dispatcher: Dispatcher | undefined = agent ?? undefined;
   let fh: FileHandle | null = null;
@@ -360,22 +374,24 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
     await fh.sync();
     await fh.close();
     fh = null;
-    const keys = opts.publicKeys ?? [];
-    if (keys.length > 0) {
-      const sigUrl = `${opts.url}.sig`;
-      const body = await fetchSmall(sigUrl, opts.allowedHosts, dispatcher, signal);
-      if (signal?.aborted) throw cancelled();
-      if (body === null)
+    let verified = false;
+    const sigUrl = `${opts.url}.sig`;
+    const body = keys.length > 0 ? await fetchSmall(sigUrl, opts.allowedHosts, dispatcher, signal) : null;
+    if (signal?.aborted) throw cancelled();
+    if (body === null) {
+      if (opts.allowUnsigned !== true)
         throw new DownloadError(
           'download-unverified',
           `the update has no signature (${sigUrl} was not found), so it cannot be trusted; the file was deleted`,
         );
+    } else {
       const sig = parseSignature(body);
-      if (sig === null || !verifyUpdate(digest.digest(), sig, keys))
+      if (sig === null || !verifyUpdate({ sha512: digest.digest(), version: opts.version, name }, sig, keys))
         throw new DownloadError(
           'download-unverified',
-          `the update's signature (${sigUrl}) does not match the file and the publisher's key: it may have been altered; the file was deleted`,
+          `the update's signature (${sigUrl}) does not match the file, its version ${opts.version} and name ${name} and the publisher's key: it may have been altered or be an older release offered again; the file was deleted`,
         );
+      verified = true;
     }
     const path = await finish(opts.dir, name, reserved.n, part);
     part = null;
@@ -383,7 +399,7 @@ export async function downloadFile(opts: DownloadOptions): Promise<DownloadResul
       // NTFS only; elsewhere (FAT, a network share) Windows has nowhere to keep it.
       await writeFile(`${path}:Zone.Identifier`, zoneIdentifier(url.href)).catch(() => undefined);
     }
-    return { path, bytes: received, verified: keys.length > 0 };
+    return { path, bytes: received, verified };
   } finally {
     if (fh) await fh.close().catch(() => undefined);
     if (part) await rm(part, { force: true }).catch(() => undefined);

@@ -33,6 +33,8 @@ export interface UpdatePolicy {
   publicKeys?: string[];
   /** The size cap of a download, bytes (default 1 GiB). */
   maxDownloadBytes?: number;
+  /** Issue 23: a release without any .sig is kept, marked not verified (a lab's own builds). */
+  allowUnsigned?: boolean;
 }
 
 export interface UpdaterOptions {
@@ -248,6 +250,8 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       fallbackName: `Messenger-${info.version}`,
       signal: controller.signal,
       publicKeys,
+      version: info.version,
+      ...(policy.allowUnsigned === true ? { allowUnsigned: true } : {}),
       ...(policy.maxDownloadBytes !== undefined ? { maxBytes: policy.maxDownloadBytes } : {}),
       ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
       onProgress: (p) => {
@@ -264,7 +268,7 @@ export function createUpdater(opts: UpdaterOptions): Updater {
       state.received = result.bytes;
       state.verified = result.verified;
       opts.log(
-        `update ${info.version} downloaded to ${result.path} (${result.verified ? 'signature verified' : 'NOT verified: no update key is configured'})`,
+        `update ${info.version} downloaded to ${result.path} (${result.verified ? 'signature verified' : 'NOT verified: it has no signature and the deploy policy allows unsigned updates'})`,
       );
       announce();
       return { ...state };

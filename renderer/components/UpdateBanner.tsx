@@ -108,12 +108,13 @@ export function UpdateBanner() {
       .catch((e: unknown) => setError(errorText(e)));
   };
   const open = async (reveal: boolean) => {
-    // An unverified file (no update key configured) is opened only when the user says so.
+    // An unverified file (unsigned, kept because the deploy policy allows it) is opened only when
+    // the user says so.
     if (!reveal && download && !download.verified) {
       const yes = await dialog.confirm({
         title: 'Open an unverified update?',
         message:
-          'No update signing key is configured, so this file could not be checked against the publisher. Open it only if you trust where it came from.',
+          'This update has no signature (the deploy policy allows unsigned updates), so it could not be checked against the publisher. Open it only if you trust where it came from.',
         confirmLabel: 'Open anyway',
         danger: true,
       });
@@ -182,7 +183,10 @@ export function UpdateBanner() {
           {mine.verified ? (
             <span className="muted"> · signature verified</span>
           ) : (
-            <strong data-testid="download-unverified"> · not verified (no signing key configured)</strong>
+            <strong data-testid="download-unverified">
+              {' '}
+              · not verified (unsigned; allowed by the deploy policy)
+            </strong>
           )}
           {mine.canOpen ? (
             <>

@@ -4,9 +4,12 @@
 // version, the release date in local time and the notice; Download shows a progress bar, Cancel
 // leaves nothing behind, a second Download finishes and the saved path is shown. The download
 // comes from a local HTTPS server on 127.0.0.1 (the sandbox gateway's host, so it is allowed). When
-// the gateway later offers nothing newer, a check makes the banner leave.
+// the gateway later offers nothing newer, a check makes the banner leave. Issue 23: the release is
+// signed (a key made here, pinned by a deploy policy file) and the banner says "signature verified";
+// the same file offered again as a newer version is refused with the reason.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +30,7 @@ import {
   startHttpsServer,
   type TestHttpsServer,
 } from '../support/https-server.ts';
+import { rawPublicKey, signedStatement } from '../../main/services/update-signature.ts';
 
 const BODY = payload(3 * 1024 * 1024);
 
@@ -68,15 +72,29 @@ describe.skipIf(!HAS_CHROMIUM)(
       mkdirSync(downloads);
       const cert = makeTestCert(tmp);
       // About 4 s per download: long enough to see the bar and to cancel.
+      // The publisher: a key of this test, pinned by the deploy policy as an administrator would.
+      const publisher = generateKeyPairSync('ed25519');
+      const sig = sign(
+        null,
+        signedStatement({
+          sha512: createHash('sha512').update(BODY).digest(),
+          version: '9.1.0',
+          name: 'Messenger-9.1.0.AppImage',
+        }),
+        publisher.privateKey,
+      ).toString('base64');
+      const policy = join(tmp, 'policy.json');
+      writeFileSync(policy, JSON.stringify({ updates: { publicKeys: [rawPublicKey(publisher.publicKey)] } }));
       server = await startHttpsServer(cert, (req, res) => {
         if (req.url === '/releases/Messenger-9.1.0.AppImage') serveSlowly(res, BODY, 40, 100);
+        else if (req.url === '/releases/Messenger-9.1.0.AppImage.sig') res.writeHead(200).end(sig);
         else res.writeHead(404).end();
       });
       data = join(tmp, 'data');
       setRelease('9.1.0', `${server.origin}/releases/Messenger-9.1.0.AppImage`);
       shell = await startShell(data, {
         args: ['--downloads', downloads],
-        env: { NODE_EXTRA_CA_CERTS: cert.certFile },
+        env: { NODE_EXTRA_CA_CERTS: cert.certFile, MESSENGER_POLICY: policy },
       });
       ({ context, page, pageErrors } = await openBrowser(join(tmp, 'profile'), {
         viewport: { width: 1280, height: 720 },
@@ -135,6 +153,7 @@ describe.skipIf(!HAS_CHROMIUM)(
       const saved = join(downloads, 'Messenger-9.1.0.AppImage');
       expect(await path.textContent()).toBe(saved);
       expect(await banner().textContent()).toContain('Version 9.1.0 downloaded');
+      expect(await banner().textContent()).toContain('signature verified');
       expect(readdirSync(downloads)).toEqual(['Messenger-9.1.0.AppImage']);
       expect(readFileSync(saved).equals(BODY)).toBe(true);
       // The web shell cannot open files: no Open button, the path is the way to the file.
@@ -158,6 +177,19 @@ describe.skipIf(!HAS_CHROMIUM)(
       );
       await banner().getByRole('button', { name: 'Try again' }).waitFor();
       await shoot('update-refused');
+      expect(readdirSync(downloads)).toEqual(['Messenger-9.1.0.AppImage']);
+    });
+
+    it('the signed 9.1.0 offered again as 9.3.0 is refused: its signature names 9.1.0', async () => {
+      setRelease('9.3.0', `${server.origin}/releases/Messenger-9.1.0.AppImage`);
+      await page.getByRole('button', { name: 'Check for updates' }).click();
+      await banner().getByText('Version 9.3.0 is available').waitFor();
+      await banner().getByRole('button', { name: 'Download' }).click();
+      const alert = banner().getByRole('alert');
+      await alert.waitFor({ timeout: 30_000 });
+      expect(await alert.textContent()).toMatch(/does not match the file, its version 9\.3\.0/);
+      await shoot('update-replay-refused');
+      // the one file there is the 9.1.0 kept before; nothing of the replay
       expect(readdirSync(downloads)).toEqual(['Messenger-9.1.0.AppImage']);
     });
 

@@ -1,7 +1,10 @@
 // Update checks and downloads through createMessengerApp: the local sandbox gateway (in process)
 // serves a release stored in its app_release table, the app checks at start, keeps what it found,
 // downloads the release from a local HTTPS server (its CA trusted through updateDownloadCa), and
-// the policy's enabled / channel / allowedDownloadHosts decide what happens.
+// the policy's enabled / channel / allowedDownloadHosts decide what happens. Issue 23: the release
+// is signed (a key made here, pinned as the policy would pin it) and the app keeps only a download
+// whose signature says this version and this name.
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import type { MessengerApp, MessengerAppOptions } from '../../../main/services/app.ts';
 import { createUpdater } from '../../../main/services/updates.ts';
+import { rawPublicKey, signedStatement } from '../../../main/services/update-signature.ts';
 import { openGatewayDb } from '../../../gateway/store/db.ts';
 import { setStoredRelease } from '../../../gateway/release.ts';
 import type { MessengerEvents, UpdateStatus } from '../../../preload/api.ts';
@@ -28,11 +32,33 @@ let cert: TestCert;
 let server: TestHttpsServer;
 const cleanups: Array<() => Promise<void>> = [];
 
+/** The publisher's key of these tests (made here; the built-in key's private half is nowhere near). */
+const publisher = generateKeyPairSync('ed25519');
+const TEST_KEY = rawPublicKey(publisher.publicKey);
+/** The signature of BODY as version 9.0.0 named Messenger-9.0.0.AppImage. */
+const SIG_9 = sign(
+  null,
+  signedStatement({
+    sha512: createHash('sha512').update(BODY).digest(),
+    version: '9.0.0',
+    name: 'Messenger-9.0.0.AppImage',
+  }),
+  publisher.privateKey,
+).toString('base64');
+
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'messenger-updates-'));
   cert = makeTestCert(tmp);
   server = await startHttpsServer(cert, (req, res) => {
-    if (req.url === '/Messenger-9.0.0.AppImage') serveSlowly(res, BODY, 8, 5);
+    const signed = ['/Messenger-9.0.0.AppImage.sig', '/as-newer/Messenger-9.0.0.AppImage.sig'];
+    if (signed.includes(req.url ?? '')) res.writeHead(200).end(`${SIG_9}\n`);
+    else if (req.url?.endsWith('.sig')) res.writeHead(404).end('no signature\n');
+    else if (
+      req.url === '/Messenger-9.0.0.AppImage' ||
+      req.url === '/unsigned/Messenger-9.0.0.AppImage' ||
+      req.url === '/as-newer/Messenger-9.0.0.AppImage'
+    )
+      serveSlowly(res, BODY, 8, 5);
     else if (req.url === '/slow.AppImage') serveSlowly(res, BODY, 64, 200);
     else res.writeHead(500).end('broken\n');
   });
@@ -72,6 +98,7 @@ async function appWithRelease(
     downloadsDir: downloads,
     updateDownloadCa: cert.cert,
     ...extra,
+    updates: { publicKeys: [TEST_KEY], ...extra.updates },
   });
   for (const e of ['updates:available', 'updates:progress', 'updates:download', 'updates:status'] as const)
     app.events.on(e, (p: MessengerEvents[typeof e]) => events.push([e, p]));
@@ -109,7 +136,13 @@ describe('updates through the app', { timeout: 30_000 }, () => {
     });
     // The sandbox gateway is on 127.0.0.1, so the download host is the gateway's: allowed.
     const done = await app.api.updates.download();
-    expect(done).toMatchObject({ state: 'done', received: BODY.length, total: BODY.length, canOpen: false });
+    expect(done).toMatchObject({
+      state: 'done',
+      received: BODY.length,
+      total: BODY.length,
+      canOpen: false,
+      verified: true,
+    });
     expect(done.path).toBe(join(downloads, 'Messenger-9.0.0.AppImage'));
     expect(readFileSync(done.path!).equals(BODY)).toBe(true);
     const progress = events.filter(([e]) => e === 'updates:progress').map(([, p]) => p);
@@ -123,6 +156,30 @@ describe('updates through the app', { timeout: 30_000 }, () => {
     await expect(app.api.updates.openDownload({ reveal: true })).rejects.toMatchObject({
       code: 'not-supported',
     });
+  });
+
+  it('refuses an unsigned release by default, and a signed one offered as a newer version', async () => {
+    const unsigned = await appWithRelease('9.0.0', `${server.origin}/unsigned/Messenger-9.0.0.AppImage`);
+    await until('the check', async () => (await unsigned.app.api.updates.status()).available);
+    await expect(unsigned.app.api.updates.download()).rejects.toMatchObject({
+      code: 'download-unverified',
+      message: expect.stringMatching(/no signature/),
+    });
+    expect(readdirSync(unsigned.downloads)).toEqual([]);
+    // The signed 9.0.0, offered again as 9.1.0: its signature says 9.0.0.
+    const replay = await appWithRelease('9.1.0', `${server.origin}/as-newer/Messenger-9.0.0.AppImage`);
+    await until('the check', async () => (await replay.app.api.updates.status()).available);
+    await expect(replay.app.api.updates.download()).rejects.toMatchObject({
+      code: 'download-unverified',
+      message: expect.stringMatching(/version 9\.1\.0/),
+    });
+    expect(readdirSync(replay.downloads)).toEqual([]);
+    // A lab's policy may keep an unsigned build, marked not verified.
+    const lab = await appWithRelease('9.0.0', `${server.origin}/unsigned/Messenger-9.0.0.AppImage`, {
+      updates: { allowUnsigned: true },
+    });
+    await until('the check', async () => (await lab.app.api.updates.status()).available);
+    expect(await lab.app.api.updates.download()).toMatchObject({ state: 'done', verified: false });
   });
 
   it('cancelDownload stops the download and leaves nothing in Downloads', async () => {

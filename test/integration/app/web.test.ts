@@ -118,6 +118,9 @@ describe('web shell', () => {
     const escape = await get(s.port, '/..%2f..%2f..%2fetc%2fpasswd', host);
     expect(escape.status).toBe(404);
     expect(escape.body).not.toMatch(/root:/);
+    // Issue 23: a malformed escape is the request's fault: 400, and the shell keeps serving.
+    expect((await get(s.port, '/%E0%A4%A', host)).status).toBe(400);
+    expect((await get(s.port, '/assets/app.js', host)).status).toBe(200);
   });
 
   it('issue 13 with issue 17: a page load of an earlier run is served (no secret, no cookie); its stale session is refused at the API, where the renderer explains it', async () => {

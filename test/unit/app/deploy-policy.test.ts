@@ -103,6 +103,7 @@ describe('deploy policy parsing', () => {
         allowedDownloadHosts: ['downloads.example.com'],
         publicKeys: [],
         maxDownloadBytes: 1024 ** 3,
+        allowUnsigned: false,
       },
       pollIntervalSeconds: { min: 15, max: 600 },
       offerSandbox: false,

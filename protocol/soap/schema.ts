@@ -2,6 +2,9 @@
 //   - envelope.ts builds elements in this order (xs:sequence order) and checks values before sending;
 //   - envelope.ts parses and types values by it (numbers, booleans, hex, arrays, required elements);
 //   - wsdl.ts writes the XSD and the WSDL from it.
+// LibraryNumber is an xs:nonNegativeInteger wherever it appears, as in the provider's published schema
+// (sendsms5.xsd; the spec's table 2.6 says positiveInteger): a gateway may answer 0, and a request
+// carrying 0 is answered by the gateway's library rules, not refused by the schema (issue 24).
 // The TypeScript interfaces of operations.ts mirror this table by element name; the unit tests build
 // a sample that sets every field of the table and check it survives a round trip and the XSD.
 
@@ -12,6 +15,7 @@ export const SCALAR_TYPES = [
   'int',
   'unsignedShort',
   'positiveInteger',
+  'nonNegativeInteger',
   'boolean',
   'hexBinary',
   'dateTime',
@@ -91,7 +95,7 @@ export const SOAP_COMPLEX_TYPES: Readonly<Record<ComplexTypeName, ReadonlyArray<
     field('Field4', 'string', '?~'),
   ],
   SmartMessage: [
-    field('LibraryNumber', 'positiveInteger', '?'),
+    field('LibraryNumber', 'nonNegativeInteger', '?'),
     field('Data', 'hexBinary', '?~'),
     field('Format', 'DataFormat', '?'),
   ],
@@ -101,7 +105,7 @@ export const SOAP_COMPLEX_TYPES: Readonly<Record<ComplexTypeName, ReadonlyArray<
     field('UserDataHeader', 'hexBinary'),
     field('UserData', 'hexBinary'),
   ],
-  MMSLibraryNumber: [field('LibraryNumber', 'positiveInteger'), field('TextMessage', 'string', '?')],
+  MMSLibraryNumber: [field('LibraryNumber', 'nonNegativeInteger'), field('TextMessage', 'string', '?')],
   MMSFileUpload: [
     field('FileName1', 'string', '?'),
     field('FileData1', 'hexBinary', '?'),
@@ -121,7 +125,7 @@ export const SOAP_COMPLEX_TYPES: Readonly<Record<ComplexTypeName, ReadonlyArray<
     field('content', 'string', '?'),
   ],
   si: [field('indication', 'indication'), field('info', 'info', '*')],
-  SimplePush: [field('LibraryNumber', 'positiveInteger'), field('TextMessage', 'string', '?')],
+  SimplePush: [field('LibraryNumber', 'nonNegativeInteger'), field('TextMessage', 'string', '?')],
   WAPPush: [
     field('SimplePush', 'SimplePush', '?~'),
     field('LibraryNumber', 'MMSLibraryNumber', '?~'),
@@ -204,7 +208,7 @@ export const SOAP_OPERATION_SCHEMAS: Readonly<Record<SoapOperation, OperationSch
       field('MessageIdentifier', 'string'),
       field('Report', 'string'),
       field('Text', 'string', '?'),
-      field('LibraryNumber', 'positiveInteger', '?'),
+      field('LibraryNumber', 'nonNegativeInteger', '?'),
       field('Reserved', 'Reserved', '?'),
     ],
   },

@@ -13,10 +13,12 @@ const DATE_TIME =
 /** xs:NMTOKEN (XML 1.0 Nmtoken, NameChar production, approximated with Unicode classes). */
 const NMTOKEN = /^[\p{L}\p{Nd}\p{Mn}\p{Mc}._:\u00B7-]+$/u;
 
-const INT_RANGE: Readonly<Record<'int' | 'unsignedShort' | 'positiveInteger', readonly [number, number]>> = {
+type IntegerType = 'int' | 'unsignedShort' | 'positiveInteger' | 'nonNegativeInteger';
+const INT_RANGE: Readonly<Record<IntegerType, readonly [number, number]>> = {
   int: [-2147483648, 2147483647],
   unsignedShort: [0, 65535],
   positiveInteger: [1, Number.MAX_SAFE_INTEGER],
+  nonNegativeInteger: [0, Number.MAX_SAFE_INTEGER],
 };
 
 /** Why a value does not fit its type, or undefined when it does. Shared by writer and reader. */
@@ -27,7 +29,8 @@ function checkLexical(type: ScalarType, text: string): string | undefined {
       return undefined;
     case 'int':
     case 'unsignedShort':
-    case 'positiveInteger': {
+    case 'positiveInteger':
+    case 'nonNegativeInteger': {
       if (!INTEGER.test(text)) return `"${text}" is not an integer`;
       const [min, max] = INT_RANGE[type];
       const n = Number(text);
@@ -60,6 +63,7 @@ export function writeScalar(
     case 'int':
     case 'unsignedShort':
     case 'positiveInteger':
+    case 'nonNegativeInteger':
       if (typeof value !== 'number' || !Number.isInteger(value)) {
         return { ok: false, message: `expected an integer number, got ${describe(value)}` };
       }
@@ -92,6 +96,7 @@ export function readScalar(
     case 'int':
     case 'unsignedShort':
     case 'positiveInteger':
+    case 'nonNegativeInteger':
       return { ok: true, value: Number(text) };
     case 'boolean':
       return { ok: true, value: text === 'true' || text === '1' };

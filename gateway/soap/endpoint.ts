@@ -15,6 +15,7 @@
 import { storedRelease } from '../release.ts';
 import { buildFault, buildResponseEnvelope, parseRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import { charsetOf } from '../../protocol/soap/xml-encoding.ts';
+import { dateTimeMs } from '../../protocol/soap/values.ts';
 import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
 import { MAY_HAVE_BEEN_PROCESSED, respond, STATE_CHANGING, xmlSafe } from './answer.ts';
@@ -314,7 +315,7 @@ async function dispatchOperation(
         source: 'soap',
         // network side = an account with the restricted (operator) permission; others only to themselves
         ...(account.restricted ? {} : { onlyAccountId: account.id }),
-        ...(r.Timestamp1 ? { timestamp: new Date(r.Timestamp1) } : {}),
+        ...(r.Timestamp1 ? { timestamp: new Date(dateTimeMs(r.Timestamp1)) } : {}), // no zone: UTC
       });
       return result.ok
         ? {

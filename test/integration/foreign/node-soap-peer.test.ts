@@ -64,6 +64,32 @@ describe('node-soap as the gateway', () => {
   });
 });
 
+describe('node-soap faults that carry a report code', () => {
+  it('<detail><Report>2</Report></detail> is reported as 2 (invalid login), not soap:Client', async () => {
+    const invalidLogin = (): never => {
+      // node-soap writes this as <soap:Fault>...<detail><Report>2</Report></detail></soap:Fault>
+      throw { Fault: { faultcode: 'soap:Client', faultstring: 'Invalid login', detail: { Report: 2 } } };
+    };
+    const gw = await nodeSoapGateway({ AvailableCredit: invalidLogin, CollectMessages: invalidLogin });
+    const c = client(gw.url);
+    expect(await c.soapAvailableCredit()).toMatchObject({ outcome: 'rejected', code: '2' });
+    expect(await c.collectMessages()).toMatchObject({ outcome: 'rejected', code: '2' });
+    const { main } = await import('../../../main/cli.ts');
+    let err = '';
+    const code = await main(
+      ['credit', '--soap'],
+      { MESSENGER_URL: gw.url, MESSENGER_USERNAME: 'acme.1', MESSENGER_PIN: 'Wrong1' },
+      {
+        stdout: { write: () => true },
+        stderr: { write: (t: string) => (err += t), isTTY: false },
+        promptPin: () => Promise.resolve(undefined),
+      },
+    );
+    expect(code).toBe(1);
+    expect(err).toMatch(/rejected by the gateway \(2\)/);
+  });
+});
+
 describe('our gateway and LibraryNumber 0', () => {
   it('a request carrying LibraryNumber 0 is answered by the library rules, not a schema fault', async () => {
     const { startTestGateway } = await import('../../support/gateway.ts');

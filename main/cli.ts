@@ -6,15 +6,16 @@
 // been processed (it was not sent again; check before resending).
 //
 // The commands live in main/cli/: args.ts (usage, options, exit codes), send.ts (send, send-mms),
-// child.ts (child accounts), output.ts (tables, results, progress), files.ts (files, PIN prompt).
+// child.ts (child accounts), address-book.ts (server address books), inbox.ts, output.ts (tables,
+// results, progress), files.ts (files, PIN prompt).
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { GatewayClient } from './client/gateway-client.ts';
 import type { GatewayClientOptions } from './client/gateway-client.ts';
 import { ValidationError } from './client/results.ts';
-import { parseBookRef } from './client/address-books.ts';
 import { EXIT, OPTIONS, USAGE, UsageError } from './cli/args.ts';
 import type { CliIO, Values } from './cli/args.ts';
+import { cmdAddressBook } from './cli/address-book.ts';
 import { cmdInbox } from './cli/inbox.ts';
 import { cmdChild } from './cli/child.ts';
 import { promptHidden, readText } from './cli/files.ts';
@@ -95,25 +96,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
       }
       case 'child':
         return await cmdChild(client, rest, values, io, json);
-      case 'address-book': {
+      case 'address-book':
         // address-book list [NAME[::GROUP]]: the account's server address books (QueryAddressBook)
-        const [sub, ref, ...extra] = rest;
-        if (sub !== 'list' || extra.length > 0)
-          throw new UsageError('usage: address-book list [NAME[::GROUP]]');
-        const { book, group } = ref === undefined ? { book: undefined, group: undefined } : parseBookRef(ref);
-        const r = await client.queryAddressBook(book, group);
-        return printResult(io, json, r, (v) =>
-          v.length === 0
-            ? 'no entries'
-            : v
-                .map((e) =>
-                  [e.MobileNumber, [e.GivenName, e.FamilyName].filter(Boolean).join(' '), e.Group ?? '']
-                    .join('\t')
-                    .trimEnd(),
-                )
-                .join('\n'),
-        );
-      }
+        return await cmdAddressBook(client, rest, io, json);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -32,6 +32,8 @@ const FROM = 0x89;
 const SUBJECT = 0x96;
 const CONTENT_TYPE = 0x84;
 const M_SEND_REQ = 0x80;
+const M_RETRIEVE_CONF = 0x84;
+const DATE = 0x85;
 const MULTIPART_RELATED = 'application/vnd.wap.multipart.related';
 const MULTIPART_MIXED = 'application/vnd.wap.multipart.mixed';
 // WSP well-known media (WAP-230 table 40), only those we read or write as short integers
@@ -98,15 +100,32 @@ function encodePartContentType(w: Writer, contentType: string): void {
   w.raw(inner.bytes);
 }
 
-/** Encodes an m-send-req MMS file. */
-export function encodeMms(msg: MmsMessage): Uint8Array {
+/**
+ * Encodes an m-send-req MMS file, or (`retrieved`: the time in seconds) the m-retrieve-conf a handset
+ * gets when it fetches the notification's content location (MMS-ENC 1.2, 6.3: Date required; From
+ * as the sender's address, here the insert-address token the relay fills; issue 24).
+ */
+export function encodeMms(msg: MmsMessage, retrieved?: { date: number }): Uint8Array {
   const w = new Writer();
   w.byte(MESSAGE_TYPE);
-  w.byte(M_SEND_REQ);
+  w.byte(retrieved === undefined ? M_SEND_REQ : M_RETRIEVE_CONF);
   w.byte(TRANSACTION_ID);
   w.text(msg.transactionId ?? 'gateway');
   w.byte(MMS_VERSION);
   w.byte(0x92); // 1.2
+  if (retrieved !== undefined) {
+    // Long-integer: Short-length, then the value in big-endian octets
+    const octets: number[] = [];
+    for (
+      let v = Math.max(0, Math.floor(retrieved.date));
+      v > 0 || octets.length === 0;
+      v = Math.floor(v / 256)
+    )
+      octets.unshift(v % 256);
+    w.byte(DATE);
+    w.byte(octets.length);
+    w.raw(octets);
+  }
   w.byte(FROM);
   w.byte(1);
   w.byte(0x81); // insert-address-token

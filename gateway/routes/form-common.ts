@@ -26,6 +26,10 @@ export function readForm(req: RouteRequest): FormFields {
     for (const [k, v] of decodeForm(req.rawQuery, LIMITS.maxFormFields)) entries.push([k, v]);
   }
   if (req.body.byteLength > 0) {
+    // issue 24: an HTML form with a file posts multipart/form-data, which is not this interface's
+    // encoding; refused as a syntax error rather than read as fields that say nothing (Invalid login)
+    if (/^\s*multipart\//i.test(req.headers['content-type'] ?? ''))
+      throw new BodyDecodeError('multipart bodies are not read: post application/x-www-form-urlencoded');
     let text: string;
     try {
       text = utf8.decode(req.body);

@@ -382,6 +382,11 @@ export async function resolveContent(
       let delivered: { bytes: Uint8Array; adapted: boolean };
       try {
         delivered = await adaptMms(mms, profile, disableRepurposing);
+        // what a handset fetches from the content location is an m-retrieve-conf (issue 24)
+        delivered = {
+          ...delivered,
+          bytes: encodeMms(decodeMms(delivered.bytes), { date: Date.now() / 1000 }),
+        };
       } catch (err) {
         throw new ContentError(`MMS file cannot be read: ${(err as Error).message}`);
       }

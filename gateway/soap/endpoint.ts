@@ -19,7 +19,8 @@ import {
   parseRequestEnvelopeInSlices,
 } from '../../protocol/soap/envelope.ts';
 import { charsetOf } from '../../protocol/soap/xml-encoding.ts';
-import type { ParsedSoapRequest } from '../../protocol/soap/envelope.ts';
+import { dateTimeMs } from '../../protocol/soap/values.ts';
+import type { ParsedSoapRequest, SoapFaultCode } from '../../protocol/soap/envelope.ts';
 import { SoapParseError } from '../../protocol/soap/errors.ts';
 import { MAY_HAVE_BEEN_PROCESSED, respond, STATE_CHANGING, xmlSafe } from './answer.ts';
 import type { Handled } from './answer.ts';
@@ -67,11 +68,7 @@ function xml(body: string, status = 200, log: Record<string, unknown> = {}): Rou
   return { status, contentType: SOAP_CONTENT_TYPE, body, log };
 }
 
-function fault(
-  code: 'soap:Client' | 'soap:Server',
-  message: string,
-  log: Record<string, unknown> = {},
-): RouteResponse {
+function fault(code: SoapFaultCode, message: string, log: Record<string, unknown> = {}): RouteResponse {
   return xml(buildFault(code, message.slice(0, 1000)), FAULT_STATUS, { fault: code, ...log });
 }
 
@@ -131,6 +128,14 @@ async function handleSoap(
     if (err instanceof SoapParseError) return fault('soap:Client', err.message);
     throw err;
   }
+  // SOAP 1.1 only (the WSDL binds SOAP 1.1): a SOAP 1.2 envelope gets the VersionMismatch fault of
+  // SOAP 1.1 section 4.4.1, which a SOAP 1.2 node also understands (SOAP 1.2 part 1, 5.4.7), rather
+  // than a SOAP 1.1 answer it did not ask for (issue 24)
+  if (parsed.soapVersion !== '1.1')
+    return fault(
+      'soap:VersionMismatch',
+      'this endpoint speaks SOAP 1.1 (http://schemas.xmlsoap.org/soap/envelope/)',
+    );
   if (parsed.namespace !== profile.typesNamespace) {
     return fault(
       'soap:Client',
@@ -312,7 +317,7 @@ async function dispatchOperation(
         source: 'soap',
         // network side = an account with the restricted (operator) permission; others only to themselves
         ...(account.restricted ? {} : { onlyAccountId: account.id }),
-        ...(r.Timestamp1 ? { timestamp: new Date(r.Timestamp1) } : {}),
+        ...(r.Timestamp1 ? { timestamp: new Date(dateTimeMs(r.Timestamp1)) } : {}), // no zone: UTC
       });
       return result.ok
         ? {

@@ -29,6 +29,7 @@ import type {
 import { runCampaign, runRequests, validateFieldSets } from './campaign.ts';
 import type { CampaignSetup, Post } from './campaign.ts';
 import { errorText, interpretDeprecated, interpretRecords, readQuery, rejected } from './interpret.ts';
+import { faultRejected } from './interpret.ts';
 import type { BatchInterpretation, ParsedQuery } from './interpret.ts';
 import { batches, prepareRecipients } from './recipients.ts';
 import {
@@ -494,7 +495,7 @@ export class GatewayClient {
       if (err instanceof SoapFaultError) {
         // read the WSDL again before the next call (this one is not repeated)
         this.#soapNamespaces.faulted(inUse, err.faultstring);
-        return rejected(`soap:${err.code}`, `SOAP fault ${err.faultcode}: ${err.faultstring}`, res.server);
+        return faultRejected(err, res.server);
       }
       const status = res.status !== 200 ? `HTTP ${res.status}, ` : '';
       return {

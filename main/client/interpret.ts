@@ -17,6 +17,7 @@ import {
   parseRecordsResponse,
 } from '../../protocol/responses.ts';
 import type { ResponseRecord } from '../../protocol/responses.ts';
+import type { SoapFaultError } from '../../protocol/soap/errors.ts';
 import type { RecipientResult, Result } from './results.ts';
 import type { ServerRole, TransportResult } from './transport.ts';
 
@@ -195,6 +196,17 @@ export function readQuery(body: string): ParsedQuery {
 
 export function rejected(code: string, reason: string, server: ServerRole): Result<never> {
   return { outcome: 'rejected', code, reason, server };
+}
+
+/**
+ * A SOAP fault as a refusal: its report code when its detail carries one (issue 24: <detail><Report>2
+ * </Report></detail>, or the reference gateway's <detail>2</detail>), else "soap:<code>".
+ */
+export function faultRejected(err: SoapFaultError, server: ServerRole): Result<never> {
+  const reason = `SOAP fault ${err.faultcode}: ${err.faultstring}`;
+  return err.report !== undefined
+    ? rejected(err.report, `${describeReport(err.report)} (${reason})`, server)
+    : rejected(`soap:${err.code}`, reason, server);
 }
 
 export function errorText(err: unknown): string {

@@ -11,7 +11,7 @@ import type { SoapStreamedItem } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError, SoapParseError } from '../../protocol/soap/errors.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
 import type { SoapOperation, SoapRequests, SoapResponses } from '../../protocol/soap/operations.ts';
-import { errorText, rejected } from './interpret.ts';
+import { errorText, faultRejected } from './interpret.ts';
 import { ValidationError } from './results.ts';
 import type { Result } from './results.ts';
 import type { BinaryBody, HttpTransport } from './transport.ts';
@@ -67,8 +67,7 @@ export async function soapStream<K extends SoapOperation>(
   if (read.ok)
     return { outcome: 'ok', value: { response: read.response, count: read.count }, server: res.server };
   if (read.error instanceof SoapFaultError) {
-    const err = read.error;
-    return rejected(`soap:${err.code}`, `SOAP fault ${err.faultcode}: ${err.faultstring}`, res.server);
+    return faultRejected(read.error, res.server);
   }
   const status = res.status !== 200 ? `HTTP ${res.status}, ` : '';
   const kept = read.count > 0 ? ` after ${read.count} messages were read and kept` : '';

@@ -9,6 +9,7 @@
 import { CollectRepeats, repeatWarning } from '../client/collect-repeats.ts';
 import { newPushPath, PushReceiver } from '../client/push-receiver.ts';
 import type { AppStore } from '../store/app-store.ts';
+import { dateTimeMs } from '../../protocol/soap/values.ts';
 import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import type { Sandbox } from './sandbox.ts';
@@ -161,7 +162,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     // session) while its setPushUrl is acknowledged; a push emitted to no listener is lost.
     const wire = (rcv: PushReceiver): PushReceiver => {
       rcv.on('receipt', (p) => {
-        const at = Date.parse(p.Timestamp1);
+        const at = dateTimeMs(p.Timestamp1); // no zone: UTC
         const updated = store.outbox.recordReceipt({
           messageIdentifier: p.MessageIdentifier ?? '',
           report: String(p.Report),

@@ -19,6 +19,7 @@ import { updateKeys } from './update-signature.ts';
 import { ApiError } from './validate-args.ts';
 import { isOfferedUpdate, UPDATE_CHANNELS } from './versions.ts';
 import type { UpdateChannel } from './versions.ts';
+import { zonedDateTime } from '../../protocol/soap/values.ts';
 
 export const UPDATE_CHECK_INTERVAL_MS = 24 * 60 * 60 * 1000;
 /** After a failed automatic check (gateway unreachable) the next try comes sooner. */
@@ -120,7 +121,8 @@ export async function releaseFrom(client: GatewayClient): Promise<Omit<UpdateInf
     version: r.value.Version,
     releaseNotice: r.value.ReleaseNotice,
     downloadUrl: r.value.DownloadURL,
-    releaseDate: r.value.ReleaseDate,
+    // with its zone: a server may write none, which is UTC (protocol/soap/values.ts)
+    releaseDate: zonedDateTime(r.value.ReleaseDate),
   };
 }
 

@@ -21,7 +21,8 @@ import { SoapEnvelopeReader, type EnvelopeContent, type ReaderMode, type SoapVer
 export { SOAP_MAX_ATTRIBUTES, SOAP_MAX_BYTES, SOAP_MAX_DEPTH, SOAP_MAX_ELEMENTS } from './xml.ts';
 export { SOAP_STREAMED_LISTS, type SoapVersion } from './reader.ts';
 
-export type SoapFaultCode = 'soap:Client' | 'soap:Server';
+/** soap:VersionMismatch: the envelope is not SOAP 1.1's (SOAP 1.1 section 4.4.1; issue 24). */
+export type SoapFaultCode = 'soap:Client' | 'soap:Server' | 'soap:VersionMismatch';
 
 export interface SoapParseOptions {
   /** largest accepted message in bytes (UTF-8); default SOAP_MAX_BYTES (4 MiB) */

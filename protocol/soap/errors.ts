@@ -39,8 +39,20 @@ export class SoapFaultError extends Error {
   readonly faultactor: string | undefined;
   /** text content of <detail>, if any */
   readonly detail: string | undefined;
+  /**
+   * The report code (spec 7.1) the fault carries in its detail (issue 24): a <Report> element in it,
+   * as other gateways write (<detail><Report>2</Report></detail>), or the detail's whole text when it
+   * is a number, as the reference gateway writes (<detail>2</detail>).
+   */
+  readonly report: string | undefined;
 
-  constructor(fault: { faultcode: string; faultstring: string; faultactor?: string; detail?: string }) {
+  constructor(fault: {
+    faultcode: string;
+    faultstring: string;
+    faultactor?: string;
+    detail?: string;
+    report?: string;
+  }) {
     super(`SOAP fault ${fault.faultcode}: ${fault.faultstring}`);
     this.name = 'SoapFaultError';
     this.faultcode = fault.faultcode;
@@ -49,5 +61,6 @@ export class SoapFaultError extends Error {
     this.faultstring = fault.faultstring;
     this.faultactor = fault.faultactor;
     this.detail = fault.detail;
+    this.report = fault.report;
   }
 }

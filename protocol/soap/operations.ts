@@ -1,7 +1,7 @@
 // Typed view of the SOAP interface (spec 2.6 types, 4.5 operations). Property names are the XML
 // element names, so the mapping to the wire is one to one. Value conventions:
 //   hexBinary -> hex string (the parser returns it upper-case), dateTime -> ISO 8601 string as sent,
-//   int / unsignedShort / positiveInteger -> number, boolean -> boolean, everything else -> string.
+//   int / unsignedShort / positiveInteger / nonNegativeInteger -> number, boolean -> boolean, everything else -> string.
 // Optional elements are optional properties; an element sent as xsi:nil="true" parses as absent.
 // Repeated elements (CollectedMessagesList.item, info, info.item) are always arrays after parsing.
 // The schema table that drives the builder, the parser and the XSD is in schema.ts.

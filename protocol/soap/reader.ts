@@ -106,24 +106,43 @@ function deepText(node: TreeNode): string {
   return node.text + node.children.map(deepText).join('');
 }
 
+const REPORT_CODE = /^-?[0-9]{1,3}$/;
+
+/** The report code of a fault's detail: a <Report> in it (any depth, any namespace), or its text. */
+function reportOf(detail: TreeNode): string | undefined {
+  const find = (node: TreeNode): TreeNode | undefined => {
+    for (const c of node.children) {
+      const hit = c.local === 'Report' ? c : find(c);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  };
+  const text = (find(detail) !== undefined ? deepText(find(detail)!) : deepText(detail)).trim();
+  return REPORT_CODE.test(text) ? text : undefined;
+}
+
 function readFault(entry: TreeNode, version: SoapVersion): SoapFaultError {
   const child = (parent: TreeNode | undefined, local: string): TreeNode | undefined =>
     parent?.children.find((c) => c.local === local);
+  const detail = child(entry, version === '1.1' ? 'detail' : 'Detail');
+  const report = detail !== undefined ? reportOf(detail) : undefined;
+  const fromDetail = {
+    ...(detail ? { detail: deepText(detail) } : {}),
+    ...(report !== undefined ? { report } : {}),
+  };
   if (version === '1.1') {
     const faultactor = child(entry, 'faultactor');
-    const detail = child(entry, 'detail');
     return new SoapFaultError({
       faultcode: child(entry, 'faultcode')?.text.trim() ?? '',
       faultstring: child(entry, 'faultstring')?.text ?? '',
       ...(faultactor ? { faultactor: faultactor.text.trim() } : {}),
-      ...(detail ? { detail: deepText(detail) } : {}),
+      ...fromDetail,
     });
   }
-  const detail = child(entry, 'Detail');
   return new SoapFaultError({
     faultcode: child(child(entry, 'Code'), 'Value')?.text.trim() ?? '',
     faultstring: child(child(entry, 'Reason'), 'Text')?.text ?? '',
-    ...(detail ? { detail: deepText(detail) } : {}),
+    ...fromDetail,
   });
 }
 

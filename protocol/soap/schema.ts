@@ -2,6 +2,14 @@
 //   - envelope.ts builds elements in this order (xs:sequence order) and checks values before sending;
 //   - envelope.ts parses and types values by it (numbers, booleans, hex, arrays, required elements);
 //   - wsdl.ts writes the XSD and the WSDL from it.
+// LibraryNumber is an xs:nonNegativeInteger wherever it appears, as in the provider's published schema
+// (sendsms5.xsd; the spec's table 2.6 says positiveInteger): a gateway may answer 0, and a request
+// carrying 0 is answered by the gateway's library rules, not refused by the schema (issue 24).
+// The nillable flags ('~') are the provider's too: every optional element of Message, Recipient,
+// SendOptions (the two send times), MMSFileUpload, MMSNotification, MMSLibraryNumber, SimplePush,
+// indication (si-id, content), SubmitMessage and the Text of the two responses that have one, as the
+// bindings generated from the provider's sendsms5.xsd show (JAXBElement = optional and nillable).
+// What still differs from the provider's WSDL, and why: protocol/soap/README.md.
 // The TypeScript interfaces of operations.ts mirror this table by element name; the unit tests build
 // a sample that sets every field of the table and check it survives a round trip and the XSD.
 
@@ -12,6 +20,7 @@ export const SCALAR_TYPES = [
   'int',
   'unsignedShort',
   'positiveInteger',
+  'nonNegativeInteger',
   'boolean',
   'hexBinary',
   'dateTime',
@@ -91,7 +100,7 @@ export const SOAP_COMPLEX_TYPES: Readonly<Record<ComplexTypeName, ReadonlyArray<
     field('Field4', 'string', '?~'),
   ],
   SmartMessage: [
-    field('LibraryNumber', 'positiveInteger', '?'),
+    field('LibraryNumber', 'nonNegativeInteger', '?'),
     field('Data', 'hexBinary', '?~'),
     field('Format', 'DataFormat', '?'),
   ],
@@ -101,27 +110,27 @@ export const SOAP_COMPLEX_TYPES: Readonly<Record<ComplexTypeName, ReadonlyArray<
     field('UserDataHeader', 'hexBinary'),
     field('UserData', 'hexBinary'),
   ],
-  MMSLibraryNumber: [field('LibraryNumber', 'positiveInteger'), field('TextMessage', 'string', '?')],
+  MMSLibraryNumber: [field('LibraryNumber', 'nonNegativeInteger'), field('TextMessage', 'string', '?~')],
   MMSFileUpload: [
-    field('FileName1', 'string', '?'),
-    field('FileData1', 'hexBinary', '?'),
-    field('FileType1', 'string', '?'),
-    field('FileTitle1', 'string', '?'),
-    field('ContentType1', 'string', '?'),
-    field('TextMessage1', 'string', '?'),
+    field('FileName1', 'string', '?~'),
+    field('FileData1', 'hexBinary', '?~'),
+    field('FileType1', 'string', '?~'),
+    field('FileTitle1', 'string', '?~'),
+    field('ContentType1', 'string', '?~'),
+    field('TextMessage1', 'string', '?~'),
   ],
   item: [field('pcdata', 'string'), field('class', 'NMTOKEN')],
   info: [field('item', 'item', '*')],
   indication: [
     field('href', 'anyURI'),
-    field('si-id', 'string', '?'),
+    field('si-id', 'string', '?~'),
     field('created', 'dateTime', '?'),
     field('si-expires', 'dateTime', '?'),
     field('action', 'action', '?'),
-    field('content', 'string', '?'),
+    field('content', 'string', '?~'),
   ],
   si: [field('indication', 'indication'), field('info', 'info', '*')],
-  SimplePush: [field('LibraryNumber', 'positiveInteger'), field('TextMessage', 'string', '?')],
+  SimplePush: [field('LibraryNumber', 'nonNegativeInteger'), field('TextMessage', 'string', '?~')],
   WAPPush: [
     field('SimplePush', 'SimplePush', '?~'),
     field('LibraryNumber', 'MMSLibraryNumber', '?~'),
@@ -129,39 +138,39 @@ export const SOAP_COMPLEX_TYPES: Readonly<Record<ComplexTypeName, ReadonlyArray<
     field('si', 'si', '?~'),
   ],
   MMSNotification: [
-    field('LibraryNumber', 'MMSLibraryNumber', '?'),
-    field('FileUpload', 'MMSFileUpload', '?'),
+    field('LibraryNumber', 'MMSLibraryNumber', '?~'),
+    field('FileUpload', 'MMSFileUpload', '?~'),
   ],
   Message: [
-    field('TextMessage', 'string', '?'),
-    field('FlashMessage', 'string', '?'),
-    field('Ringtone', 'SmartMessage', '?'),
-    field('OperatorLogo', 'SmartMessage', '?'),
-    field('PictureMessage', 'SmartMessage', '?'),
-    field('GroupGraphic', 'SmartMessage', '?'),
-    field('SmsSubmitPdu', 'SMS-SUBMIT-PDU', '?'),
-    field('WAPPush', 'WAPPush', '?'),
-    field('MMSNotification', 'MMSNotification', '?'),
+    field('TextMessage', 'string', '?~'),
+    field('FlashMessage', 'string', '?~'),
+    field('Ringtone', 'SmartMessage', '?~'),
+    field('OperatorLogo', 'SmartMessage', '?~'),
+    field('PictureMessage', 'SmartMessage', '?~'),
+    field('GroupGraphic', 'SmartMessage', '?~'),
+    field('SmsSubmitPdu', 'SMS-SUBMIT-PDU', '?~'),
+    field('WAPPush', 'WAPPush', '?~'),
+    field('MMSNotification', 'MMSNotification', '?~'),
   ],
   SendOptions: [
-    field('SendTimeAbsolute', 'dateTime', '?'),
-    field('SendTimeDelay', 'unsignedShort', '?'),
+    field('SendTimeAbsolute', 'dateTime', '?~'),
+    field('SendTimeDelay', 'unsignedShort', '?~'),
     field('DeliveryOption', 'DeliveryOption', '?'),
     field('DisableRepurposing', 'boolean', '?'),
     field('DisableWalledGardenRule', 'boolean', '?'),
   ],
   Recipient: [
-    field('SendTo', 'string', '?'),
-    field('SendCc', 'string', '?'),
-    field('SendBcc', 'string', '?'),
-    field('SendToAddressBook', 'string', '?'),
-    field('SendCcAddressBook', 'string', '?'),
-    field('SendBccAddressBook', 'string', '?'),
-    field('PhoneMake', 'string', '?'),
-    field('PhoneModel', 'string', '?'),
+    field('SendTo', 'string', '?~'),
+    field('SendCc', 'string', '?~'),
+    field('SendBcc', 'string', '?~'),
+    field('SendToAddressBook', 'string', '?~'),
+    field('SendCcAddressBook', 'string', '?~'),
+    field('SendBccAddressBook', 'string', '?~'),
+    field('PhoneMake', 'string', '?~'),
+    field('PhoneModel', 'string', '?~'),
     field('MCC', 'int', '?'),
     field('MNC', 'int', '?'),
-    field('SendOptions', 'SendOptions', '?'),
+    field('SendOptions', 'SendOptions', '?~'),
   ],
   MOMessage: [
     field('SendTo', 'string'),
@@ -194,17 +203,17 @@ export const SOAP_OPERATION_SCHEMAS: Readonly<Record<SoapOperation, OperationSch
   SubmitMessage: {
     request: [
       ...CREDENTIALS,
-      field('Recipient', 'Recipient', '?'),
-      field('Message', 'Message', '?'),
-      field('ReplyTo', 'string', '?'),
-      field('MessageIdentifier', 'string', '?'),
-      field('Reserved', 'Reserved', '?'),
+      field('Recipient', 'Recipient', '?~'),
+      field('Message', 'Message', '?~'),
+      field('ReplyTo', 'string', '?~'),
+      field('MessageIdentifier', 'string', '?~'),
+      field('Reserved', 'Reserved', '?~'),
     ],
     response: [
       field('MessageIdentifier', 'string'),
       field('Report', 'string'),
-      field('Text', 'string', '?'),
-      field('LibraryNumber', 'positiveInteger', '?'),
+      field('Text', 'string', '?~'),
+      field('LibraryNumber', 'nonNegativeInteger', '?'),
       field('Reserved', 'Reserved', '?'),
     ],
   },
@@ -216,7 +225,7 @@ export const SOAP_OPERATION_SCHEMAS: Readonly<Record<SoapOperation, OperationSch
       field('MessageIdentifier', 'string', '?'),
       field('Report', 'int'),
     ],
-    response: [field('MessageIdentifier', 'string'), field('Report', 'int'), field('Text', 'string', '?')],
+    response: [field('MessageIdentifier', 'string'), field('Report', 'int'), field('Text', 'string', '?~')],
   },
   DeliverMessage: {
     request: [

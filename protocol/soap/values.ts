@@ -10,13 +10,50 @@ const HEX = /^(?:[0-9A-Fa-f]{2})*$/;
 /** xs:dateTime: date, 'T', time with optional fraction, optional zone (Z or ±hh:mm). */
 const DATE_TIME =
   /^-?[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-](?:0[0-9]|1[0-3]):[0-5][0-9]|[+-]14:00)?$/;
+/**
+ * A date and time as servers write them (issue 24): xs:dateTime, or a space for the 'T', seconds left
+ * out, a zone written ±hhmm, ±hh, UTC or GMT. Read into xs:dateTime form; a time without a zone stays
+ * without one (as sent), and means UTC wherever this project turns it into an instant (dateTimeMs):
+ * the rule of SendTimeAbsolute (spec 2.2, "UTC, no offset") and of the provider, a UK service.
+ */
+const LENIENT_DATE_TIME =
+  /^(-?[0-9]{4,}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))[T ]((?:[01][0-9]|2[0-3]):[0-5][0-9])(:[0-5][0-9](?:\.[0-9]+)?)? ?(Z|UTC|GMT|[+-](?:0[0-9]|1[0-4])(?::?[0-5][0-9])?)?$/i;
+
+/** The xs:dateTime form of a date and time as a server wrote it, or undefined when it is not one. */
+export function readDateTime(text: string): string | undefined {
+  if (DATE_TIME.test(text)) return text; // already xs:dateTime: the common case, one test
+  const m = LENIENT_DATE_TIME.exec(text);
+  if (m === null) return undefined;
+  const [, date, hm, seconds, zone] = m;
+  let z = (zone ?? '').toUpperCase();
+  if (z === 'UTC' || z === 'GMT') z = 'Z';
+  else if (z !== 'Z' && z !== '')
+    z = z.length === 3 ? `${z}:00` : z.length === 5 ? `${z.slice(0, 3)}:${z.slice(3)}` : z;
+  const out = `${date}T${hm}${seconds ?? ':00'}${z}`;
+  return DATE_TIME.test(out) ? out : undefined;
+}
+
+/** An xs:dateTime with its zone said: no zone is UTC ('Z' added). The text as given when unreadable. */
+export function zonedDateTime(text: string): string {
+  const value = readDateTime(text.trim());
+  if (value === undefined) return text;
+  return /(Z|[+-]\d\d:\d\d)$/.test(value) ? value : `${value}Z`;
+}
+
+/** The instant of an xs:dateTime (or a form readDateTime reads); no zone is UTC. NaN when it is none. */
+export function dateTimeMs(text: string): number {
+  return readDateTime(text.trim()) === undefined ? NaN : Date.parse(zonedDateTime(text));
+}
+
 /** xs:NMTOKEN (XML 1.0 Nmtoken, NameChar production, approximated with Unicode classes). */
 const NMTOKEN = /^[\p{L}\p{Nd}\p{Mn}\p{Mc}._:\u00B7-]+$/u;
 
-const INT_RANGE: Readonly<Record<'int' | 'unsignedShort' | 'positiveInteger', readonly [number, number]>> = {
+type IntegerType = 'int' | 'unsignedShort' | 'positiveInteger' | 'nonNegativeInteger';
+const INT_RANGE: Readonly<Record<IntegerType, readonly [number, number]>> = {
   int: [-2147483648, 2147483647],
   unsignedShort: [0, 65535],
   positiveInteger: [1, Number.MAX_SAFE_INTEGER],
+  nonNegativeInteger: [0, Number.MAX_SAFE_INTEGER],
 };
 
 /** Why a value does not fit its type, or undefined when it does. Shared by writer and reader. */
@@ -27,7 +64,8 @@ function checkLexical(type: ScalarType, text: string): string | undefined {
       return undefined;
     case 'int':
     case 'unsignedShort':
-    case 'positiveInteger': {
+    case 'positiveInteger':
+    case 'nonNegativeInteger': {
       if (!INTEGER.test(text)) return `"${text}" is not an integer`;
       const [min, max] = INT_RANGE[type];
       const n = Number(text);
@@ -60,6 +98,7 @@ export function writeScalar(
     case 'int':
     case 'unsignedShort':
     case 'positiveInteger':
+    case 'nonNegativeInteger':
       if (typeof value !== 'number' || !Number.isInteger(value)) {
         return { ok: false, message: `expected an integer number, got ${describe(value)}` };
       }
@@ -86,12 +125,19 @@ export function readScalar(
 ): { ok: true; value: ScalarValue } | { ok: false; message: string } {
   if (type === 'string') return { ok: true, value: raw };
   const text = raw.trim();
+  if (type === 'dateTime') {
+    const value = readDateTime(text);
+    return value === undefined
+      ? { ok: false, message: `"${text}" is not a date and time (YYYY-MM-DDThh:mm:ss, optional zone)` }
+      : { ok: true, value };
+  }
   const problem = checkLexical(type, text);
   if (problem !== undefined) return { ok: false, message: problem };
   switch (type) {
     case 'int':
     case 'unsignedShort':
     case 'positiveInteger':
+    case 'nonNegativeInteger':
       return { ok: true, value: Number(text) };
     case 'boolean':
       return { ok: true, value: text === 'true' || text === '1' };

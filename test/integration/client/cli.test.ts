@@ -283,16 +283,25 @@ describe('messenger address-book list (issue 16)', () => {
     ]);
     const env = { MESSENGER_URL: gw.url, MESSENGER_USERNAME: gw.username, MESSENGER_PIN: gw.pin };
     const group = await cli(['address-book', 'list', 'Staff::Sales'], env);
-    expect(group).toMatchObject({ code: 0, out: '447700900301\tAnn Lee\tSales\n' });
+    expect(group).toMatchObject({ code: 0, out: '447700900301\tAnn Lee\tStaff::Sales\n' });
     const book = await cli(['address-book', 'list', 'Staff'], env);
-    expect(book.out.trim().split('\n')).toEqual(['447700900301\tAnn Lee\tSales', '447700900302']);
+    expect(book.out.trim().split('\n')).toEqual([
+      '447700900301\tAnn Lee\tStaff::Sales',
+      '447700900302\t\tStaff',
+    ]);
     const all = await cli(['address-book', 'list', '--json'], env);
     const parsed = JSON.parse(all.out) as { outcome: string; value: Array<{ Group?: string }> };
     expect(parsed.outcome).toBe('ok');
     // every book of the account (the demo account has its own): Staff's entries with their reference
     expect(parsed.value.filter((e) => e.Group?.startsWith('Staff'))).toEqual([
-      { MobileNumber: '447700900301', GivenName: 'Ann', FamilyName: 'Lee', Group: 'Staff::Sales' },
-      { MobileNumber: '447700900302', Group: 'Staff' },
+      {
+        MobileNumber: '447700900301',
+        GivenName: 'Ann',
+        FamilyName: 'Lee',
+        Group: 'Staff::Sales',
+        Reference: 'Staff::Sales',
+      },
+      { MobileNumber: '447700900302', Group: 'Staff', Reference: 'Staff' },
     ]);
     const unknown = await cli(['address-book', 'list', 'Nope'], env);
     expect(unknown.code).toBe(1);

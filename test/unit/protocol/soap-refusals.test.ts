@@ -289,8 +289,9 @@ describe('building refuses what the schema cannot carry', () => {
         .message,
     ).toMatch(/outside unsignedShort/);
     expect(
-      buildError(() => build('SubmitMessage', { Message: { PictureMessage: { LibraryNumber: 0 } } })).message,
-    ).toMatch(/outside positiveInteger/);
+      buildError(() => build('SubmitMessage', { Message: { PictureMessage: { LibraryNumber: -1 } } }))
+        .message,
+    ).toMatch(/outside nonNegativeInteger/);
     expect(
       buildError(() =>
         build('SubmitMessage', { Recipient: { SendOptions: { SendTimeAbsolute: '2026-13-01 10:00' } } }),

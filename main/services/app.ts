@@ -21,6 +21,7 @@ import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
 import { createSender } from './sender.ts';
+import { createSendHalts } from './send-halts.ts';
 import { createCampaigns } from './campaigns.ts';
 import { createSessions } from './session.ts';
 import { createSettings } from './settings.ts';
@@ -67,6 +68,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     whenIdle: () => sender.idle(),
   });
   const credit = createCredit({ sessions, settings: settings.current, emit });
+  const halts = createSendHalts({ emit });
   const sender = createSender({
     store,
     sessions,
@@ -77,6 +79,8 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     closing: isClosing,
     emit,
     log,
+    halted: (jobId, reason) => halts.record(jobId, reason),
+    started: (jobId) => halts.clear(jobId),
   });
   const poller = createInboxPoller({
     store,
@@ -119,6 +123,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const impl: MessengerApi = {
     accounts: sessions.api,
     ...sender.api,
+    outbox: { ...sender.api.outbox, ...halts.api },
     inbox: { ...records.api.inbox, pollNow: poller.api.pollNow },
     history: records.api.history,
     contacts: records.api.contacts,

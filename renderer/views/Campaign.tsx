@@ -20,6 +20,9 @@ import { download, formatTime, plural } from '../format.ts';
 import { useContactNames } from '../hooks/useContactNames.ts';
 import { useThrottledRead } from '../hooks/useThrottledRead.ts';
 import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
+import { SendOutcome } from '../components/SendOutcome.tsx';
+import { useSendHalts } from '../hooks/useSendHalts.ts';
+import { mainFailReason, sendOutcome } from '../send-outcome.ts';
 
 /** Rows drawn at once; the filter, the search and the CSV reach the rest. */
 const SHOWN_MAX = 500;
@@ -35,6 +38,7 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
   const [busy, setBusy] = useState(false);
   const names = useContactNames();
   const dialog = useDialog();
+  const halted = useSendHalts();
 
   const ids = data?.jobIds ?? [jobId];
   useEvent('outbox:progress', (p) => {
@@ -99,13 +103,22 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
       <h1 id="campaign-title" className="campaign-title">
         Campaign: {jobTitle(job)}
       </h1>
-      <div className="campaign-progress">
-        <progress max={total} value={answered} aria-label="Campaign progress" />
-        <span className="small" data-testid="campaign-progress">
-          {answered.toLocaleString()} of {plural(total, 'recipient')} answered
-          {counts.sending ? ` · ${counts.sending.toLocaleString()} being requested` : ''}
-        </span>
-      </div>
+      {/* Issue 25: the campaign's latest attempts, in the words Compose and History use. */}
+      <SendOutcome
+        outcome={sendOutcome({
+          counts: data.counts,
+          content: job.content,
+          createdAt: job.createdAt,
+          failReason: mainFailReason(rows),
+          halted: data.jobIds.map(halted).find((h) => h !== null) ?? null,
+        })}
+        label="Campaign outcome"
+        testId="campaign-outcome"
+      />
+      <p className="small muted" data-testid="campaign-progress">
+        {answered.toLocaleString()} of {plural(total, 'recipient')} answered
+        {counts.sending ? ` · ${counts.sending.toLocaleString()} being requested` : ''}
+      </p>
       <div className="counts campaign-counts" role="group" aria-label="Show recipients">
         <button type="button" aria-pressed={group === 'all'} onClick={() => setGroup('all')}>
           All {total.toLocaleString()}

@@ -11,6 +11,9 @@ import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Campaign } from './Campaign.tsx';
 import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
+import { SendOutcome } from '../components/SendOutcome.tsx';
+import { useSendHalts } from '../hooks/useSendHalts.ts';
+import { mainFailReason, scheduledAt as scheduledFor, sendOutcome } from '../send-outcome.ts';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
@@ -29,11 +32,23 @@ const isScheduled = (j: OutboxJob): boolean =>
   j.counts.accepted + j.counts.queued + j.counts.pending > 0;
 
 /** When a scheduled send goes out, as the user set it. */
-function scheduledAt(j: OutboxJob): string | null {
-  if (j.content.sendTimeAbsolute !== undefined) return `${j.content.sendTimeAbsolute.replace('T', ' ')} UTC`;
-  if (j.content.sendTimeDelay !== undefined)
-    return formatTime(j.createdAt + j.content.sendTimeDelay * 60_000);
-  return null;
+const scheduledAt = (j: OutboxJob): string | null => scheduledFor(j.content, j.createdAt);
+
+/** Issue 25: a send's outcome in the list, in the words Compose and the campaign view use. */
+function JobOutcomeLine({ job, halted }: { job: OutboxJob; halted: string | null }) {
+  const books = useJobBooks(job);
+  const o = sendOutcome({
+    counts: job.counts,
+    books,
+    content: job.content,
+    createdAt: job.createdAt,
+    halted,
+  });
+  return (
+    <span className={`job-outcome small send-outcome ${o.tone}`} data-testid="job-outcome">
+      <span className="outcome-headline">{o.headline}</span>
+    </span>
+  );
 }
 
 export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void }) {
@@ -44,6 +59,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
   const [error, setError] = useState<unknown>(null);
   // Issue 12: a campaign (a send to many and its resends) opens in its own view.
   const [campaign, setCampaign] = useState<number | null>(null);
+  const halted = useSendHalts();
 
   const load = useCallback(() => {
     api()
@@ -155,10 +171,12 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
                   ) : null,
                 )}
               </span>
+              <JobOutcomeLine job={j} halted={halted(j.id)} />
             </button>
             {open === j.id ? (
               <JobDetail
                 job={j}
+                halted={halted(j.id)}
                 filter={statuses}
                 onCompose={onCompose}
                 onChanged={load}
@@ -177,12 +195,14 @@ const DETAIL_MAX = 1000;
 
 function JobDetail({
   job,
+  halted,
   filter,
   onCompose,
   onChanged,
   onCampaign,
 }: {
   job: OutboxJob;
+  halted: string | null;
   filter: OutboundStatus[] | null;
   onCompose: (d: ComposeDraft) => void;
   onChanged: () => void;
@@ -289,11 +309,18 @@ function JobDetail({
       ) : null}
       <ErrorText error={error ?? recipients.error ?? campaign.error} />
       <JobBooks batches={books} />
-      {/* The progress follows the journal: recipients answered of the send's rows. */}
-      <progress
-        max={job.recipientCount}
-        value={job.recipientCount - job.counts.pending - job.counts.sending}
-        aria-label="Send progress"
+      {/* Issue 25: the outcome follows the journal's counts, in the words Compose uses. */}
+      <SendOutcome
+        outcome={sendOutcome({
+          counts: job.counts,
+          books,
+          content: job.content,
+          createdAt: job.createdAt,
+          failReason: mainFailReason(rows),
+          halted,
+        })}
+        label="Send outcome"
+        testId="send-outcome"
       />
       <p className="muted small">
         <SummaryLine rows={shown} />

@@ -260,7 +260,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   };
 
   const contentBlocked = check.contentIssues.length > 0;
-  const { job, done } = sendJob;
+  const { job } = sendJob;
   const jobBooks = useJobBooks(job);
   const saveTemplate = async () => {
     const name = await dialog.askText({
@@ -387,11 +387,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         <button type="button" onClick={() => void saveTemplate()} disabled={!text || rich}>
           Save as template
         </button>
-        {job && done === job.recipientCount && job.recipientCount > 0 ? (
-          <span className="muted">All {plural(job.recipientCount, 'recipient')} answered.</span>
-        ) : notice ? (
-          <span className="muted">{notice}</span>
-        ) : null}
+        {/* Issue 25: once the job is known, its outcome headline below says what happened. */}
+        {notice && !job ? <span className="muted">{notice}</span> : null}
       </div>
       {sent && skipped ? (
         <p className="muted small" data-testid="opted-out-skipped">
@@ -400,13 +397,23 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       ) : null}
       {sent ? (
         <p className="muted small" data-testid="sent-lock">
-          Sent. To send this again, choose “Edit and send again”.
+          To send this again, choose “Edit and send again”.
         </p>
       ) : null}
       {confirming ? <SendConfirm estimate={confirming} onAnswer={(c) => answerRef.current(c)} /> : null}
 
       <JobBooks batches={jobBooks} />
-      {job ? <Results {...sendJob} job={job} /> : null}
+      {job ? (
+        <Results
+          {...sendJob}
+          job={job}
+          books={jobBooks}
+          onResent={(resend) => {
+            sendJob.clear();
+            sendJob.follow(resend);
+          }}
+        />
+      ) : null}
     </section>
   );
 }

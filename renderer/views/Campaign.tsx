@@ -23,6 +23,7 @@ import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
 import { SendOutcome } from '../components/SendOutcome.tsx';
 import { useSendHalts } from '../hooks/useSendHalts.ts';
 import { mainFailReason, sendOutcome } from '../send-outcome.ts';
+import { AccountScope } from '../components/AccountScope.tsx';
 
 /** Rows drawn at once; the filter, the search and the CSV reach the rest. */
 const SHOWN_MAX = 500;
@@ -103,6 +104,7 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
       <h1 id="campaign-title" className="campaign-title">
         Campaign: {jobTitle(job)}
       </h1>
+      <AccountScope scope="account" what="A send" />
       {/* Issue 25: the campaign's latest attempts, in the words Compose and History use. */}
       <SendOutcome
         outcome={sendOutcome({

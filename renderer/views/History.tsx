@@ -14,6 +14,7 @@ import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
 import { SendOutcome } from '../components/SendOutcome.tsx';
 import { useSendHalts } from '../hooks/useSendHalts.ts';
 import { mainFailReason, scheduledAt as scheduledFor, sendOutcome } from '../send-outcome.ts';
+import { AccountScope } from '../components/AccountScope.tsx';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
@@ -123,6 +124,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
           </select>
         </label>
       </div>
+      <AccountScope scope="account" what="Sends" />
       <ErrorText error={error} />
       {unknown.length ? (
         <div className="banner warn" role="status">

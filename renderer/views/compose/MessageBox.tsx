@@ -136,7 +136,7 @@ export function MessageBox({
               if (t) onText(t.text);
             }}
           >
-            <option value="">Templates…</option>
+            <option value="">Templates… (shared by every account on this desk)</option>
             {templates.map((t) => (
               <option key={t.id} value={t.id}>
                 {t.name}

@@ -11,6 +11,7 @@ import type { MessengerEvents, OutboxJob } from '../../../preload/api.ts';
 import { DEMO_NUMBER } from '../../../gateway/demo.ts';
 import { messageCount, postForm, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
+import { loopStopped } from '../../support/app.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -363,8 +364,7 @@ describe('createMessengerApp: schedules, rich content, failures and updates', ()
     const sent = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'stop me' } });
     await firstBatch;
     await a.api.accounts.signOut();
-    await new Promise((r) => setTimeout(r, 300));
-    const batches = await a.api.outbox.batches(sent.job.id);
+    const batches = await loopStopped(a, sent.job.id);
     const states = batches.map((b) => b.state);
     expect(states).not.toContain('sending');
     expect(states).not.toContain('unknown');

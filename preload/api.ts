@@ -716,6 +716,9 @@ export interface MessengerApi {
      * batch that may have reached the gateway (unknown) is never sent again by this.
      */
     continue(jobId: number): Promise<ContinueResult>;
+    // issue 25:
+    /** Sends whose loop stopped because the journal took no write (a full disk), until a restart. */
+    halts(): Promise<SendHalt[]>;
   };
   inbox: {
     conversations(args?: {
@@ -956,6 +959,9 @@ export interface MessengerEvents {
   // issue 13
   /** Open the conversation with `peer` (Electron: a desktop notification was clicked). */
   'inbox:open': { peer: string };
+  // issue 25
+  /** A send's loop stopped: the journal took no write (a full disk); its outcome is not all recorded. */
+  'outbox:halted': SendHalt;
 }
 
 /** "area.call" for every call of MessengerApi. */
@@ -992,4 +998,13 @@ export interface MergeMeasure {
   withoutContact: number;
   /** Different texts the recipients get. */
   distinctTexts: number;
+}
+
+// issue 25: a send whose sending loop stopped (the journal refused a write: a full disk, an I/O error)
+
+export interface SendHalt {
+  jobId: number;
+  /** What the journal said ("database or disk is full"). */
+  reason: string;
+  at: Millis;
 }

@@ -15,6 +15,7 @@ import { UpdateBanner } from './components/UpdateBanner.tsx';
 import { Phone } from './views/Phone.tsx';
 import { askNotificationPermission, notificationPermission, notifyReceived, windowTitle } from './notify.ts';
 import { Automation } from './views/Automation.tsx';
+import { AccountContext } from './components/AccountScope.tsx';
 
 export type View =
   'compose' | 'inbox' | 'contacts' | 'history' | 'account' | 'children' | 'phone' | 'automation';
@@ -151,7 +152,16 @@ export function App() {
   }, [account]);
 
   // A new account object: the effects above run again (the child-account permission is asked again).
-  useEvent('accounts:changed', (p) => setAccount(p.current));
+  // Issue 25: another account's banners and pending state go with it.
+  useEvent('accounts:changed', (p) => {
+    if (p.current?.id !== account?.id) {
+      setPollError(null);
+      setOpenConversation(null);
+      setUnread(0);
+      setCredit(null);
+    }
+    setAccount(p.current);
+  });
   useEvent('settings:changed', (s) => {
     applyTheme(s.theme);
     setSettings(s);
@@ -310,57 +320,60 @@ export function App() {
           {account.sandbox ? 'Local sandbox' : account.label || account.username}
         </div>
       </nav>
-      <main className="content">
-        <PolicyBanner policy={policy} />
-        {!connected ? connectionLost : null}
-        <UpdateBanner />
-        {pollError ? (
-          <div role="status" className="banner warn">
-            Checking for messages failed: {pollError}
-          </div>
-        ) : null}
-        {view === 'inbox' &&
-        bridge() &&
-        settings?.notifications &&
-        permission === 'default' &&
-        !notifyAsked ? (
-          <div role="status" className="banner notify-ask">
-            <span>Get a notification when a reply arrives while this tab is in the background.</span>
-            <span className="row">
-              <button
-                type="button"
-                className="primary"
-                onClick={() =>
-                  void askNotificationPermission().then((p) => {
-                    setNotifyPermission(p);
-                    setNotifyAsked(true);
-                  })
-                }
-              >
-                Turn on notifications
-              </button>
-              <button type="button" onClick={() => setNotifyAsked(true)}>
-                Not now
-              </button>
-            </span>
-          </div>
-        ) : null}
-        {view === 'compose' ? <Compose key={draftKey} draft={draft} credit={credit} /> : null}
-        {view === 'inbox' ? (
-          <Inbox
-            onUnreadChanged={refreshUnread}
-            onCompose={compose}
-            searchFocus={searchFocus}
-            enterSends={settings?.enterSends ?? true}
-            openConversation={openConversation}
-          />
-        ) : null}
-        {view === 'contacts' ? <Contacts onCompose={compose} /> : null}
-        {view === 'history' ? <History onCompose={compose} /> : null}
-        {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
-        {view === 'children' && childrenPermitted ? <ChildAccounts account={account} /> : null}
-        {view === 'phone' && account.sandbox ? <Phone /> : null}
-        {view === 'automation' ? <Automation /> : null}
+      {/* Issue 25: keyed by account: a view's state (an open campaign, a filter) never outlives it. */}
+      <main className="content" key={account.id}>
+        <AccountContext.Provider value={account}>
+          <PolicyBanner policy={policy} />
+          {!connected ? connectionLost : null}
+          <UpdateBanner />
+          {pollError ? (
+            <div role="status" className="banner warn">
+              Checking for messages failed: {pollError}
+            </div>
+          ) : null}
+          {view === 'inbox' &&
+          bridge() &&
+          settings?.notifications &&
+          permission === 'default' &&
+          !notifyAsked ? (
+            <div role="status" className="banner notify-ask">
+              <span>Get a notification when a reply arrives while this tab is in the background.</span>
+              <span className="row">
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={() =>
+                    void askNotificationPermission().then((p) => {
+                      setNotifyPermission(p);
+                      setNotifyAsked(true);
+                    })
+                  }
+                >
+                  Turn on notifications
+                </button>
+                <button type="button" onClick={() => setNotifyAsked(true)}>
+                  Not now
+                </button>
+              </span>
+            </div>
+          ) : null}
+          {view === 'compose' ? <Compose key={draftKey} draft={draft} credit={credit} /> : null}
+          {view === 'inbox' ? (
+            <Inbox
+              onUnreadChanged={refreshUnread}
+              onCompose={compose}
+              searchFocus={searchFocus}
+              enterSends={settings?.enterSends ?? true}
+              openConversation={openConversation}
+            />
+          ) : null}
+          {view === 'contacts' ? <Contacts onCompose={compose} /> : null}
+          {view === 'history' ? <History onCompose={compose} /> : null}
+          {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
+          {view === 'children' && childrenPermitted ? <ChildAccounts account={account} /> : null}
+          {view === 'phone' && account.sandbox ? <Phone /> : null}
+          {view === 'automation' ? <Automation /> : null}
+        </AccountContext.Provider>
       </main>
     </div>
   );

@@ -21,6 +21,8 @@ import { createInboxPoller } from './inbox-poller.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
 import { createSender } from './sender.ts';
+import { createSendHalts } from './send-halts.ts';
+import { createAccountScope } from './account-scope.ts';
 import { createCampaigns } from './campaigns.ts';
 import { createSessions } from './session.ts';
 import { createSettings } from './settings.ts';
@@ -67,6 +69,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     whenIdle: () => sender.idle(),
   });
   const credit = createCredit({ sessions, settings: settings.current, emit });
+  const halts = createSendHalts({ emit });
   const sender = createSender({
     store,
     sessions,
@@ -77,6 +80,8 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     closing: isClosing,
     emit,
     log,
+    halted: (jobId, reason) => halts.record(jobId, reason),
+    started: (jobId) => halts.clear(jobId),
   });
   const poller = createInboxPoller({
     store,
@@ -103,6 +108,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   });
   const records = createRecords({ store, country });
   const campaigns = createCampaigns({ store, sessions, start: (id) => sender.start(id) });
+  const scope = createAccountScope({ store, sessions, campaigns: campaigns.api.campaigns });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
   const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
@@ -119,6 +125,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const impl: MessengerApi = {
     accounts: sessions.api,
     ...sender.api,
+    outbox: { ...sender.api.outbox, ...halts.api, ...scope.api.outbox },
     inbox: { ...records.api.inbox, pollNow: poller.api.pollNow },
     history: records.api.history,
     contacts: records.api.contacts,
@@ -136,7 +143,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     optouts: optouts.api,
     autoreplies: autoReplies.api,
     mailmerge: mergeMeasure.api,
-    ...campaigns.api,
+    campaigns: scope.api.campaigns,
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -45,6 +45,10 @@ export interface SenderDeps {
   closing(): boolean;
   emit: Emit;
   log: Log;
+  /** Issue 25: a job's loop stopped on an error (the journal took no write): the UI is told. */
+  halted?(jobId: number, reason: string): void;
+  /** Issue 25: a job's loop starts (again). */
+  started?(jobId: number): void;
 }
 
 function toJournalResult(r: ClientRecipientResult): RecipientResult {
@@ -292,9 +296,13 @@ export function createSender(deps: SenderDeps) {
   }
 
   function startSending(jobId: number): void {
+    deps.started?.(jobId);
     chain = chain
       .then(() => drive(jobId))
-      .catch((err: unknown) => log(`send of job ${jobId} failed: ${message(err)}`));
+      .catch((err: unknown) => {
+        log(`send of job ${jobId} failed: ${message(err)}`);
+        deps.halted?.(jobId, message(err));
+      });
   }
 
   /**
@@ -350,7 +358,8 @@ export function createSender(deps: SenderDeps) {
     return { job, invalid, optedOut: skipped.length };
   }
 
-  const api: Pick<MessengerApi, 'send' | 'outbox'> = {
+  // outbox.halts is ./send-halts.ts's (issue 25)
+  const api: { send: MessengerApi['send']; outbox: Omit<MessengerApi['outbox'], 'halts'> } = {
     send: {
       submit,
       estimate: async (req) => {

@@ -20,6 +20,10 @@ import { download, formatTime, plural } from '../format.ts';
 import { useContactNames } from '../hooks/useContactNames.ts';
 import { useLiveRead } from '../hooks/useLiveRead.ts';
 import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
+import { SendOutcome } from '../components/SendOutcome.tsx';
+import { useSendHalts } from '../hooks/useSendHalts.ts';
+import { mainFailReason, sendOutcome } from '../send-outcome.ts';
+import { AccountScope } from '../components/AccountScope.tsx';
 
 /** Rows drawn at once; the filter, the search and the CSV reach the rest. */
 const SHOWN_MAX = 500;
@@ -44,6 +48,7 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
   const [busy, setBusy] = useState(false);
   const names = useContactNames();
   const dialog = useDialog();
+  const halted = useSendHalts();
 
   if (!data)
     return (
@@ -100,13 +105,23 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
       <h1 id="campaign-title" className="campaign-title">
         Campaign: {jobTitle(job)}
       </h1>
-      <div className="campaign-progress">
-        <progress max={total} value={answered} aria-label="Campaign progress" />
-        <span className="small" data-testid="campaign-progress">
-          {answered.toLocaleString()} of {plural(total, 'recipient')} answered
-          {counts.sending ? ` · ${counts.sending.toLocaleString()} being requested` : ''}
-        </span>
-      </div>
+      <AccountScope scope="account" what="A send" />
+      {/* Issue 25: the campaign's latest attempts, in the words Compose and History use. */}
+      <SendOutcome
+        outcome={sendOutcome({
+          counts: data.counts,
+          content: job.content,
+          createdAt: job.createdAt,
+          failReason: mainFailReason(rows),
+          halted: data.jobIds.map(halted).find((h) => h !== null) ?? null,
+        })}
+        label="Campaign outcome"
+        testId="campaign-outcome"
+      />
+      <p className="small muted" data-testid="campaign-progress">
+        {answered.toLocaleString()} of {plural(total, 'recipient')} answered
+        {counts.sending ? ` · ${counts.sending.toLocaleString()} being requested` : ''}
+      </p>
       <div className="counts campaign-counts" role="group" aria-label="Show recipients">
         <button type="button" aria-pressed={group === 'all'} onClick={() => setGroup('all')}>
           All {total.toLocaleString()}

@@ -14,6 +14,7 @@ import { ErrorText } from '../components/ErrorText.tsx';
 import { ContactForm } from './ContactsForm.tsx';
 import { ContactsGroups } from './ContactsGroups.tsx';
 import { ContactsTable, type BulkActions } from './ContactsTable.tsx';
+import { AccountScope } from '../components/AccountScope.tsx';
 
 /** What the last change did, and how to undo it. */
 interface Done {
@@ -160,6 +161,7 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
           </button>
         </div>
       </div>
+      <AccountScope scope="desk" what="Contacts and groups" />
       <ErrorText error={error} />
       {done ? (
         <p className="notice row wrap" role="status">

@@ -13,6 +13,10 @@ import { ErrorText } from '../components/ErrorText.tsx';
 import { Campaign } from './Campaign.tsx';
 import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
 import { FAILED_STATUSES } from '../../domain/status-groups.ts';
+import { SendOutcome } from '../components/SendOutcome.tsx';
+import { useSendHalts } from '../hooks/useSendHalts.ts';
+import { mainFailReason, scheduledAt as scheduledFor, sendOutcome } from '../send-outcome.ts';
+import { AccountScope } from '../components/AccountScope.tsx';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
@@ -31,11 +35,23 @@ const isScheduled = (j: OutboxJob): boolean =>
   j.counts.accepted + j.counts.queued + j.counts.pending > 0;
 
 /** When a scheduled send goes out, as the user set it. */
-function scheduledAt(j: OutboxJob): string | null {
-  if (j.content.sendTimeAbsolute !== undefined) return `${j.content.sendTimeAbsolute.replace('T', ' ')} UTC`;
-  if (j.content.sendTimeDelay !== undefined)
-    return formatTime(j.createdAt + j.content.sendTimeDelay * 60_000);
-  return null;
+const scheduledAt = (j: OutboxJob): string | null => scheduledFor(j.content, j.createdAt);
+
+/** Issue 25: a send's outcome in the list, in the words Compose and the campaign view use. */
+function JobOutcomeLine({ job, halted }: { job: OutboxJob; halted: string | null }) {
+  const books = useJobBooks(job);
+  const o = sendOutcome({
+    counts: job.counts,
+    books,
+    content: job.content,
+    createdAt: job.createdAt,
+    halted,
+  });
+  return (
+    <span className={`job-outcome small send-outcome ${o.tone}`} data-testid="job-outcome">
+      <span className="outcome-headline">{o.headline}</span>
+    </span>
+  );
 }
 
 export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void }) {
@@ -43,6 +59,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
   const [open, setOpen] = useState<number | null>(null);
   // Issue 12: a campaign (a send to many and its resends) opens in its own view.
   const [campaign, setCampaign] = useState<number | null>(null);
+  const halted = useSendHalts();
 
   // The sends and the unknown batches, read again (throttled) as batches are answered, after a crash
   // recovery, and as receipts change a send's counts (issue 12: History updates live; issue 27: the
@@ -103,6 +120,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
           </select>
         </label>
       </div>
+      <AccountScope scope="account" what="Sends" />
       <ErrorText error={error} />
       {unknown.length ? (
         <div className="banner warn" role="status">
@@ -151,10 +169,12 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
                   ) : null,
                 )}
               </span>
+              <JobOutcomeLine job={j} halted={halted(j.id)} />
             </button>
             {open === j.id ? (
               <JobDetail
                 job={j}
+                halted={halted(j.id)}
                 filter={statuses}
                 onCompose={onCompose}
                 onChanged={load}
@@ -173,12 +193,14 @@ const DETAIL_MAX = 1000;
 
 function JobDetail({
   job,
+  halted,
   filter,
   onCompose,
   onChanged,
   onCampaign,
 }: {
   job: OutboxJob;
+  halted: string | null;
   filter: OutboundStatus[] | null;
   onCompose: (d: ComposeDraft) => void;
   onChanged: () => void;
@@ -285,11 +307,18 @@ function JobDetail({
       ) : null}
       <ErrorText error={error ?? recipients.error ?? campaign.error} />
       <JobBooks batches={books} />
-      {/* The progress follows the journal: recipients answered of the send's rows. */}
-      <progress
-        max={job.recipientCount}
-        value={job.recipientCount - job.counts.pending - job.counts.sending}
-        aria-label="Send progress"
+      {/* Issue 25: the outcome follows the journal's counts, in the words Compose uses. */}
+      <SendOutcome
+        outcome={sendOutcome({
+          counts: job.counts,
+          books,
+          content: job.content,
+          createdAt: job.createdAt,
+          failReason: mainFailReason(rows),
+          halted,
+        })}
+        label="Send outcome"
+        testId="send-outcome"
       />
       <p className="muted small">
         <SummaryLine rows={shown} />

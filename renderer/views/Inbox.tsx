@@ -20,6 +20,7 @@ import type { ComposeDraft } from './compose/Compose.tsx';
 import { ExportDialog } from './InboxExport.tsx';
 import { moveInResults, SearchPanel } from './InboxSearch.tsx';
 import { Thread, type ConvRef } from './InboxThread.tsx';
+import { AccountScope } from '../components/AccountScope.tsx';
 
 const PAGE = 200;
 /** How long typing pauses before the search runs. */
@@ -211,6 +212,7 @@ export function Inbox({
             </details>
           </div>
         </div>
+        <AccountScope scope="inbox" what="Replies" />
         <input
           ref={searchRef}
           type="search"

@@ -29,6 +29,8 @@ export async function resendFailed(
   dialog: ReturnType<typeof useDialog>,
   job: OutboxJob,
   failed: readonly string[],
+  /** The resend's job, once journaled (Compose follows it). */
+  onResent?: (resend: OutboxJob) => void,
 ): Promise<string | null> {
   const estimate = await api()
     .send.estimate({ recipients: [...failed], content: job.content })
@@ -42,6 +44,7 @@ export async function resendFailed(
   });
   if (!yes) return null;
   const r = await api().campaigns.resendFailed(job.id);
+  onResent?.(r.job);
   return `Resent as send #${r.job.id}${
     r.optedOut ? ` (${plural(r.optedOut, 'opted-out number')} left out)` : ''
   }`;

@@ -48,7 +48,10 @@ describe.skipIf(!HAS_CHROMIUM)(
       // The estimate counts the book's members: 1 number + 2 members.
       await page.getByText('≈ 3 message credits').waitFor();
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await page.getByText('All 1 recipient answered.').waitFor({ timeout: 20_000 });
+      await page
+        .getByTestId('send-outcome')
+        .filter({ hasText: /^All 3 recipients (accepted|delivered)/ })
+        .waitFor({ timeout: 20_000 });
       // The members got it through the book (Alice and Bob are Team; Carol is not).
       await expect.poll(() => outbound('447700900101'), { timeout: 15_000 }).toBe(1);
       expect(await outbound('447700900102')).toBe(1);

@@ -51,7 +51,10 @@ describe.skipIf(!HAS_CHROMIUM)('media picker end to end (web shell + Chromium)',
     await row
       .locator('[data-status="accepted"], [data-status="queued"], [data-status="delivered"]')
       .waitFor({ timeout: 20_000 });
-    await page.getByText('All 1 recipient answered.').waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('send-outcome')
+      .filter({ hasText: /^All 1 recipient (accepted|delivered)/ })
+      .waitFor({ timeout: 20_000 });
     let received: ReceivedMessage[] = [];
     await expect
       .poll(

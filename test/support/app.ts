@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createMessengerApp, type MessengerApp } from '../../main/services/app.ts';
-import type { OutboxJob } from '../../preload/api.ts';
+import type { OutboxBatch, OutboxJob } from '../../preload/api.ts';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { postForm, startTestGateway, type TestGateway } from './gateway.ts';
 
@@ -45,11 +45,31 @@ export async function fromPhone(gw: TestGateway, from: string, text: string): Pr
  */
 export async function jobFinished(a: MessengerApp, jobId: number, afterMs = 0): Promise<OutboxJob> {
   if (afterMs > 0) await new Promise((r) => setTimeout(r, afterMs));
-  for (let i = 0; i < 400; i++) {
+  // Issue 25: a deadline in time, generous (the loop's count of 400 polls ran out on a busy machine).
+  const end = Date.now() + SETTLE_MS;
+  for (;;) {
     const batches = await a.api.outbox.batches(jobId);
     const job = await a.api.outbox.job(jobId);
     if (job && batches.every((b) => b.state !== 'pending' && b.state !== 'sending')) return job;
+    if (Date.now() > end) throw new Error(`job ${jobId} did not finish in ${SETTLE_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`job ${jobId} did not finish`);
+}
+
+/** How long a test waits for the sending loop to settle before it fails (the machine may be busy). */
+export const SETTLE_MS = 60_000;
+
+/**
+ * Waits until no batch of the job is being sent: after a sign-out or a sign-in to another account
+ * the loop stores the answer of the request in flight and stops (issue 25: a condition, not a
+ * 300 ms sleep, which a busy machine overran). Returns the batches.
+ */
+export async function loopStopped(a: MessengerApp, jobId: number): Promise<OutboxBatch[]> {
+  const end = Date.now() + SETTLE_MS;
+  for (;;) {
+    const batches = await a.api.outbox.batches(jobId);
+    if (batches.every((b) => b.state !== 'sending')) return batches;
+    if (Date.now() > end) throw new Error(`job ${jobId} still sending after ${SETTLE_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

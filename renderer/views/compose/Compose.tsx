@@ -266,7 +266,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   };
 
   const contentBlocked = check.contentIssues.length > 0;
-  const { job, done } = sendJob;
+  const { job } = sendJob;
   const jobBooks = useJobBooks(job);
   const saveTemplate = async () => {
     const name = await dialog.askText({
@@ -394,11 +394,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         <button type="button" onClick={() => void saveTemplate()} disabled={!text || rich}>
           Save as template
         </button>
-        {job && done === job.recipientCount && job.recipientCount > 0 ? (
-          <span className="muted">All {plural(job.recipientCount, 'recipient')} answered.</span>
-        ) : notice ? (
-          <span className="muted">{notice}</span>
-        ) : null}
+        {/* Issue 25: once the job is known, its outcome headline below says what happened. */}
+        {notice && !job ? <span className="muted">{notice}</span> : null}
       </div>
       {sent && skipped ? (
         <p className="muted small" data-testid="opted-out-skipped">
@@ -407,7 +404,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       ) : null}
       {sent ? (
         <p className="muted small" data-testid="sent-lock">
-          Sent. To send this again, choose “Edit and send again”.
+          To send this again, choose “Edit and send again”.
         </p>
       ) : null}
       {managing ? (
@@ -421,7 +418,17 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       {confirming ? <SendConfirm estimate={confirming} onAnswer={(c) => answerRef.current(c)} /> : null}
 
       <JobBooks batches={jobBooks} />
-      {job ? <Results {...sendJob} job={job} /> : null}
+      {job ? (
+        <Results
+          {...sendJob}
+          job={job}
+          books={jobBooks}
+          onResent={(resend) => {
+            sendJob.clear();
+            sendJob.follow(resend);
+          }}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,10 +1,16 @@
 // Compose's per-recipient results of the job it sent: progress events and delivery receipts of that
 // job update the rows while the view is open.
 import { useRef, useState } from 'react';
-import type { OutboxJob, RecipientOutcome } from '../../../preload/api.ts';
+import type { OutboxBatch, OutboxJob, RecipientOutcome } from '../../../preload/api.ts';
 import { api, useEvent } from '../../api.ts';
-import { RecipientTable, summarize } from '../../components/RecipientTable.tsx';
+import { useDialog } from '../../components/Dialog.tsx';
+import { ErrorText } from '../../components/ErrorText.tsx';
+import { RecipientTable, SummaryLine, groupOf } from '../../components/RecipientTable.tsx';
+import { SendOutcome } from '../../components/SendOutcome.tsx';
 import { useContactNames } from '../../hooks/useContactNames.ts';
+import { useSendHalts } from '../../hooks/useSendHalts.ts';
+import { mainFailReason, sendOutcome } from '../../send-outcome.ts';
+import { resendFailed } from '../send-actions.ts';
 
 /** Of two snapshots of the same job, the one with fewer recipients still pending or sending. */
 function laterSnapshot(current: OutboxJob | null, next: OutboxJob): OutboxJob {
@@ -87,20 +93,54 @@ export function useSendJob(): SendJob {
   return { job, outcomes, done, clear: () => setOutcomes(new Map()), follow, reset };
 }
 
-export function Results({ job, outcomes, done }: SendJob & { job: OutboxJob }) {
-  const pct = job.recipientCount ? Math.round((done / job.recipientCount) * 100) : 0;
+/**
+ * The send's outcome in words and as a bar (issue 25: the same headline as History and the
+ * campaign view), "Resend to failed" right there, and the per-recipient rows.
+ */
+export function Results({
+  job,
+  outcomes,
+  books,
+  onResent,
+}: SendJob & { job: OutboxJob; books: readonly OutboxBatch[]; onResent: (job: OutboxJob) => void }) {
   const names = useContactNames();
+  const dialog = useDialog();
+  const halted = useSendHalts();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
   const rows = [...outcomes.values()];
-  // The summary counts the rows the table shows (issue 12); the progress follows the journal.
-  const c = summarize(rows);
+  const outcome = sendOutcome({
+    counts: job.counts,
+    books,
+    content: job.content,
+    createdAt: job.createdAt,
+    failReason: mainFailReason(rows),
+    halted: halted(job.id),
+  });
+  const failed = rows.filter((r) => groupOf(r) === 'failed').map((r) => r.to);
+  const open = outcome.tally.open > 0 && outcome.tone !== 'halted';
+  const resend = () => {
+    setBusy(true);
+    setError(null);
+    void resendFailed(dialog, job, failed, onResent)
+      .catch((e: unknown) => setError(e))
+      .finally(() => setBusy(false));
+  };
   return (
     <div className="results" aria-label="Send results">
-      <progress max={100} value={pct} aria-label="Send progress" />
-      <div className="muted small">
-        {done}/{job.recipientCount} answered — {c.accepted + c.noReceipt + c.delivered} accepted, {c.failed}{' '}
-        failed, {c.unknown} unknown
-        {c.pending ? `, ${c.pending} pending` : ''}
-      </div>
+      <SendOutcome outcome={outcome} label="Send outcome" testId="send-outcome" reveal />
+      {failed.length > 0 && !open ? (
+        <div className="row">
+          <button type="button" className="primary" disabled={busy} onClick={resend}>
+            Resend to failed ({failed.length.toLocaleString()})
+          </button>
+        </div>
+      ) : null}
+      <ErrorText error={error} />
+      {/* The rows the table shows, counted (issue 12). */}
+      <p className="muted small">
+        <SummaryLine rows={rows} />
+      </p>
       <RecipientTable rows={rows} names={names} testId="send-results" />
     </div>
   );

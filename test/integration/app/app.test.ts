@@ -11,6 +11,7 @@ import type { MessengerEvents, OutboxJob } from '../../../preload/api.ts';
 import { DEMO_NUMBER } from '../../../gateway/demo.ts';
 import { messageCount, postForm, startTestGateway } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
+import { loopStopped } from '../../support/app.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -363,8 +364,7 @@ describe('createMessengerApp: schedules, rich content, failures and updates', ()
     const sent = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'stop me' } });
     await firstBatch;
     await a.api.accounts.signOut();
-    await new Promise((r) => setTimeout(r, 300));
-    const batches = await a.api.outbox.batches(sent.job.id);
+    const batches = await loopStopped(a, sent.job.id);
     const states = batches.map((b) => b.state);
     expect(states).not.toContain('sending');
     expect(states).not.toContain('unknown');
@@ -400,10 +400,12 @@ describe('createMessengerApp: schedules, rich content, failures and updates', ()
       primaryUrl: other.url,
       rememberPin: false,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // The request in flight at the sign-in is answered and stored; nothing after it is requested
+    // (waited for as a condition: on a busy machine the answer can take far longer than 300 ms).
+    const states = async () => (await a.api.outbox.batches(sent.job.id)).map((b) => b.state);
+    await expect.poll(states, { timeout: 30_000 }).not.toContain('sending');
     const batches = await a.api.outbox.batches(sent.job.id);
     expect(batches.map((b) => b.state)).toContain('pending');
-    expect(batches.map((b) => b.state)).not.toContain('sending');
     expect(messageCount(other.ctx, other.username)).toBe(0);
     expect(messageCount(gw.ctx, gw.username)).toBe(
       batches.filter((b) => b.state === 'accepted').reduce((n, b) => n + b.recipients.length, 0),

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { messageCount } from '../../support/gateway.ts';
 import type { TestGateway } from '../../support/gateway.ts';
-import { signedInApp, type Cleanups } from '../../support/app.ts';
+import { loopStopped, signedInApp, type Cleanups } from '../../support/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
 
 const cleanups: Cleanups = [];
@@ -108,8 +108,7 @@ describe('Continue sending and opt-outs', () => {
     });
     await firstBatch;
     await a.api.accounts.signOut();
-    await new Promise((r) => setTimeout(r, 300));
-    const batches = await a.api.outbox.batches(sent.job.id);
+    const batches = await loopStopped(a, sent.job.id);
     const requested = new Set(batches.filter((b) => b.state !== 'pending').flatMap((b) => b.recipients));
     const pending = batches.filter((b) => b.state === 'pending').flatMap((b) => b.recipients);
     expect(pending.length).toBeGreaterThan(2);

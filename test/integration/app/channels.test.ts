@@ -198,6 +198,7 @@ describe('every API channel', () => {
     expect(await call('outbox.batches', sent.job.id)).toMatchObject([{ state: 'accepted' }]);
     expect(await call('outbox.recipients', sent.job.id)).toHaveLength(2);
     expect(await call('outbox.unknownBatches')).toEqual([]);
+    expect(await call('outbox.halts')).toEqual([]);
     expect(await call('outbox.cancel', sent.job.id)).toEqual([]);
     // issue 17: nothing left that was never requested
     await expect(call('outbox.continue', sent.job.id)).rejects.toMatchObject({ code: 'invalid-state' });

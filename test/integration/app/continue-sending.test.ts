@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import { messageCount, startTestGateway } from '../../support/gateway.ts';
+import { jobFinished, loopStopped } from '../../support/app.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -32,8 +33,7 @@ describe('Continue sending', () => {
     });
     await firstBatch;
     await a.api.accounts.signOut();
-    await new Promise((r) => setTimeout(r, 300));
-    const before = await a.api.outbox.batches(sent.job.id);
+    const before = await loopStopped(a, sent.job.id);
     expect(before.map((b) => b.state)).toContain('pending');
     const requested = before
       .filter((b) => b.state !== 'pending')
@@ -43,11 +43,7 @@ describe('Continue sending', () => {
     await expect(a.api.outbox.continue(sent.job.id)).rejects.toMatchObject({ code: 'not-signed-in' });
     await signIn();
     await a.api.outbox.continue(sent.job.id);
-    for (let i = 0; i < 400; i++) {
-      const job = await a.api.outbox.job(sent.job.id);
-      if (job && job.counts.pending === 0 && job.counts.sending === 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await jobFinished(a, sent.job.id);
     const after = await a.api.outbox.batches(sent.job.id);
     expect(after.every((b) => b.state === 'accepted')).toBe(true);
     // Every number requested exactly once: none of the first batch again.

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMessengerApp, type MessengerApp } from '../../../main/services/app.ts';
 import { sentTo, serverBook as book, startTestGateway } from '../../support/gateway.ts';
 import { startFrontGateway, type FrontControl } from '../../support/front-gateway.ts';
-import { signedInApp, type Cleanups, jobFinished } from '../../support/app.ts';
+import { signedInApp, type Cleanups, jobFinished, loopStopped } from '../../support/app.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
 
 const cleanups: Cleanups = [];
@@ -59,18 +59,21 @@ async function leftPending(
   let release = (): void => {};
   const held = new Promise<'pass'>((resolve) => (release = () => resolve('pass')));
   let first = true;
+  let arrived = (): void => {};
+  const requested = new Promise<void>((resolve) => (arrived = resolve));
   env.control.intercept = (path) => {
     if (!path.includes('/webservices/http/send') || !first) return 'pass';
     first = false;
+    arrived();
     return held;
   };
   const sent = await env.a.api.send.submit(req);
-  await new Promise((r) => setTimeout(r, 200));
+  // The first request is held at the front (a condition, not a 200 ms sleep: issue 25).
+  await requested;
   await env.a.api.accounts.signOut();
   release();
-  await new Promise((r) => setTimeout(r, 300));
+  const states = (await loopStopped(env.a, sent.job.id)).map((b) => b.state);
   delete env.control.intercept;
-  const states = (await env.a.api.outbox.batches(sent.job.id)).map((b) => b.state);
   expect(states.slice(1).every((s) => s === 'pending')).toBe(true);
   return sent.job.id;
 }

@@ -4,7 +4,7 @@
 // job is its own batch; continue and resend never send a book or a Cc again.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sentTo, serverBook as book, storedCredit } from '../../support/gateway.ts';
-import { signedInApp, type Cleanups, jobFinished } from '../../support/app.ts';
+import { signedInApp, type Cleanups, jobFinished, loopStopped } from '../../support/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
 
@@ -106,8 +106,7 @@ describe('server address books and Cc/Bcc sent from the app', { timeout: 60_000 
     const sent = await a.api.send.submit(req);
     await firstBatch;
     await a.api.accounts.signOut();
-    await new Promise((r) => setTimeout(r, 300));
-    const before = await a.api.outbox.batches(sent.job.id);
+    const before = await loopStopped(a, sent.job.id);
     expect(before[0]!.extras?.fields).toEqual({ SendBcc: '447400009200', SendCcAddressBook: 'Board' });
     // The first request: 350 minus the Cc book's 3 and the Bcc number.
     expect(before[0]!.recipients).toHaveLength(346);

@@ -1,0 +1,47 @@
+// Issue 25 item 5: one account's data at a time. History (outbox.jobs), its banner of batches whose
+// outcome is unknown (outbox.unknownBatches) and the campaign view (campaigns.get) answer for the
+// signed-in account only (./../store/outbox-account.ts); signed out, there is nothing to show.
+import type { AppStore } from '../store/app-store.ts';
+import { isOtherAccountsJob, jobIdsOfAccount } from '../store/outbox-account.ts';
+import type { Session } from './session.ts';
+import { ApiError } from './validate-args.ts';
+import type { MessengerApi, OutboxJob } from '../../preload/api.ts';
+
+export interface AccountScopeDeps {
+  store: AppStore;
+  sessions: { current(): Session | null };
+  campaigns: MessengerApi['campaigns'];
+}
+
+export function createAccountScope(deps: AccountScopeDeps) {
+  const { store, sessions } = deps;
+  const account = (): string | null => sessions.current()?.account.id ?? null;
+  const outbox: Pick<MessengerApi['outbox'], 'jobs' | 'unknownBatches'> = {
+    jobs: async (args) => {
+      const id = account();
+      if (id === null) return [];
+      return jobIdsOfAccount(store.app, id, args ?? {}).flatMap((jobId): OutboxJob[] => {
+        const job = store.outbox.job(jobId);
+        return job ? [job] : [];
+      });
+    },
+    unknownBatches: async () => {
+      const id = account();
+      if (id === null) return [];
+      return store.outbox.unknownBatches().filter((b) => !isOtherAccountsJob(store.app, b.jobId, id));
+    },
+  };
+  const campaigns: MessengerApi['campaigns'] = {
+    ...deps.campaigns,
+    get: async (jobId) => {
+      const id = account();
+      if (id !== null && isOtherAccountsJob(store.app, jobId, id))
+        throw new ApiError(
+          'invalid-state',
+          'this campaign was sent from another account: sign in to it to see it',
+        );
+      return deps.campaigns.get(jobId);
+    },
+  };
+  return { api: { outbox, campaigns } };
+}

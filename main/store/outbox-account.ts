@@ -1,0 +1,30 @@
+// Issue 25 item 5: the outbox as one account sees it. History, its unknown-batch banner and the
+// campaign view list the signed-in account's sends only (and those of no account: sent before the
+// app kept accounts, or by an account since removed); nothing of another account is offered.
+import type { AppDb } from './db.ts';
+import { rowsAs } from './rows.ts';
+import { stmt } from './sqlite.ts';
+
+/** The account's job ids (and those of no account), newest first. */
+export function jobIdsOfAccount(
+  app: AppDb,
+  accountId: string,
+  args: { limit?: number; beforeId?: number } = {},
+): number[] {
+  const limit = Math.max(1, Math.min(500, args.limit ?? 50));
+  return rowsAs<{ id: number }>(
+    stmt(
+      app.db,
+      `SELECT id FROM outbox_jobs WHERE (account_id = ? OR account_id IS NULL) AND id < ?
+        ORDER BY id DESC LIMIT ?`,
+    ).all(accountId, args.beforeId ?? Number.MAX_SAFE_INTEGER, limit),
+  ).map((r) => r.id);
+}
+
+/** Whether the job is another account's (false for one of no account, or one that does not exist). */
+export function isOtherAccountsJob(app: AppDb, jobId: number, accountId: string): boolean {
+  const row = rowsAs<{ account_id: string | null }>(
+    stmt(app.db, 'SELECT account_id FROM outbox_jobs WHERE id = ?').all(jobId),
+  )[0];
+  return row !== undefined && row.account_id !== null && row.account_id !== accountId;
+}

@@ -11,13 +11,7 @@ import type { AppStore } from '../store/app-store.ts';
 import { LearnedRatesRepo } from '../store/learned-rates.ts';
 import { isMailMerge } from './mail-merge.ts';
 import { partsPerRecipient } from './send-plan.ts';
-import type {
-  Balance,
-  DeliveryRate,
-  EffectivePolicy,
-  OutboxJob,
-  Settings,
-} from '../../preload/api.ts';
+import type { Balance, DeliveryRate, EffectivePolicy, OutboxJob, Settings } from '../../preload/api.ts';
 
 const isOption = (o: string): o is DeliveryOption => (DELIVERY_OPTIONS as readonly string[]).includes(o);
 

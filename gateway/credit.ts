@@ -6,24 +6,8 @@ import { DEFAULT_CURRENCY } from '../protocol/limits.ts';
 import type { DeliveryOption } from '../protocol/limits.ts';
 
 export const CURRENCY = DEFAULT_CURRENCY;
-/** Ten-thousandths per pound. */
-export const MONEY_SCALE = 10_000;
-
-/** "10", "10.5", "10.1234" → 101234 ten-thousandths; null for anything else (no sign, ≤ 4 decimals). */
-export function parseMoney(text: string): number | null {
-  const m = /^(\d{1,12})(?:\.(\d{1,4}))?$/.exec(text.trim());
-  if (!m) return null;
-  const whole = Number(m[1]);
-  const frac = Number((m[2] ?? '').padEnd(4, '0'));
-  return whole * MONEY_SCALE + frac;
-}
-
-/** 101234 → "10.1234" (always four decimals, spec 4.3 NN.NNNN). */
-export function formatMoney(units: number): string {
-  const sign = units < 0 ? '-' : '';
-  const abs = Math.abs(units);
-  return `${sign}${Math.floor(abs / MONEY_SCALE)}.${String(abs % MONEY_SCALE).padStart(4, '0')}`;
-}
+// The money format is protocol/money.ts's (the app reads prices with the same rules).
+export { MONEY_SCALE, formatMoney, parseMoney } from '../protocol/money.ts';
 
 /** Price of one message part per DeliveryServiceOption, in ten-thousandths. */
 export type Tariffs = Record<DeliveryOption, number>;

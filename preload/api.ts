@@ -445,6 +445,12 @@ export interface SendEstimate {
   reached?: Array<{ label: string; reach: number | null }>;
   /** Issue 26: the first opted-out recipients (at most 20), with their contacts' names, for the warning before Send. */
   optedOutNamed?: Array<{ number: string; name: string | null }>;
+  /** Issue 26: the price `availableMessages` and `affordableRecipients` were counted at (null: not known). */
+  rate?: DeliveryRate | null;
+  /** Issue 26: the send's cost in money at `rate` (four decimals), null when not known. */
+  cost?: string | null;
+  /** Issue 26: the same send's cost and what the credit buys for every delivery option. */
+  byOption?: Array<DeliveryRate & { cost: string }>;
 }
 
 export interface SendAccepted {
@@ -479,6 +485,28 @@ export interface Credit {
   availableMessages: string | null;
   fetchedAt: Millis;
   low: boolean;
+  /** Issue 26: the price of a message part per delivery option and what the credit buys at it. */
+  rates?: DeliveryRate[];
+}
+
+/**
+ * Issue 26: where a message price comes from: the deploy policy ('policy', set by the
+ * administrator), the Account settings ('setting'), what the gateway charged for the account's last
+ * send with that delivery option ('learned'), or the credit over AvailableMessages, which counts
+ * at the Premier rate ('availableMessages', an upper bound for the other options).
+ */
+export type RateBasis = 'policy' | 'setting' | 'learned' | 'availableMessages';
+
+export interface DeliveryRate {
+  option: DeliveryOption;
+  /** The price of one message part, four decimals ("0.0400"), in `currency`. */
+  price: string;
+  currency: string;
+  basis: RateBasis;
+  /** When it was learned ('learned' only). */
+  learnedAt?: Millis;
+  /** Message parts the credit buys at this price (rounded down); null when not known. */
+  messages: number | null;
 }
 
 export interface UpdateInfo {
@@ -541,6 +569,12 @@ export interface Settings {
   optInKeywords: string[];
   /** Auto-replies sent per day (UTC) at most, over all rules. */
   autoReplyDailyCap: number;
+  /**
+   * Issue 26: the price of one message part per delivery option in the account's currency
+   * ("0.04"; '' = not set: learned from sends, else counted from AvailableMessages). The deploy
+   * policy's deliveryRates win over these.
+   */
+  deliveryRates: Record<DeliveryOption, string>;
 }
 
 /**
@@ -661,6 +695,8 @@ export interface EffectivePolicy {
   childAccounts: boolean;
   /** Pins the SOAP types namespace for every account (wins over the setting); null = not pinned. */
   soapTypesNamespace: string | null;
+  /** Issue 26: message prices set by the administrator (win over the setting); {} = none set. */
+  deliveryRates: Partial<Record<DeliveryOption, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ import { createAppUpdater } from './app-updater.ts';
 import type { MessengerApp, MessengerAppOptions } from './app-options.ts';
 import { createServerBooks } from './server-books.ts';
 import { createChildren } from './children.ts';
-import { createCredit } from './credit.ts';
+import { createCredit, readBalance } from './credit.ts';
+import { createRates, rateWatcher } from './rates.ts';
 import { createDrafts } from './drafts.ts';
 import { createMergeMeasure } from './merge-measure.ts';
 import { createOptOuts } from './optouts.ts';
@@ -68,13 +69,16 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     refreshCredit: () => credit.refresh(),
     whenIdle: () => sender.idle(),
   });
-  const credit = createCredit({ sessions, settings: settings.current, emit });
+  // Issue 26: message prices (policy, setting, learned from sends, else AvailableMessages).
+  const rates = createRates({ store, policy, settings: settings.current });
+  const credit = createCredit({ sessions, settings: settings.current, emit, rates: rates.forBalance });
   const halts = createSendHalts({ emit });
   const sender = createSender({
     store,
     sessions,
     country,
-    refreshCredit: () => credit.refresh(),
+    refreshCredit: (onBalance) => credit.refresh(onBalance),
+    rateWatch: rateWatcher(rates, () => readBalance(sessions.require().client, 'credit not available')),
     credit: () => credit.api.get(),
     settings: settings.current,
     closing: isClosing,

@@ -5,12 +5,21 @@ import type { GatewayClient } from '../client/gateway-client.ts';
 import type { Emit } from './app-options.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
-import type { AccountSummary, Balance, Credit, MessengerApi, Settings } from '../../preload/api.ts';
+import type {
+  AccountSummary,
+  Balance,
+  Credit,
+  DeliveryRate,
+  MessengerApi,
+  Settings,
+} from '../../preload/api.ts';
 
 export interface CreditDeps {
   sessions: { require(): Session; current(): Session | null };
   settings(): Settings;
   emit: Emit;
+  /** Issue 26: the message prices of an account against a balance just read (rates.ts). */
+  rates?: (accountId: string, balance: Balance) => DeliveryRate[];
 }
 
 /**
@@ -35,13 +44,16 @@ export async function readBalance(client: GatewayClient, unavailable: string): P
 export function createCredit(deps: CreditDeps) {
   let credit: Credit | null = null;
 
-  async function refresh(): Promise<Credit> {
+  /** `onBalance` sees the balance first (issue 26: a price learned from it is in the rates emitted). */
+  async function refresh(onBalance?: (balance: Balance) => void): Promise<Credit> {
     const s = deps.sessions.require();
     const balance = await readBalance(s.client, 'credit not available');
+    onBalance?.(balance);
     const read: Credit = {
       ...balance,
       fetchedAt: Date.now(),
       low: Number(balance.credit) < deps.settings().lowCreditThreshold,
+      ...(deps.rates ? { rates: deps.rates(s.account.id, balance) } : {}),
     };
     // An answer for a session that has ended since is not the credit of the account now signed in.
     if (deps.sessions.current() !== s) return read;
@@ -52,12 +64,21 @@ export function createCredit(deps: CreditDeps) {
 
   const api: MessengerApi['credit'] = {
     get: async () => credit,
-    refresh,
+    refresh: () => refresh(),
   };
+
+  /** Issue 26: the prices again (a price set or learned) on the credit last read. */
+  function rerate(): void {
+    const s = deps.sessions.current();
+    if (!credit || !s || !deps.rates) return;
+    credit = { ...credit, rates: deps.rates(s.account.id, credit) };
+    deps.emit('credit:changed', credit);
+  }
 
   return {
     api,
     refresh,
+    rerate,
     /** Signed out: no credit to show (a sign-in to another account keeps it until its own arrives). */
     sessionEnded(_session: Session, next?: AccountSummary): void {
       if (next === undefined) credit = null;
@@ -68,6 +89,7 @@ export function createCredit(deps: CreditDeps) {
         credit = { ...credit, low: Number(credit.credit) < after.lowCreditThreshold };
         deps.emit('credit:changed', credit);
       }
+      if (JSON.stringify(after.deliveryRates) !== JSON.stringify(before.deliveryRates)) rerate();
     },
     close(): void {},
   };

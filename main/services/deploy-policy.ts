@@ -13,7 +13,8 @@
 // and every problem ("field: rule (value)") to the renderer, which shows them in a banner.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LIMITS } from '../../protocol/limits.ts';
+import { DELIVERY_OPTIONS, LIMITS, type DeliveryOption } from '../../protocol/limits.ts';
+import { formatMoney, parseMoney } from '../../protocol/money.ts';
 import type { EffectivePolicy } from '../../preload/api.ts';
 import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
 import { DEFAULT_MAX_DOWNLOAD_BYTES } from './update-download.ts';
@@ -38,6 +39,8 @@ export interface PolicyFile {
   childAccounts?: boolean;
   soapTypesNamespace?: string;
   allowInsecureGateways?: boolean;
+  /** Issue 26: the price of a message part per delivery option, in the account's currency ("0.04"). */
+  deliveryRates?: Partial<Record<DeliveryOption, string>>;
 }
 
 /** No policy file: nothing is restricted (an unmanaged install). */
@@ -59,6 +62,7 @@ export const NO_POLICY: Readonly<EffectivePolicy> = Object.freeze({
   childAccounts: false,
   soapTypesNamespace: null,
   allowInsecureGateways: false,
+  deliveryRates: {},
 });
 
 /**
@@ -179,6 +183,7 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
     'childAccounts',
     'soapTypesNamespace',
     'allowInsecureGateways',
+    'deliveryRates',
   ]);
 
   const g = input.gateway;
@@ -298,7 +303,31 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
       );
   }
   policy.allowInsecureGateways = bool(p, 'allowInsecureGateways', input.allowInsecureGateways, false);
+  policy.deliveryRates = deliveryRates(p, input.deliveryRates);
   return { problems: p, policy };
+}
+
+/** Issue 26: { "Default": "0.04", … }: each a price above 0 with at most four decimals. */
+function deliveryRates(p: Problems, v: unknown): Partial<Record<DeliveryOption, string>> {
+  const out: Partial<Record<DeliveryOption, string>> = {};
+  if (v === undefined) return out;
+  if (!isObj(v)) {
+    p.push(`deliveryRates: must be an object such as { "Default": "0.04" } (${shown(v)})`);
+    return out;
+  }
+  unknownKeys(p, 'deliveryRates.', v, [...DELIVERY_OPTIONS]);
+  for (const option of DELIVERY_OPTIONS) {
+    const price = v[option];
+    if (price === undefined) continue;
+    const text = typeof price === 'number' ? String(price) : price;
+    const units = typeof text === 'string' ? parseMoney(text) : null;
+    if (units === null || units <= 0)
+      p.push(
+        `deliveryRates.${option}: must be a price above 0 with at most four decimals, such as "0.04" (${shown(price)})`,
+      );
+    else out[option] = formatMoney(units);
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ loading

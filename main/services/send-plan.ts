@@ -5,7 +5,8 @@
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { analyzeText } from '../../protocol/sms.ts';
 import type { AppStore } from '../store/app-store.ts';
-import type { Credit, OutboxContent, SendEstimate, SendRequest } from '../../preload/api.ts';
+import { formatMoney, parseMoney } from '../../protocol/money.ts';
+import type { Credit, DeliveryRate, OutboxContent, SendEstimate, SendRequest } from '../../preload/api.ts';
 
 export interface RecipientPlan {
   /** Distinct normalised numbers, in the order given (numbers, then contacts, then groups). */
@@ -83,10 +84,15 @@ export function estimateSend(
   const messages = own
     ? own.reduce((sum, p) => sum + p, 0) + (extra?.reach ?? 0) * segments
     : recipients * segments;
+  // Issue 26: the credit counted at the price of the send's delivery option when one is known (a
+  // Default send may cost less than AvailableMessages counts at), else AvailableMessages.
+  const rate = rateOfSend(credit, content);
   const available =
-    credit !== null && credit.availableMessages !== null && /^\d+$/.test(credit.availableMessages)
-      ? Number(credit.availableMessages)
-      : null;
+    rate && rate.messages !== null
+      ? rate.messages
+      : credit !== null && credit.availableMessages !== null && /^\d+$/.test(credit.availableMessages)
+        ? Number(credit.availableMessages)
+        : null;
   let affordableRecipients: number | null = null;
   if (available !== null && own) {
     let spent = 0;
@@ -119,5 +125,20 @@ export function estimateSend(
       segments >= LONG_MESSAGE_PARTS ||
       (extra?.reached.some((r) => r.reach === null) ?? false),
     ...(extra && extra.reached.length > 0 ? { reached: extra.reached } : {}),
+    rate,
+    cost: rate ? costOf(rate, messages) : null,
+    byOption: (credit?.rates ?? []).map((r) => ({ ...r, cost: costOf(r, messages) })),
   };
+}
+
+/** Issue 26: the price a send is counted at: its delivery option's (a rich content goes as Default). */
+export function rateOfSend(credit: Credit | null, content: OutboxContent): DeliveryRate | null {
+  const option =
+    (content.kind === 'text' || content.kind === 'flash' ? content.deliveryOption : undefined) ?? 'Default';
+  return credit?.rates?.find((r) => r.option === option) ?? null;
+}
+
+/** `messages` parts at `rate`'s price, four decimals. */
+function costOf(rate: DeliveryRate, messages: number): string {
+  return formatMoney((parseMoney(rate.price) ?? 0) * messages);
 }

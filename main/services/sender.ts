@@ -16,9 +16,11 @@ import { estimateSend, planRecipients } from './send-plan.ts';
 import { limitExtras, planExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
 import { JobProgress } from './send-progress.ts';
+import type { rateWatcher } from './rates.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type {
+  Balance,
   Credit,
   MessengerApi,
   OutboxBatch,
@@ -38,7 +40,10 @@ export interface SenderDeps {
   store: AppStore;
   sessions: { current(): Session | null; require(): Session };
   country(): string | undefined;
-  refreshCredit(): Promise<unknown>;
+  /** `onBalance` sees the balance read before it is shown (issue 26: a price is learned from it). */
+  refreshCredit(onBalance?: (balance: Balance) => void): Promise<unknown>;
+  /** Issue 26: learns a message price from the credit before and after a send (rates.ts). */
+  rateWatch?: ReturnType<typeof rateWatcher>;
   /** The last credit read (null before the first). */
   credit(): Promise<Credit | null>;
   settings(): Settings;
@@ -230,6 +235,8 @@ export function createSender(deps: SenderDeps) {
       const batch = s ? store.outbox.claimNext(jobId) : null;
       return s && batch ? { s, batch } : null;
     };
+    // Issue 26: the credit before the first request, to learn what the gateway charged.
+    const watch = deps.rateWatch && session() ? await deps.rateWatch.begin(job) : null;
     let current = claim();
     let answer = current ? request(current.s, current.batch, job.content) : null;
     while (current && answer) {
@@ -291,8 +298,15 @@ export function createSender(deps: SenderDeps) {
       }
       current = next;
     }
-    if (!deps.closing() && sessions.current())
-      await deps.refreshCredit().catch((err: unknown) => log(`credit not refreshed: ${message(err)}`));
+    if (!deps.closing() && sessions.current()) {
+      // Issue 26: the price is learned from the balance before the credit (with its prices) is shown.
+      const learn = watch
+        ? (after: Balance) => {
+            if (session()) deps.rateWatch?.end(watch, after, store.outbox.job(jobId));
+          }
+        : undefined;
+      await deps.refreshCredit(learn).catch((err: unknown) => log(`credit not refreshed: ${message(err)}`));
+    }
   }
 
   function startSending(jobId: number): void {

@@ -14,6 +14,7 @@ import Conf from 'conf';
 import { getCountries } from 'libphonenumber-js/min';
 import type { Options, Schema } from 'conf';
 import type { Settings } from '../../preload/api.ts';
+import { DELIVERY_OPTIONS } from '../../protocol/limits.ts';
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   defaultCountry: 'GB',
@@ -29,7 +30,11 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   optOutKeywords: ['STOP', 'UNSUBSCRIBE'],
   optInKeywords: ['START'],
   autoReplyDailyCap: 200,
+  deliveryRates: { Default: '', Premier: '', LeastCost: '', Economy: '' },
 });
+
+/** Issue 26: a message price in the account's currency: above 0, at most four decimals; '' = not set. */
+export const RATE_PATTERN = '^$|^(?!0*(\\.0*)?$)\\d{1,6}(\\.\\d{1,4})?$';
 
 export const POLL_INTERVAL_RANGE = [5, 3600] as const;
 
@@ -83,6 +88,15 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
     default: DEFAULT_SETTINGS.optInKeywords,
   },
   autoReplyDailyCap: { type: 'integer', minimum: 0, default: DEFAULT_SETTINGS.autoReplyDailyCap },
+  deliveryRates: {
+    type: 'object',
+    properties: Object.fromEntries(
+      DELIVERY_OPTIONS.map((o) => [o, { type: 'string', pattern: RATE_PATTERN }]),
+    ),
+    required: [...DELIVERY_OPTIONS],
+    additionalProperties: false,
+    default: DEFAULT_SETTINGS.deliveryRates,
+  },
 };
 
 /** Where and how big the main window was when it last closed (the Electron shell). */

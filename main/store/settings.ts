@@ -68,6 +68,8 @@ const RULES: Record<Key, string> = {
   optInKeywords: 'optInKeywords must be a list of up to 50 words without spaces',
   autoReplyDailyCap: 'autoReplyDailyCap must be a whole number, 0 or more',
   soapTypesNamespace: 'soapTypesNamespace must be an absolute URI (or empty: learnt from the gateway)',
+  deliveryRates:
+    'Message prices (deliveryRates): each must be above 0 with at most four decimals, such as 0.04 (or empty)',
 };
 
 /** The schema violation's message as one sentence per setting it names. */

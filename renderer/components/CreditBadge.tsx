@@ -2,6 +2,7 @@ import type { Credit } from '../../preload/api.ts';
 import { api } from '../api.ts';
 import { useAction } from '../hooks/useAction.ts';
 import { ErrorText } from './ErrorText.tsx';
+import { rateOf, rateText } from '../views/compose/rates.ts';
 
 /** Credit, always visible: amount + currency, approximate messages, refresh, low warning. */
 export function CreditBadge({
@@ -11,6 +12,7 @@ export function CreditBadge({
   credit: Credit | null;
   onRefresh: (c: Credit) => void;
 }) {
+  const defaultRate = rateOf(credit, 'Default');
   const refresh = useAction(async () => onRefresh(await api().credit.refresh()));
   return (
     <section className={credit?.low ? 'credit low' : 'credit'} aria-label="Credit" data-testid="credit">
@@ -27,7 +29,16 @@ export function CreditBadge({
           '—'
         )}
       </div>
-      {credit && credit.availableMessages !== null ? (
+      {defaultRate && defaultRate.messages !== null ? (
+        // Issue 26: counted at the Default price when it is known (AvailableMessages counts Premier).
+        <div
+          className="muted"
+          title={`Default delivery ${rateText(defaultRate)}`}
+          data-testid="credit-messages"
+        >
+          ≈ {defaultRate.messages.toLocaleString()} messages
+        </div>
+      ) : credit && credit.availableMessages !== null ? (
         <div className="muted">≈ {credit.availableMessages} messages</div>
       ) : null}
       {credit?.low ? (

@@ -10,6 +10,7 @@ import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { plural } from '../format.ts';
 import { CountryPicker, countryLabel } from './AccountCountry.tsx';
+import { AccountRates } from './AccountRates.tsx';
 
 /** What the saved settings now hold, for each one that the save changed (read back from the store). */
 function describeChanges(before: Settings | null, after: Settings): string[] {
@@ -34,6 +35,12 @@ function describeChanges(before: Settings | null, after: Settings): string[] {
   if (before?.confirmAboveRecipients !== after.confirmAboveRecipients)
     out.push(`ask before sending to more than ${plural(after.confirmAboveRecipients, 'recipient')}`);
   if (before?.theme !== after.theme) out.push(`theme ${after.theme}`);
+  if (JSON.stringify(before?.deliveryRates) !== JSON.stringify(after.deliveryRates)) {
+    const set = Object.entries(after.deliveryRates).filter(([, v]) => v !== '');
+    out.push(
+      set.length ? `message prices ${set.map(([k, v]) => `${k} ${v}`).join(', ')}` : 'message prices not set',
+    );
+  }
   return out;
 }
 
@@ -54,6 +61,8 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
   // issue 16: the SOAP types namespace in use and where it came from; a policy pin locks the field
   const [soap, setSoap] = useState<SoapNamespaceInfo | null>(null);
   const [soapPinnedByPolicy, setSoapPinnedByPolicy] = useState<string | null>(null);
+  // issue 26: message prices the deploy policy sets (not editable here)
+  const [ratesByPolicy, setRatesByPolicy] = useState<EffectivePolicy['deliveryRates']>({});
   useEffect(() => {
     api()
       .soap.namespace()
@@ -67,6 +76,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
         (p) => {
           setPoll(p.pollIntervalSeconds);
           setSoapPinnedByPolicy(p.soapTypesNamespace);
+          setRatesByPolicy(p.deliveryRates);
         },
         () => undefined,
       );
@@ -278,6 +288,11 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               onChange={(e) => set('soapTypesNamespace', e.target.value.trim())}
             />
           </label>
+          <AccountRates
+            value={draft.deliveryRates}
+            byPolicy={ratesByPolicy}
+            onChange={(r) => set('deliveryRates', r)}
+          />
           <label>
             Theme
             <select value={draft.theme} onChange={(e) => set('theme', e.target.value as Settings['theme'])}>

@@ -342,6 +342,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           credit={credit}
           merge={merge}
           onManageTemplates={() => setManaging(true)}
+          delivery={options.delivery}
         />
       )}
       <Options options={options} onChange={setOptions} replyTos={replyTos} rich={rich} kind={kind} />

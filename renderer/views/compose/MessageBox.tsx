@@ -1,7 +1,7 @@
 // Compose's content: the kind (text, flash, or a rich kind from the media registry), the phone make
 // the kind needs, and either the text box with its GSM-7/UCS-2 counter or the kind's editor.
 import { useRef } from 'react';
-import type { Credit, MergeMeasure, Template } from '../../../preload/api.ts';
+import type { Credit, DeliveryOption, MergeMeasure, Template } from '../../../preload/api.ts';
 import { RICH_KINDS, type ContentKind, type RichKind } from '../../../protocol/content.ts';
 import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../../protocol/fields.ts';
 import { LIMITS, PHONE_MAKES, type PhoneMake } from '../../../protocol/limits.ts';
@@ -10,6 +10,7 @@ import { plural } from '../../format.ts';
 import { EDITORS } from '../media/registry.ts';
 import type { EditorReport, EditorState } from '../media/types.ts';
 import { TemplatePicker } from './Templates.tsx';
+import { costText, rateOf, rateText } from './rates.ts';
 
 /** Whether this kind's request needs PhoneMake (spec 2.4): fixed (a group graphic's Nokia), chosen, or none. */
 export function phoneMakeRule(kind: ContentKind): { fixed: PhoneMakeOnly } | 'choose' | 'none' {
@@ -114,12 +115,15 @@ export function MessageBox({
   credit,
   merge = null,
   onManageTemplates,
+  delivery = 'Default',
 }: {
   text: string;
   onText: (text: string) => void;
   templates: Template[];
   /** Opens the templates dialog (issue 26). */
   onManageTemplates: () => void;
+  /** The send's delivery option: the credit is counted at its price (issue 26). */
+  delivery?: DeliveryOption;
   analysis: TextAnalysis;
   tooLong: boolean;
   costMessages: number;
@@ -129,6 +133,7 @@ export function MessageBox({
 }) {
   const characters = analysis.characters;
   const box = useRef<HTMLTextAreaElement>(null);
+  const rate = rateOf(credit, delivery);
   return (
     <div className="field">
       <div className="row spread">
@@ -161,8 +166,13 @@ export function MessageBox({
         <span>{analysis.remaining} left in segment</span>
         <span>
           ≈ {costMessages} message credit{costMessages === 1 ? '' : 's'}
+          {rate && costMessages > 0 ? ` (${costText(rate, costMessages)})` : null}
         </span>
-        {credit && credit.availableMessages !== null ? (
+        {rate && rate.messages !== null ? (
+          <span data-testid="counter-available">
+            of {rate.messages.toLocaleString()} available {rateText(rate)}
+          </span>
+        ) : credit && credit.availableMessages !== null ? (
           <span>of {credit.availableMessages} available</span>
         ) : null}
       </div>

@@ -5,6 +5,7 @@ import { useId } from 'react';
 import type { SendEstimate } from '../../../preload/api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { plural } from '../../format.ts';
+import { basisText, money, rateText } from './rates.ts';
 
 /** 'all', 'first' (the first affordableRecipients), or null to go back. */
 export type SendChoice = 'all' | 'first' | null;
@@ -52,13 +53,22 @@ export function SendConfirm({
         <dd>{varies ? `up to ${e.segments}` : e.segments}</dd>
         <dt>Estimated messages</dt>
         <dd>{e.messages.toLocaleString()}</dd>
+        {e.rate && e.cost ? (
+          <>
+            <dt>Estimated cost</dt>
+            <dd data-testid="send-confirm-cost">
+              {money(e.cost, e.rate.currency)} {rateText(e.rate)}
+            </dd>
+          </>
+        ) : null}
         <dt>Credit available</dt>
         <dd>
           {e.availableMessages === null
             ? 'not known'
-            : `${plural(e.availableMessages, 'message')}${e.credit ? ` (${e.credit.currency} ${Number(e.credit.amount).toFixed(2)})` : ''}`}
+            : `${plural(e.availableMessages, 'message')}${e.credit ? ` (${money(e.credit.amount, e.credit.currency)})` : ''}`}
         </dd>
       </dl>
+      {e.byOption && e.byOption.length > 1 ? <ByOption estimate={e} /> : null}
       {e.longMessage ? (
         <p className="warning" data-testid="long-message">
           {varies
@@ -94,5 +104,36 @@ export function SendConfirm({
         </button>
       </div>
     </Dialog>
+  );
+}
+
+/** Issue 26: the same send's cost with each delivery option, and what the credit buys at it. */
+function ByOption({ estimate: e }: { estimate: SendEstimate }) {
+  return (
+    <details className="by-option">
+      <summary>Cost with each delivery option</summary>
+      <table data-testid="send-confirm-options">
+        <thead>
+          <tr>
+            <th scope="col">Delivery</th>
+            <th scope="col">Cost</th>
+            <th scope="col">Credit buys</th>
+            <th scope="col">Price</th>
+          </tr>
+        </thead>
+        <tbody>
+          {e.byOption!.map((r) => (
+            <tr key={r.option} aria-current={r.option === e.rate?.option || undefined}>
+              <th scope="row">{r.option}</th>
+              <td>{money(r.cost, r.currency)}</td>
+              <td>{r.messages === null ? 'not known' : plural(r.messages, 'message')}</td>
+              <td>
+                {money(r.price, r.currency)}, {basisText(r)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }

@@ -46,7 +46,7 @@ export function TemplatePicker({
             if (t && box.current) insertAtCursor(box.current, t.text);
           }}
         >
-          <option value="">Insert template… (shared by every account on this desk)</option>
+          <option value="">Insert template…</option>
           {templates.map((t) => (
             <option key={t.id} value={t.id}>
               {t.name}

@@ -37,6 +37,7 @@ const GOOD = {
   offerSandbox: false,
   childAccounts: true,
   soapTypesNamespace: 'http://www.csoft.co.uk/dtd/sendsms5.xsd',
+  deliveryRates: { Default: '0.04', Economy: 0.025 },
 };
 
 describe('deploy policy locations', () => {
@@ -110,6 +111,7 @@ describe('deploy policy parsing', () => {
       childAccounts: true,
       soapTypesNamespace: 'http://www.csoft.co.uk/dtd/sendsms5.xsd',
       allowInsecureGateways: false,
+      deliveryRates: { Default: '0.0400', Economy: '0.0250' },
     });
   });
 
@@ -134,13 +136,17 @@ describe('deploy policy parsing', () => {
       offerSandbox: 'no',
       childAccounts: 'yes',
       soapTypesNamespace: 'not a namespace',
+      deliveryRates: { Default: '0', Premier: '0.00001', Cheap: '0.01' },
       extra: true,
     });
     const p = readPolicyFile(path);
     expect(p?.error?.path).toBe(path);
     expect(p?.error?.problems.sort()).toEqual(
       [
-        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox, childAccounts, soapTypesNamespace, allowInsecureGateways)',
+        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox, childAccounts, soapTypesNamespace, allowInsecureGateways, deliveryRates)',
+        'deliveryRates.Cheap: not a known field (expected one of Default, Premier, LeastCost, Economy)',
+        'deliveryRates.Default: must be a price above 0 with at most four decimals, such as "0.04" ("0")',
+        'deliveryRates.Premier: must be a price above 0 with at most four decimals, such as "0.04" ("0.00001")',
         'childAccounts: must be true or false ("yes")',
         'soapTypesNamespace: must be an absolute URI such as http://www.csoft.co.uk/dtd/sendsms5.xsd ("not a namespace")',
         'gateway.port: not a known field (expected one of primaryUrl, secondaryUrl, locked)',

@@ -10,7 +10,7 @@ import { useThrottledRead } from '../hooks/useThrottledRead.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Campaign } from './Campaign.tsx';
-import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
+import { continueSending, jobTitle, latestFailed, resendFailed } from './send-actions.ts';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
@@ -75,9 +75,11 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
   const shown =
     filter === 'scheduled'
       ? jobs.filter(isScheduled)
-      : statuses
-        ? jobs.filter((j) => statuses.some((s) => j.counts[s] > 0))
-        : jobs;
+      : filter === 'failed'
+        ? jobs.filter((j) => latestFailed(j) > 0)
+        : statuses
+          ? jobs.filter((j) => statuses.some((s) => j.counts[s] > 0))
+          : jobs;
 
   if (campaign !== null)
     return (
@@ -145,7 +147,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
                     ['pending', j.counts.pending],
                     ['sending', j.counts.sending],
                     ['unknown', j.counts.unknown],
-                    ['failed', j.counts.rejected + j.counts.failed],
+                    ['failed', latestFailed(j)],
                   ] as const
                 ).map(([s, n]) =>
                   n ? (

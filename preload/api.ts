@@ -546,6 +546,8 @@ export interface Settings {
   optInKeywords: string[];
   /** Auto-replies sent per day (UTC) at most, over all rules. */
   autoReplyDailyCap: number;
+  /** Issue 26: CSV exports start with a UTF-8 byte-order mark, so that spreadsheet programs read accents right. */
+  csvBom: boolean;
 }
 
 /**

@@ -236,6 +236,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'optOutKeywords?': arr(str, 50),
     'optInKeywords?': arr(str, 50),
     'autoReplyDailyCap?': num,
+    'csvBom?': bool,
   }),
   'settings.get': none,
   'children.permitted': none,

@@ -29,6 +29,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   optOutKeywords: ['STOP', 'UNSUBSCRIBE'],
   optInKeywords: ['START'],
   autoReplyDailyCap: 200,
+  csvBom: false,
 });
 
 export const POLL_INTERVAL_RANGE = [5, 3600] as const;
@@ -83,6 +84,7 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
     default: DEFAULT_SETTINGS.optInKeywords,
   },
   autoReplyDailyCap: { type: 'integer', minimum: 0, default: DEFAULT_SETTINGS.autoReplyDailyCap },
+  csvBom: { type: 'boolean', default: DEFAULT_SETTINGS.csvBom },
 };
 
 /** Where and how big the main window was when it last closed (the Electron shell). */

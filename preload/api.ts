@@ -204,6 +204,11 @@ export interface OutboxJob {
    * has none; null when one was not sized).
    */
   extraReach?: number | null;
+  /**
+   * Issue 26: its failed recipients (rejected or failed) that a later resend of the campaign tried
+   * again (absent when none): their latest attempt is that resend's, so History does not count them failed here.
+   */
+  failedRetried?: number;
 }
 
 /** One recipient's result in a gateway response (format 3 record, spec 2.5), or its absence. */
@@ -575,6 +580,8 @@ export interface Settings {
    * policy's deliveryRates win over these.
    */
   deliveryRates: Record<DeliveryOption, string>;
+  /** Issue 26: CSV exports start with a UTF-8 byte-order mark, so that spreadsheet programs read accents right. */
+  csvBom: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Small formatting helpers (no protocol knowledge here beyond the SendTimeAbsolute pattern).
 import { SEND_TIME_ABSOLUTE_PATTERN } from '../protocol/limits.ts';
+import { api } from './api.ts';
 
 /** A datetime-local value (the user's local time) as UTC YYYY-MM-DDTHH:MM:SS, or null. */
 export function toUtcSendTime(local: string): string | null {
@@ -25,6 +26,19 @@ export function displayNumber(n: string): string {
 
 /** Offer text as a file download (CSV exports). */
 export function download(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
+  if (!type.startsWith('text/csv')) return save(name, text, type);
+  // Issue 26: with settings.csvBom, a CSV starts with U+FEFF (the UTF-8 byte-order mark), which
+  // spreadsheet programs need to read it as UTF-8 rather than their local code page.
+  void api()
+    .settings.get()
+    .then(
+      (s) => s.csvBom,
+      () => false,
+    )
+    .then((bom) => save(name, bom ? `\uFEFF${text}` : text, type));
+}
+
+function save(name: string, text: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
   a.href = url;

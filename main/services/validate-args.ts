@@ -237,6 +237,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'optInKeywords?': arr(str, 50),
     'autoReplyDailyCap?': num,
     'deliveryRates?': obj({ Default: str, Premier: str, LeastCost: str, Economy: str }),
+    'csvBom?': bool,
   }),
   'settings.get': none,
   'children.permitted': none,

@@ -467,7 +467,14 @@ function messagesCsv(rows: MessageRow[]): string {
       fields: ['Time (UTC)', 'Direction', 'From', 'To', 'Text', 'Status', 'Report', 'MessageIdentifier'],
       data,
     },
-    { escapeFormulae: true, newline: '\r\n' },
+    { escapeFormulae: NOT_A_NUMBER_FORMULA, newline: '\r\n' },
   );
   return `${csv}\r\n`;
 }
+
+/**
+ * A cell a spreadsheet would run as a formula (starting with = + - @, a tab or a return), unless it
+ * is a whole number: report codes such as -3 export as numbers (issue 26), as the send reports do
+ * (renderer/components/RecipientTable.tsx).
+ */
+const NOT_A_NUMBER_FORMULA = /^(?![-+]?\d+$)[=+\-@\t\r]/;

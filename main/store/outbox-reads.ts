@@ -162,6 +162,7 @@ export class OutboxReads {
         )
         .get(row.id),
     );
+    const retried = counts.rejected + counts.failed > 0 ? failedRetried(this.app, row.id) : 0;
     return {
       id: row.id,
       createdAt: row.created_at,
@@ -172,8 +173,36 @@ export class OutboxReads {
       batchCount,
       counts,
       ...(extra && extra.n > 0 ? { extraReach: extra.sized === extra.n ? (extra.reach ?? 0) : null } : {}),
+      ...(retried > 0 ? { failedRetried: retried } : {}),
     };
   }
+}
+
+/**
+ * Issue 26: how many of a send's failed recipients (rejected or failed) a later send of its
+ * campaign (the first send and its resends, outbox_jobs.resend_of) tried again. Their latest
+ * attempt is that later one, so History counts them failed there, not here. Job ids grow with
+ * time: a later attempt is a row of a job of the same campaign with a greater id.
+ */
+export function failedRetried(app: AppDb, jobId: number): number {
+  return (
+    rowAs<{ n: number }>(
+      stmt(
+        app.db,
+        `WITH RECURSIVE up(id, parent) AS (
+           SELECT id, resend_of FROM outbox_jobs WHERE id = ?1
+           UNION ALL SELECT j.id, j.resend_of FROM outbox_jobs j JOIN up ON j.id = up.parent),
+         tree(id) AS (
+           SELECT id FROM up WHERE parent IS NULL
+           UNION SELECT j.id FROM outbox_jobs j JOIN tree t ON j.resend_of = t.id)
+         SELECT count(*) AS n FROM messages m
+          WHERE m.job_id = ?1 AND m.direction = 'out' AND m.status IN ('rejected', 'failed')
+            AND EXISTS (SELECT 1 FROM messages l
+                         WHERE l.conversation_id = m.conversation_id AND l.direction = 'out'
+                           AND l.job_id IN (SELECT id FROM tree WHERE id > ?1))`,
+      ).get(jobId),
+    )?.n ?? 0
+  );
 }
 
 /**

@@ -31,6 +31,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   optInKeywords: ['START'],
   autoReplyDailyCap: 200,
   deliveryRates: { Default: '', Premier: '', LeastCost: '', Economy: '' },
+  csvBom: false,
 });
 
 /** Issue 26: a message price in the account's currency: above 0, at most four decimals; '' = not set. */
@@ -97,6 +98,7 @@ export const SETTINGS_SCHEMA: Required<Schema<Settings>> = {
     additionalProperties: false,
     default: DEFAULT_SETTINGS.deliveryRates,
   },
+  csvBom: { type: 'boolean', default: DEFAULT_SETTINGS.csvBom },
 };
 
 /** Where and how big the main window was when it last closed (the Electron shell). */

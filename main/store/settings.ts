@@ -67,6 +67,7 @@ const RULES: Record<Key, string> = {
   optOutKeywords: 'optOutKeywords must be a list of up to 50 words without spaces',
   optInKeywords: 'optInKeywords must be a list of up to 50 words without spaces',
   autoReplyDailyCap: 'autoReplyDailyCap must be a whole number, 0 or more',
+  csvBom: 'csvBom must be true or false',
   soapTypesNamespace: 'soapTypesNamespace must be an absolute URI (or empty: learnt from the gateway)',
   deliveryRates:
     'Message prices (deliveryRates): each must be above 0 with at most four decimals, such as 0.04 (or empty)',

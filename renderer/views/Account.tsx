@@ -41,6 +41,8 @@ function describeChanges(before: Settings | null, after: Settings): string[] {
       set.length ? `message prices ${set.map(([k, v]) => `${k} ${v}`).join(', ')}` : 'message prices not set',
     );
   }
+  if (before?.csvBom !== after.csvBom)
+    out.push(after.csvBom ? 'CSV exports for spreadsheet programs' : 'CSV exports without a byte-order mark');
   return out;
 }
 
@@ -277,6 +279,10 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
               onChange={(e) => set('childAccounts', e.target.checked)}
             />{' '}
             Child accounts (show Accounts; the account needs the gateway's permission)
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={draft.csvBom} onChange={(e) => set('csvBom', e.target.checked)} />{' '}
+            CSV exports for spreadsheet programs (UTF-8 with a byte-order mark, so Excel reads accents right)
           </label>
           <label>
             SOAP types namespace (empty: read from the gateway's WSDL)

@@ -4,24 +4,13 @@
 // PIN shown once with Copy buttons, transfers by GBP amount or by messages in either direction
 // (from the child with its PIN, never stored), delete after a confirmation dialog.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type {
-  AccountSummary,
-  Balance,
-  ChildAccount,
-  ChildCreated,
-  ChildCreateRequest,
-  TransferDirection,
-} from '../../preload/api.ts';
-import {
-  CHILD_ACCOUNT_TYPES,
-  LIMITS,
-  TRANSFER_CURRENCY,
-  type ChildAccountType,
-} from '../../protocol/limits.ts';
+import type { AccountSummary, ChildAccount, ChildCreated, ChildCreateRequest } from '../../preload/api.ts';
+import { CHILD_ACCOUNT_TYPES, type ChildAccountType } from '../../protocol/limits.ts';
 import { childAccountFields, tidyChildAccount } from '../../protocol/child-account.ts';
 import { validateRequest } from '../../protocol/validate.ts';
 import { api } from '../api.ts';
 import { Dialog } from '../components/Dialog.tsx';
+import { TransferForm } from './ChildTransfer.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useAction } from '../hooks/useAction.ts';
 
@@ -71,10 +60,6 @@ function CopyField({ label, value }: { label: string; value: string }) {
       </span>
     </div>
   );
-}
-
-function balanceText(b: Balance): string {
-  return `${b.credit} ${b.currency}${b.availableMessages !== null ? ` (≈ ${b.availableMessages} messages)` : ''}`;
 }
 
 const EMPTY: ChildCreateRequest = {
@@ -135,7 +120,8 @@ export function ChildAccounts({ account }: { account: AccountSummary }) {
     key: Exclude<keyof ChildCreateRequest, 'type'>,
     extra: { type?: string; required?: boolean; maxLength?: number; inputMode?: 'numeric' | 'tel' } = {},
   ) => {
-    const problem = problems.get(name);
+    // Issue 26: the problem in the field's own words ("E-mail is required"), not the spec's name.
+    const problem = problems.get(name)?.replaceAll(name, label.replace(/ \(.*\)$/, ''));
     const id = `child-${key}`;
     return (
       <label>
@@ -324,163 +310,5 @@ function ConfirmDelete({
         </button>
       </div>
     </Dialog>
-  );
-}
-
-function TransferForm({
-  account,
-  childAccounts,
-}: {
-  account: AccountSummary;
-  childAccounts: ChildAccount[];
-}) {
-  const transferable = childAccounts.filter((c) => c.type === 'TRANSFER');
-  const [username, setUsername] = useState('');
-  const [direction, setDirection] = useState<TransferDirection>('toChild');
-  const [by, setBy] = useState<'amount' | 'messages'>('amount');
-  const [value, setValue] = useState('');
-  const [pin, setPin] = useState('');
-  const [result, setResult] = useState<string | null>(null);
-  const target = username || transferable[0]?.username || '';
-  // The transfer's busy state; its error slot also shows the form's own checks and the balance's.
-  const transfer = useAction(async () => {
-    const r = await api().children.transfer({
-      username: target,
-      direction,
-      ...(by === 'amount' ? { amount: value.trim() } : { messages: Number(value.trim()) }),
-      ...(pin !== '' ? { childPin: pin } : {}),
-    });
-    const moved = by === 'amount' ? `${value.trim()} ${TRANSFER_CURRENCY}` : `${value.trim()} messages`;
-    setResult(
-      `Moved ${moved} ${direction === 'toChild' ? `to ${target}` : `from ${target} to ${account.username}`}. ` +
-        `Your credit: ${r.parent.credit} ${r.parent.currency}` +
-        (r.child ? `; ${target}: ${balanceText(r.child)}.` : '.'),
-    );
-    setValue('');
-    setPin('');
-  });
-  const { busy, error, setError } = transfer;
-
-  const problem = (): string | null => {
-    if (target === '') return 'Choose a TRANSFER child account.';
-    if (by === 'amount' && !/^\d{1,7}(\.\d{1,2})?$/.test(value.trim()))
-      return `Enter the amount in ${TRANSFER_CURRENCY}, such as 2.50.`;
-    if (by === 'amount' && !(Number(value) > 0))
-      return `The amount must be more than 0 ${TRANSFER_CURRENCY}.`;
-    if (by === 'messages' && !/^[1-9]\d{0,8}$/.test(value.trim()))
-      return 'Enter a whole number of messages, 1 or more.';
-    if (direction === 'toParent' && pin === '')
-      return `The PIN of ${target} is needed: the paying account signs the transfer.`;
-    return null;
-  };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const p = problem();
-    setResult(null);
-    setError(p);
-    if (p) return;
-    void transfer.run();
-  };
-
-  const showBalance = () => {
-    if (target === '' || pin === '') {
-      setError(`Enter the PIN of ${target || 'the child'} to read its balance.`);
-      return;
-    }
-    setError(null);
-    api()
-      .children.balance({ username: target, pin })
-      .then(
-        (b) => setResult(`${target}: ${balanceText(b)}.`),
-        (err: unknown) => setError(err),
-      );
-  };
-
-  return (
-    <form className="card child-form" onSubmit={submit} aria-label="Transfer funds" noValidate>
-      <h2>Transfer funds</h2>
-      {transferable.length === 0 ? (
-        <p className="muted">Transfers go between you and a TRANSFER child; create one first.</p>
-      ) : null}
-      <div className="grid2">
-        <label>
-          Child account
-          <select value={target} onChange={(e) => setUsername(e.target.value)}>
-            {transferable.map((c) => (
-              <option key={c.username} value={c.username}>
-                {c.username}
-              </option>
-            ))}
-          </select>
-        </label>
-        <fieldset className="choice">
-          <legend>Direction</legend>
-          <label className="check">
-            <input
-              type="radio"
-              name="direction"
-              checked={direction === 'toChild'}
-              onChange={() => setDirection('toChild')}
-            />{' '}
-            From {account.username} to the child
-          </label>
-          <label className="check">
-            <input
-              type="radio"
-              name="direction"
-              checked={direction === 'toParent'}
-              onChange={() => setDirection('toParent')}
-            />{' '}
-            From the child to {account.username}
-          </label>
-        </fieldset>
-        <fieldset className="choice">
-          <legend>Transfer by</legend>
-          <label className="check">
-            <input type="radio" name="by" checked={by === 'amount'} onChange={() => setBy('amount')} /> Amount
-            in {TRANSFER_CURRENCY}
-          </label>
-          <label className="check">
-            <input type="radio" name="by" checked={by === 'messages'} onChange={() => setBy('messages')} />{' '}
-            Number of messages
-          </label>
-        </fieldset>
-        <label>
-          {by === 'amount' ? `Amount (${TRANSFER_CURRENCY})` : 'Messages'}
-          <input
-            value={value}
-            inputMode={by === 'amount' ? 'decimal' : 'numeric'}
-            placeholder={by === 'amount' ? '2.50' : '10'}
-            onChange={(e) => setValue(e.target.value)}
-          />
-        </label>
-        <label>
-          {direction === 'toParent' ? "Child's PIN (required)" : "Child's PIN (optional, to see its balance)"}
-          <input
-            type="password"
-            value={pin}
-            maxLength={LIMITS.pinMax}
-            autoComplete="off"
-            onChange={(e) => setPin(e.target.value)}
-          />
-        </label>
-      </div>
-      <p className="muted small">The child&apos;s PIN is used for this request only and never stored.</p>
-      <ErrorText error={error} />
-      {result ? (
-        <p role="status" className="notice" data-testid="transfer-result">
-          {result}
-        </p>
-      ) : null}
-      <div className="row">
-        <button type="submit" className="primary" disabled={busy || transferable.length === 0}>
-          {busy ? 'Transferring…' : 'Transfer'}
-        </button>
-        <button type="button" onClick={showBalance} disabled={transferable.length === 0}>
-          Show child&apos;s balance
-        </button>
-      </div>
-    </form>
   );
 }

@@ -11,7 +11,7 @@ import { useLiveRead } from '../hooks/useLiveRead.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Campaign } from './Campaign.tsx';
-import { continueSending, jobTitle, resendFailed } from './send-actions.ts';
+import { continueSending, jobTitle, latestFailed, resendFailed } from './send-actions.ts';
 import { FAILED_STATUSES } from '../../domain/status-groups.ts';
 import { SendOutcome } from '../components/SendOutcome.tsx';
 import { useSendHalts } from '../hooks/useSendHalts.ts';
@@ -88,9 +88,11 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
   const shown =
     filter === 'scheduled'
       ? jobs.filter(isScheduled)
-      : statuses
-        ? jobs.filter((j) => statuses.some((s) => j.counts[s] > 0))
-        : jobs;
+      : filter === 'failed'
+        ? jobs.filter((j) => latestFailed(j) > 0)
+        : statuses
+          ? jobs.filter((j) => statuses.some((s) => j.counts[s] > 0))
+          : jobs;
 
   if (campaign !== null)
     return (
@@ -159,7 +161,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
                     ['pending', j.counts.pending],
                     ['sending', j.counts.sending],
                     ['unknown', j.counts.unknown],
-                    ['failed', j.counts.rejected + j.counts.failed],
+                    ['failed', latestFailed(j)],
                   ] as const
                 ).map(([s, n]) =>
                   n ? (

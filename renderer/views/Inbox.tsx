@@ -218,7 +218,7 @@ export function Inbox({
           type="search"
           role="searchbox"
           aria-label="Search messages and contacts"
-          aria-controls="inbox-search-results"
+          aria-controls={results ? 'inbox-search-results' : undefined}
           placeholder="Search (Ctrl+F)"
           value={query}
           onChange={(e) => setQuery(e.target.value)}

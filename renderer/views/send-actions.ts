@@ -12,6 +12,13 @@ import { plural } from '../format.ts';
 /** A send's title: its text, or what its content is ("Ringtone: Nokia tune", protocol/content-label.ts). */
 export const jobTitle = (j: OutboxJob): string => summaryLine(contentLabel(j.content), j.content.text);
 
+/**
+ * Issue 26: a send's failed recipients (rejected or failed) whose latest attempt is this send's:
+ * those a later resend of the campaign tried again are counted there. History's Failed badge and filter.
+ */
+export const latestFailed = (j: OutboxJob): number =>
+  j.counts.rejected + j.counts.failed - (j.failedRetried ?? 0);
+
 /** The estimate's figures in words, for the resend question. */
 function estimateWords(e: SendEstimate): string {
   const parts = [`${plural(e.messages, 'message')} (${plural(e.segments, 'part')} each)`];

@@ -105,8 +105,25 @@ describe.skipIf(!HAS_CHROMIUM)(
       await created.getByRole('button', { name: 'Done' }).click();
       const before = await credit();
       const transfer = page.getByRole('form', { name: 'Transfer funds' });
-      await transfer.getByLabel('Amount (GBP)', { exact: true }).fill('2.50');
+      await transfer.getByLabel('Amount (GBP)', { exact: true }).fill('2.5');
       await transfer.getByRole('button', { name: 'Transfer', exact: true }).click();
+      // Issue 26: asked first, the amount as money; Go back moves nothing.
+      const ask = page.getByRole('dialog', { name: 'Transfer funds?' });
+      await ask.waitFor();
+      expect(await ask.textContent()).toContain(`Move 2.50 GBP from demo to ${username}?`);
+      for (const [width, height] of [
+        [1280, 800],
+        [720, 480],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await shoot(page, `accounts-transfer-ask-${width}`);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await ask.getByRole('button', { name: 'Go back' }).click();
+      await ask.waitFor({ state: 'detached' });
+      expect(await credit()).toBe(before);
+      await transfer.getByRole('button', { name: 'Transfer', exact: true }).click();
+      await ask.getByRole('button', { name: 'Transfer', exact: true }).click();
       await transfer.getByTestId('transfer-result').waitFor();
       expect(await transfer.getByTestId('transfer-result').textContent()).toContain(
         `Moved 2.50 GBP to ${username}`,
@@ -122,6 +139,10 @@ describe.skipIf(!HAS_CHROMIUM)(
       expect(await transfer.getByRole('alert').textContent()).toContain(`The PIN of ${username} is needed`);
       await transfer.getByLabel("Child's PIN (required)").fill(pin);
       await transfer.getByRole('button', { name: 'Transfer', exact: true }).click();
+      expect(await ask.textContent()).toContain(
+        `Move 10 messages (≈ 0.50 GBP at your credit's rate) from ${username} to demo?`,
+      );
+      await ask.getByRole('button', { name: 'Transfer', exact: true }).click();
       await until('transfer back', async () =>
         (
           (await transfer
@@ -132,7 +153,7 @@ describe.skipIf(!HAS_CHROMIUM)(
       );
       const text = (await transfer.getByTestId('transfer-result').textContent()) ?? '';
       expect(text).toContain(`Moved 10 messages from ${username}`);
-      expect(text).toContain(`${username}: 2.0000 GBP (≈ 40 messages)`);
+      expect(text).toContain(`${username}: 2.00 GBP (≈ 40 messages)`);
       await until('credit up by 0.50', async () => Math.abs((await credit()) - (before - 2.0)) < 1e-6);
       await shoot(page, 'accounts-transfer');
     });

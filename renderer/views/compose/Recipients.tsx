@@ -303,68 +303,72 @@ export function Recipients({
           </button>
         </div>
       ) : null}
-      <div className={expanded ? 'chips expanded' : 'chips'} role="list" aria-label="Recipients">
-        {visible.map((c) =>
-          editing === c.key ? (
-            <input
-              key={c.key}
-              className="chip-edit"
-              aria-label="Edit recipient"
-              defaultValue={c.kind === 'number' || c.kind === 'invalid' ? c.input : ''}
-              autoFocus
-              onBlur={(e) => finishEdit(c.key, e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  finishEdit(c.key, e.currentTarget.value);
-                } else if (e.key === 'Escape') setEditing(null);
-              }}
-            />
-          ) : (
-            <span
-              key={c.key}
-              role="listitem"
-              className={`chip ${c.kind}`}
-              title={
-                c.kind === 'invalid'
-                  ? c.reason
-                  : c.kind === 'number'
-                    ? `+${c.msisdn}`
-                    : c.kind === 'book'
-                      ? 'Server address book: sent as one address book, never as its numbers'
-                      : undefined
-              }
-              onDoubleClick={() =>
-                c.kind === 'number' || c.kind === 'invalid' ? setEditing(c.key) : undefined
-              }
-            >
-              {c.kind === 'number' ? `+${c.msisdn}` : null}
-              {c.kind === 'invalid' ? (
-                <>
-                  {c.input} <span className="chip-reason">— {c.reason}</span>
-                </>
-              ) : null}
-              {c.kind === 'contact' ? c.contact.name : null}
-              {c.kind === 'group' ? `${c.group.name} (${c.group.memberCount})` : null}
-              {c.kind === 'book' ? (
-                <>
-                  <span className="chip-badge">Server book</span> {c.ref}{' '}
-                  <span className="chip-reach">
-                    {c.reach === null ? '(size not known)' : `reaches ${c.reach.toLocaleString()}`}
-                  </span>
-                </>
-              ) : null}
-              <button
-                type="button"
-                className="chip-x"
-                aria-label={`Remove ${c.kind === 'contact' ? c.contact.name : c.kind === 'group' ? c.group.name : c.kind === 'book' ? c.ref : c.input}`}
-                onClick={() => setChips((all) => all.filter((x) => x.key !== c.key))}
+      <div className={expanded ? 'chips expanded' : 'chips'}>
+        {/* Issue 26: the list holds only its items (axe aria-required-children); the entry and buttons follow it. */}
+        <span role="list" aria-label="Recipients" className="chip-list">
+          {visible.map((c) =>
+            editing === c.key ? (
+              <span key={c.key} role="listitem" className="chip-list">
+                <input
+                  className="chip-edit"
+                  aria-label="Edit recipient"
+                  defaultValue={c.kind === 'number' || c.kind === 'invalid' ? c.input : ''}
+                  autoFocus
+                  onBlur={(e) => finishEdit(c.key, e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      finishEdit(c.key, e.currentTarget.value);
+                    } else if (e.key === 'Escape') setEditing(null);
+                  }}
+                />
+              </span>
+            ) : (
+              <span
+                key={c.key}
+                role="listitem"
+                className={`chip ${c.kind}`}
+                title={
+                  c.kind === 'invalid'
+                    ? c.reason
+                    : c.kind === 'number'
+                      ? `+${c.msisdn}`
+                      : c.kind === 'book'
+                        ? 'Server address book: sent as one address book, never as its numbers'
+                        : undefined
+                }
+                onDoubleClick={() =>
+                  c.kind === 'number' || c.kind === 'invalid' ? setEditing(c.key) : undefined
+                }
               >
-                ×
-              </button>
-            </span>
-          ),
-        )}
+                {c.kind === 'number' ? `+${c.msisdn}` : null}
+                {c.kind === 'invalid' ? (
+                  <>
+                    {c.input} <span className="chip-reason">— {c.reason}</span>
+                  </>
+                ) : null}
+                {c.kind === 'contact' ? c.contact.name : null}
+                {c.kind === 'group' ? `${c.group.name} (${c.group.memberCount})` : null}
+                {c.kind === 'book' ? (
+                  <>
+                    <span className="chip-badge">Server book</span> {c.ref}{' '}
+                    <span className="chip-reach">
+                      {c.reach === null ? '(size not known)' : `reaches ${c.reach.toLocaleString()}`}
+                    </span>
+                  </>
+                ) : null}
+                <button
+                  type="button"
+                  className="chip-x"
+                  aria-label={`Remove ${c.kind === 'contact' ? c.contact.name : c.kind === 'group' ? c.group.name : c.kind === 'book' ? c.ref : c.input}`}
+                  onClick={() => setChips((all) => all.filter((x) => x.key !== c.key))}
+                >
+                  ×
+                </button>
+              </span>
+            ),
+          )}
+        </span>
         {collapsed ? (
           <button type="button" className="chip more" onClick={() => setExpanded(true)}>
             +{(chips.length - COLLAPSE_AFTER).toLocaleString()} more

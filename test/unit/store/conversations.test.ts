@@ -4,6 +4,7 @@ import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import { ContactsRepo } from '../../../main/store/contacts.ts';
+import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import type { ConversationCursor, ConversationSummary } from '../../../preload/api.ts';
 import { tempDbFile } from './helpers.ts';
 
@@ -228,5 +229,15 @@ describe('conversation list', () => {
       '',
     ]);
     expect(rows[2]?.[4]).toBe("'=1+1");
+  });
+
+  it('exports report codes as numbers, not as escaped text (issue 26)', () => {
+    const journal = new OutboxJournal(app, { defaultCountry: 'GB' });
+    const job = journal.createJob(['447700900081'], { kind: 'text', text: 'Meeting at 5' });
+    const batch = journal.claimNext(job.id)!;
+    journal.recordResults(batch.id, [{ to: '447700900081', report: '-3', messageIdentifier: 'm-1' }]);
+    const csv = conversations.exportCsv(conversations.byPeer('447700900081')!.id);
+    const row = Papa.parse<string[]>(csv.trim()).data[1]!;
+    expect(row.slice(4)).toEqual(['Meeting at 5', 'accepted', '-3', 'm-1']);
   });
 });

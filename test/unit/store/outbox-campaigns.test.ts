@@ -42,6 +42,25 @@ function answerAll(jobId: number, report: (to: string) => string): void {
 }
 
 describe('campaigns', () => {
+  it("counts a send's failures that a later resend tried again apart: History follows the latest attempt (issue 26)", () => {
+    const list = numbers(4);
+    const job = journal.createJob(list, TEXT);
+    answerAll(job.id, (to) => (to === list[1] || to === list[2] ? '2' : '-3'));
+    expect(journal.job(job.id)!.counts.rejected).toBe(2);
+    expect(journal.job(job.id)!.failedRetried).toBeUndefined();
+    // The resend to both: one accepted, one refused again.
+    const first = resendFailed(app, journal, job.id, none).job;
+    answerAll(first.id, (to) => (to === list[1] ? '-3' : '2'));
+    expect(journal.job(job.id)!.failedRetried).toBe(2);
+    expect(journal.job(first.id)!.failedRetried).toBeUndefined();
+    // A second resend (to the one still failing) supersedes the first resend's failure, and the send's.
+    const second = resendFailed(app, journal, first.id, none).job;
+    answerAll(second.id, () => '-3');
+    expect(journal.job(first.id)!.failedRetried).toBe(1);
+    expect(journal.job(job.id)!.failedRetried).toBe(2);
+    expect(journal.job(second.id)!.failedRetried).toBeUndefined();
+  });
+
   it('reads the first send and its resends as one, the latest attempt per recipient', () => {
     const list = numbers(5);
     const job = journal.createJob(list, TEXT);

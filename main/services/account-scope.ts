@@ -2,7 +2,6 @@
 // outcome is unknown (outbox.unknownBatches) and the campaign view (campaigns.get) answer for the
 // signed-in account only (./../store/outbox-account.ts); signed out, there is nothing to show.
 import type { AppStore } from '../store/app-store.ts';
-import { isOtherAccountsJob, jobIdsOfAccount } from '../store/outbox-account.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type { MessengerApi, OutboxJob } from '../../preload/api.ts';
@@ -20,7 +19,7 @@ export function createAccountScope(deps: AccountScopeDeps) {
     jobs: async (args) => {
       const id = account();
       if (id === null) return [];
-      return jobIdsOfAccount(store.app, id, args ?? {}).flatMap((jobId): OutboxJob[] => {
+      return store.outboxAccount.jobIds(id, args ?? {}).flatMap((jobId): OutboxJob[] => {
         const job = store.outbox.job(jobId);
         return job ? [job] : [];
       });
@@ -28,14 +27,14 @@ export function createAccountScope(deps: AccountScopeDeps) {
     unknownBatches: async () => {
       const id = account();
       if (id === null) return [];
-      return store.outbox.unknownBatches().filter((b) => !isOtherAccountsJob(store.app, b.jobId, id));
+      return store.outbox.unknownBatches().filter((b) => !store.outboxAccount.isOtherAccounts(b.jobId, id));
     },
   };
   const campaigns: MessengerApi['campaigns'] = {
     ...deps.campaigns,
     get: async (jobId) => {
       const id = account();
-      if (id !== null && isOtherAccountsJob(store.app, jobId, id))
+      if (id !== null && store.outboxAccount.isOtherAccounts(jobId, id))
         throw new ApiError(
           'invalid-state',
           'this campaign was sent from another account: sign in to it to see it',

@@ -8,7 +8,6 @@
 import { DELIVERY_OPTIONS, type DeliveryOption } from '../../protocol/limits.ts';
 import { formatMoney, parseMoney } from '../../protocol/money.ts';
 import type { AppStore } from '../store/app-store.ts';
-import { LearnedRatesRepo } from '../store/learned-rates.ts';
 import { isMailMerge } from './mail-merge.ts';
 import { partsPerRecipient } from './send-plan.ts';
 import type { Balance, DeliveryRate, EffectivePolicy, OutboxJob, Settings } from '../../preload/api.ts';
@@ -88,7 +87,7 @@ export interface RateWatch {
 }
 
 export function createRates(deps: RatesDeps) {
-  const learned = new LearnedRatesRepo(deps.store.app);
+  const learned = deps.store.learnedRates;
   const setting = (): Record<DeliveryOption, string> => deps.settings().deliveryRates;
 
   /** Whether the account's price for `option` is set (policy or setting): nothing to learn then. */

@@ -22,6 +22,8 @@ import { LibraryNumbersRepo } from './library-numbers.ts';
 import { DraftsRepo } from './drafts.ts';
 import { OptOutsRepo } from './opt-outs.ts';
 import { AutoRepliesRepo } from './auto-replies.ts';
+import { OutboxAccountRepo } from './outbox-account.ts';
+import { LearnedRatesRepo } from './learned-rates.ts';
 
 /**
  * What the services see: every repository and the journal, never the database handle (issue 27: a
@@ -44,6 +46,10 @@ export interface AppStore {
   drafts: DraftsRepo;
   optOuts: OptOutsRepo;
   autoReplies: AutoRepliesRepo;
+  /** Issue 25: the outbox as the signed-in account sees it. */
+  outboxAccount: OutboxAccountRepo;
+  /** Issue 26: message prices learned from what the gateway charged. */
+  learnedRates: LearnedRatesRepo;
   close(): void;
 }
 
@@ -88,6 +94,8 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): Opene
       drafts: new DraftsRepo(app),
       optOuts: new OptOutsRepo(app),
       autoReplies: new AutoRepliesRepo(app),
+      outboxAccount: new OutboxAccountRepo(app),
+      learnedRates: new LearnedRatesRepo(app),
       close: () => {
         app.close();
         releaseRunLock(file, outboxRunId()); // issue 17: this run is over

@@ -3,7 +3,7 @@
 // app kept accounts, or by an account since removed); nothing of another account is offered.
 import type { AppDb } from './db.ts';
 import { rowsAs } from './rows.ts';
-import { stmt } from './sqlite.ts';
+import { stmt } from '../../storage/sqlite.ts';
 
 /** The account's job ids (and those of no account), newest first. */
 export function jobIdsOfAccount(
@@ -27,4 +27,21 @@ export function isOtherAccountsJob(app: AppDb, jobId: number, accountId: string)
     stmt(app.db, 'SELECT account_id FROM outbox_jobs WHERE id = ?').all(jobId),
   )[0];
   return row !== undefined && row.account_id !== null && row.account_id !== accountId;
+}
+
+/** The two reads above on one database, as the services see them (store.outboxAccount). */
+export class OutboxAccountRepo {
+  readonly #app: AppDb;
+
+  constructor(app: AppDb) {
+    this.#app = app;
+  }
+
+  jobIds(accountId: string, args: { limit?: number; beforeId?: number } = {}): number[] {
+    return jobIdsOfAccount(this.#app, accountId, args);
+  }
+
+  isOtherAccounts(jobId: number, accountId: string): boolean {
+    return isOtherAccountsJob(this.#app, jobId, accountId);
+  }
 }

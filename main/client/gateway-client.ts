@@ -11,7 +11,7 @@ import { parseManageResponse } from '../../protocol/responses.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
 import type { SendOperation } from '../../protocol/content.ts';
-import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
+import { buildRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError } from '../../protocol/soap/errors.ts';
 import { SENDSMS5_PROFILE, SOAP_CONTENT_TYPE, SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';

@@ -9,6 +9,7 @@
 // each time to the account's push URL of that moment. `retryDue` runs from the network's sweeper.
 import type { DatabaseSync } from 'node:sqlite';
 import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap/envelope.ts';
+import { charsetOf } from '../../protocol/soap/xml-encoding.ts';
 import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
 import type { GatewayContext } from '../context.ts';
 import { stmt } from '../store/db.ts';
@@ -222,11 +223,13 @@ async function postSoap(
       body: envelope,
       signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
     });
-    const body = await res.text();
+    const body = new Uint8Array(await res.arrayBuffer());
     if (!res.ok) return `HTTP ${res.status}`;
     let report: number | undefined;
     try {
-      report = parseResponseEnvelope(op, body).Report;
+      // in the encoding the answer declares (issue 24)
+      const charset = charsetOf(res.headers.get('content-type') ?? undefined);
+      report = parseResponseEnvelope(op, body, { charset }).Report;
     } catch {
       return null; // a 2xx answer that is not our response envelope still means "received"
     }

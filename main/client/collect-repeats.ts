@@ -77,7 +77,7 @@ export class CollectRepeats {
 /** The plain warning both the CLI and the app give when a page repeats messages. */
 export function repeatWarning(repeated: number, calls: number): string {
   return (
-    `the gateway keeps returning the same messages (${repeated} of its last answer had come before): ` +
+    `The gateway keeps returning the same messages (${repeated} of its last answer had come before): ` +
     `it does not seem to remove messages once collected; stopped after ${calls} ${calls === 1 ? 'call' : 'calls'}, ` +
     'each message kept once'
   );

@@ -57,6 +57,8 @@ export function Inbox({
   const results = query.trim() ? searchAnswer : null;
   const [exporting, setExporting] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  /** issue 24: the gateway keeps returning the same messages (said by "Check now") */
+  const [pollWarning, setPollWarning] = useState<string | null>(null);
   const loading = useRef(false);
   const searchRef = useRef<HTMLInputElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
@@ -180,7 +182,13 @@ export function Inbox({
               onClick={() =>
                 void api()
                   .inbox.pollNow()
-                  .then(reload, (e: unknown) => setError(e))
+                  .then(
+                    (r) => {
+                      setPollWarning(r.warning ?? null);
+                      reload();
+                    },
+                    (e: unknown) => setError(e),
+                  )
               }
             >
               Check now
@@ -248,6 +256,11 @@ export function Inbox({
           ))}
         </div>
         <ErrorText error={error} />
+        {pollWarning ? (
+          <p className="warn-text small" role="status" data-testid="poll-warning">
+            {pollWarning}
+          </p>
+        ) : null}
         {results ? (
           <div id="inbox-search-results" className="search-wrap">
             <SearchPanel

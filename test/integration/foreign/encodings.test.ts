@@ -5,8 +5,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../main/cli.ts';
 import type { CliIO } from '../../../main/cli.ts';
-import { startTestGateway } from '../../support/gateway.ts';
-import { foreignCollectAnswer, foreignServer, FOREIGN_TYPES_NS } from '../../support/foreign-server.ts';
+import { setPushUrl } from '../../../gateway/sandbox.ts';
+import { postForm, startTestGateway } from '../../support/gateway.ts';
+import {
+  foreignCollectAnswer,
+  foreignEnvelope,
+  foreignServer,
+  FOREIGN_TYPES_NS,
+} from '../../support/foreign-server.ts';
 import type { ForeignAnswer } from '../../support/foreign-server.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -129,5 +135,45 @@ describe('our gateway reads requests in the encoding they declare', () => {
     expect(r.out).toContain('Grüße');
     expect(r.out).toContain('5 €');
     expect(r.out).toContain('Ça va');
+  });
+});
+
+describe('our gateway reads push answers in the encoding they declare', () => {
+  it('a receipt receiver answering in UTF-16 with Report 2 has not taken the receipt', async () => {
+    const receiver = await foreignServer(() => ({
+      contentType: 'text/xml; charset=utf-16',
+      body: Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(
+          foreignEnvelope(
+            `<r:SubmitDeliveryReceiptResponse xmlns:r="${FOREIGN_TYPES_NS}"><MessageIdentifier>x</MessageIdentifier>` +
+              '<Report>2</Report><Text>Ungültiger Benutzer</Text></r:SubmitDeliveryReceiptResponse>',
+            'UTF-16',
+          ),
+          'utf16le',
+        ),
+      ]),
+    }));
+    cleanups.push(() => receiver.close());
+    const gw = await startTestGateway({ credit: '1.00', receiptDelayMs: 20 });
+    cleanups.push(() => gw.close());
+    setPushUrl(gw.ctx, gw.username, `${receiver.url}/push`);
+    const sent = await postForm(gw.url, '/webservices/http/sendsms', {
+      Username: gw.username,
+      PIN: gw.pin,
+      SendTo: '447700900701',
+      Message: 'hello',
+      ResponseFormat: '3',
+    });
+    const mid = new URLSearchParams(sent.body).get('MessageIdentifier') ?? '';
+    let row: { push_error: string | null; pushed_at: string | null } | undefined;
+    for (let i = 0; i < 400 && (row?.push_error ?? null) === null && (row?.pushed_at ?? null) === null; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      row = gw.ctx.db
+        .prepare('SELECT push_error, pushed_at FROM delivery_receipts WHERE message_identifier = ?')
+        .get(mid) as typeof row;
+    }
+    expect(receiver.requests.length).toBeGreaterThan(0);
+    expect(row).toMatchObject({ push_error: 'Report 2', pushed_at: null });
   });
 });

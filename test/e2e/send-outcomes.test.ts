@@ -93,6 +93,9 @@ describe.skipIf(!HAS_CHROMIUM)(
         [1280, 800],
       ] as const) {
         await page.setViewportSize({ width: w, height: h });
+        // Compose scrolls its result into view when a send finishes, at the size it had then.
+        const result = page.locator('.send-outcome').first();
+        if ((await result.count()) > 0) await result.scrollIntoViewIfNeeded();
         await shoot(page, `outcome-${name}-${w}x${h}`);
       }
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -118,6 +121,11 @@ describe.skipIf(!HAS_CHROMIUM)(
       expect(headline).toMatch(/^Scheduled for .+: all 2 recipients were accepted by the gateway$/);
       expect(await outcome().getAttribute('data-tone')).toBe('scheduled');
       await shots('scheduled');
+      // History says the same.
+      await page.getByRole('button', { name: 'History' }).click();
+      const job = page.getByRole('listitem').filter({ hasText: 'Later' }).first();
+      await expect.poll(() => job.getByTestId('job-outcome').textContent()).toBe(headline);
+      await shots('history-scheduled');
     });
 
     it('answers that never came are unknown, not sent', async () => {

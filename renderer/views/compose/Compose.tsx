@@ -119,26 +119,26 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
               : c,
           ),
         );
+        // Issue 25: chips entered while the lists were read stay (the form is new per draft: a
+        // slow start used to wipe them).
         if (draft) {
-          resetPastes();
-          setChips(
-            chipsOfDraft(
-              {
-                numbers: draft.numbers ?? [],
-                contactIds: draft.contactIds ?? [],
-                groupIds: draft.groupIds ?? [],
-                addressBooks: draft.addressBooks ?? [],
-              },
-              c,
-              g,
-              defaultCountry,
-            ),
+          const handed = chipsOfDraft(
+            {
+              numbers: draft.numbers ?? [],
+              contactIds: draft.contactIds ?? [],
+              groupIds: draft.groupIds ?? [],
+              addressBooks: draft.addressBooks ?? [],
+            },
+            c,
+            g,
+            defaultCountry,
           );
+          setChips((typed) => withTyped(handed, typed));
         } else if (d) {
-          setChips(chipsOfDraft(d, c, g, defaultCountry));
-          setText(d.text);
+          setChips((typed) => withTyped(chipsOfDraft(d, c, g, defaultCountry), typed));
+          setText((t) => t || d.text);
           setKind(d.kind);
-          setEntry(d.entry);
+          setEntry((e) => e || d.entry);
           setPhoneMake(d.phoneMake as PhoneMake | '');
           setOptions({ ...DEFAULT_OPTIONS, ...d.options });
           setCopies(d.copies ?? NO_COPIES);
@@ -432,6 +432,12 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       ) : null}
     </section>
   );
+}
+
+/** The chips a draft starts with, then those entered while it was read (a number once). */
+function withTyped(start: Chip[], typed: Chip[]): Chip[] {
+  const numbers = new Set(start.flatMap((c) => (c.kind === 'number' ? [c.msisdn] : [])));
+  return [...start, ...typed.filter((c) => c.kind !== 'number' || !numbers.has(c.msisdn))];
 }
 
 /** The sentences of a thrown value: its problems when it lists them, else its message. */

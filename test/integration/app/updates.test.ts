@@ -8,7 +8,7 @@ import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import type { MessengerApp, MessengerAppOptions } from '../../../main/services/app.ts';
 import { createUpdater } from '../../../main/services/updates.ts';
@@ -374,7 +374,15 @@ describe('updater state', () => {
 });
 
 describe('update timer', () => {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // Issue 25: the clock is vitest's (fake timers, Date included): these assertions are about the
+  // updater's schedule, and real sleeps of 450 ms against a 1 s interval failed on a busy machine.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
   function updater(hasSession: () => boolean) {
     const calls = { attempts: 0, checks: 0 };

@@ -74,6 +74,17 @@ describe('primary and secondary on one data directory', () => {
     const ids = parseTags(res.body).MessageIdentifier!;
     expect(parseTags(res.body).Report).toEqual(['-2', '-2', '-2']);
     await sleep(due - Date.now() + 800);
+    // Issue 25: then waited for as a condition (a busy machine runs the scheduler late), 30 s at most.
+    const scheduled = (): number =>
+      (
+        gw.ctx.db
+          .prepare(
+            `SELECT count(*) AS n FROM messages m JOIN scheduled_jobs j ON j.message_id = m.id
+              WHERE m.status = 'scheduled' AND m.message_identifier IN (${ids.map(() => '?').join(',')})`,
+          )
+          .get(...ids) as { n: number }
+      ).n;
+    for (const end = Date.now() + 30_000; scheduled() > 0 && Date.now() < end;) await sleep(50);
     for (const id of ids) {
       const row = gw.ctx.db
         .prepare(

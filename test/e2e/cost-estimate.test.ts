@@ -60,7 +60,7 @@ describe.skipIf(!HAS_CHROMIUM)(
         .waitFor();
       await page.getByRole('combobox', { name: 'Delivery' }).selectOption('Default');
       await page.setViewportSize({ width: 720, height: 480 });
-      await message().scrollIntoViewIfNeeded();
+      await page.getByTestId('counter').evaluate((el) => el.scrollIntoView({ block: 'center' }));
       await shoot(page, 'cost-counter-720');
       await page.setViewportSize({ width: 1280, height: 800 });
       await shoot(page, 'cost-counter-1280');

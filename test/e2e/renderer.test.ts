@@ -147,7 +147,10 @@ describe.skipIf(!HAS_CHROMIUM)('renderer end to end (web shell + Chromium)', { t
     const entry = page.getByRole('combobox', { name: 'To', exact: true });
     await entry.fill('12ab34');
     await entry.press('Enter');
-    const chip = page.getByRole('listitem').filter({ hasText: '12ab34' });
+    const chip = page
+      .getByRole('list', { name: 'Recipients' })
+      .getByRole('listitem')
+      .filter({ hasText: '12ab34' });
     await chip.waitFor();
     expect(await chip.getAttribute('class')).toContain('invalid');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('x'.repeat(255 * 153 + 1));

@@ -63,6 +63,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
   const books = useServerBooks();
   const [copies, setCopies] = useState<CopiesForm>(NO_COPIES);
   const [errors, setErrors] = useState<string[]>([]);
+  // Issue 26: the errors shown are the form's own problems (Send found them), checked again as it changes.
+  const [formChecked, setFormChecked] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [skipped, setSkipped] = useState<string | null>(null);
   const dialog = useDialog();
@@ -206,6 +208,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setNotice(null);
     setSkipped(null);
     setErrors([]);
+    setFormChecked(false);
     sendJob.reset();
   };
   /** "New message" and "Discard draft": an empty form, and no saved draft. */
@@ -226,23 +229,27 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     setCopies(NO_COPIES);
   };
 
-  function send() {
+  /** Sends the form; `only`: to these chips (issue 26: the valid ones, the invalid just removed). */
+  function send(only?: Chip[]) {
     if (submit.busy || sentRef.current) return;
+    const to = only ?? chips;
     // Issue 15: a long paste is checked off the page's thread; sending now would leave it out.
-    const found =
-      pastes.checking > 0
-        ? [`Still checking ${pastes.checking.toLocaleString()} pasted numbers: send once they are added.`]
-        : check.problems();
+    const checking = pastes.checking > 0;
+    const found = checking
+      ? [`Still checking ${pastes.checking.toLocaleString()} pasted numbers: send once they are added.`]
+      : check.problems({ skipInvalid: only !== undefined });
     setErrors(found);
+    // Issue 26: the form's own problems follow the form from now on (remove a chip, one goes).
+    setFormChecked(!checking && found.length > 0 && only === undefined);
     setNotice(null);
     if (found.length) return;
     const content = composeContent({ kind, text, richDraft, effectiveMake, options });
     if (!content) return;
     void submit.run({
-      recipients: chips.flatMap((c) => (c.kind === 'number' ? [c.msisdn] : [])),
-      contactIds: chips.flatMap((c) => (c.kind === 'contact' ? [c.contact.id] : [])),
-      groupIds: chips.flatMap((c) => (c.kind === 'group' ? [c.group.id] : [])),
-      addressBooks: chips.flatMap((c) => (c.kind === 'book' ? [c.ref] : [])),
+      recipients: to.flatMap((c) => (c.kind === 'number' ? [c.msisdn] : [])),
+      contactIds: to.flatMap((c) => (c.kind === 'contact' ? [c.contact.id] : [])),
+      groupIds: to.flatMap((c) => (c.kind === 'group' ? [c.group.id] : [])),
+      addressBooks: to.flatMap((c) => (c.kind === 'book' ? [c.ref] : [])),
       ...(rich && copiesOf(copies) ? { copies: copiesOf(copies) } : {}),
       content,
     });
@@ -284,7 +291,14 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       );
   };
   // A failed submit lists the gateway's or the service's problems as the form's own are listed.
-  const shownErrors = errors.length ? errors : submit.error ? errorMessages(submit.error) : [];
+  const shownErrors =
+    formChecked && !sent
+      ? check.problems()
+      : errors.length
+        ? errors
+        : submit.error
+          ? errorMessages(submit.error)
+          : [];
 
   return (
     <section className="view compose" aria-labelledby="compose-title" onKeyDown={onTextKey}>
@@ -311,6 +325,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
         country={country}
         books={books}
         pastes={pastes}
+        onSendValid={sent ? undefined : (valid) => send(valid)}
       />
       <ContentChoice
         kind={kind}
@@ -319,6 +334,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           setRichDraft(null);
           setEditorSeed(null);
           setErrors([]);
+          setFormChecked(false);
           submit.clearError();
         }}
         phoneMake={phoneMake}
@@ -384,7 +400,7 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
           <button
             type="button"
             className="primary"
-            onClick={send}
+            onClick={() => send()}
             disabled={submit.busy || contentBlocked}
             aria-describedby={contentBlocked ? 'content-problems' : undefined}
             title="Ctrl+Enter"

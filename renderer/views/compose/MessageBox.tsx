@@ -165,7 +165,7 @@ export function MessageBox({
         </span>
         <span>{analysis.remaining} left in segment</span>
         <span>
-          ≈ {costMessages} message credit{costMessages === 1 ? '' : 's'}
+          ≈ {costMessages.toLocaleString()} message credit{costMessages === 1 ? '' : 's'}
           {rate && costMessages > 0 ? ` (${costText(rate, costMessages)})` : null}
         </span>
         {rate && rate.messages !== null ? (

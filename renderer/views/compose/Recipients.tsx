@@ -7,6 +7,8 @@ import type { Contact, Group } from '../../../preload/api.ts';
 import { normalizeMsisdn } from '../../../protocol/msisdn.ts';
 import { checkLater, checkNow, countEntries, type Checked } from './normalize-numbers.ts';
 import { findBook, type BookRef } from './server-books.ts';
+import { InvalidPanel } from './InvalidPanel.tsx';
+import { chipMatches } from './find-chips.ts';
 
 export type Chip =
   | { kind: 'number'; key: string; input: string; msisdn: string }
@@ -93,6 +95,7 @@ export function Recipients({
   country,
   books = [],
   pastes,
+  onSendValid,
 }: {
   chips: Chip[];
   setChips: (update: (chips: Chip[]) => Chip[]) => void;
@@ -106,8 +109,9 @@ export function Recipients({
   books?: readonly BookRef[];
   /** Long pastes still being checked: Compose refuses to send meanwhile (PasteState). */
   pastes: PasteState;
+  /** Issue 26: sends to these (valid) chips at once ("Send to the N valid"). */
+  onSendValid?: (valid: Chip[]) => void;
 }) {
-  const invalid = invalidChips(chips);
   const { checking, setChecking } = pastes;
   /** False once unmounted: no paste lands then. */
   const mounted = useRef(true);
@@ -206,8 +210,13 @@ export function Recipients({
         return [...c, ...next.filter((x) => x.kind !== 'number' || !have.has(x.msisdn))];
       });
     const bad = next.filter((c) => c.kind === 'invalid').length;
+    // Issue 26: a paste with invalid entries is summarised as valid / invalid / duplicates.
     const parts = [
-      next.length > 1 ? `${next.length.toLocaleString()} added` : '',
+      bad && next.length > 1
+        ? `${(next.length - bad).toLocaleString()} valid`
+        : next.length > 1
+          ? `${next.length.toLocaleString()} added`
+          : '',
       duplicates ? `${duplicates.toLocaleString()} duplicate${duplicates === 1 ? '' : 's'} removed` : '',
       bad ? `${bad.toLocaleString()} invalid` : '',
       unmatched.length ? `no contact or group named ${unmatched.map((u) => `“${u}”`).join(', ')}` : '',
@@ -250,7 +259,7 @@ export function Recipients({
 
   const collapsed = chips.length > COLLAPSE_AFTER && !expanded;
   const needle = find.trim().toLowerCase();
-  const matching = needle ? chips.filter((c) => chipLabel(c).toLowerCase().includes(needle)) : chips;
+  const matching = needle ? chips.filter((c) => chipMatches(c, chipLabel(c), needle)) : chips;
   const visible = collapsed ? chips.slice(0, COLLAPSE_AFTER) : matching.slice(0, EXPANDED_MAX);
 
   const onEntryKey = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -420,12 +429,7 @@ export function Recipients({
           {note}
         </p>
       ) : null}
-      {invalid.length ? (
-        <p className="error" role="alert">
-          {invalid.length.toLocaleString()} invalid number{invalid.length > 1 ? 's' : ''}: fix or remove
-          before sending.
-        </p>
-      ) : null}
+      <InvalidPanel chips={chips} setChips={setChips} {...(onSendValid ? { onSendValid } : {})} />
     </div>
   );
 }

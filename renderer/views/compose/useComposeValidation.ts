@@ -11,6 +11,9 @@ import { draftContent, type ContentDraft } from '../media/types.ts';
 import type { SendOptions } from './Options.tsx';
 import { invalidChips, type Chip } from './Recipients.tsx';
 
+/** Invalid chips named one by one in the form's problems; above this they are counted. */
+const INVALID_NAMED = 5;
+
 export interface ComposeForm {
   chips: Chip[];
   entry: string;
@@ -33,8 +36,8 @@ export interface ComposeValidation {
   costMessages: number;
   /** The rich draft's own problems: Send stays disabled while there are any. */
   contentIssues: string[];
-  /** Every problem of the form, computed when Send is pressed. */
-  problems: () => string[];
+  /** Every problem of the form, computed when Send is pressed (skipInvalid: the invalid chips are left out). */
+  problems: (opts?: { skipInvalid?: boolean }) => string[];
 }
 
 /**
@@ -122,12 +125,19 @@ export function useComposeValidation(form: ComposeForm): ComposeValidation {
   }
 
   /** Everything wrong with the form, before anything is sent (protocol validation + UI rules). */
-  function problems(): string[] {
+  function problems(opts: { skipInvalid?: boolean } = {}): string[] {
     const out: string[] = [];
     const pending = entry.trim();
     if (pending) out.push(`Press Enter to add “${pending}” as a recipient, or clear it.`);
     if (chips.length === 0) out.push('Add at least one recipient.');
-    for (const c of invalid) out.push(`${c.input}: ${c.reason}`);
+    // Issue 26: a few are named; many are counted (they are listed under To, with Remove invalid).
+    // (skipInvalid: sent to the valid ones only.)
+    const named = opts.skipInvalid ? [] : invalid;
+    if (named.length > INVALID_NAMED)
+      out.push(
+        `${named.length.toLocaleString()} invalid numbers: remove them (“Remove invalid” under To) or fix them.`,
+      );
+    else for (const c of named) out.push(`${c.input}: ${c.reason}`);
     if (rich) return out.concat(richProblems());
     if (!text) out.push('The message is empty.');
     if (tooLong)

@@ -15,7 +15,6 @@
 import { OWNER, RUN_ID, holdRunLock, isOrphaned, isProcessAlive, isRunAlive } from './run-lock.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
-import { contentLabel } from '../../protocol/content-label.ts';
 import { msisdnProblem } from '../../protocol/validate.ts';
 import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
@@ -200,17 +199,7 @@ export class OutboxJournal extends OutboxReads {
           rows.push({ conversationId, peer: to, text: chunk.text, batchId: batch.id, position });
         });
       }
-      insertOutboundMessages(
-        db,
-        {
-          id: job.id,
-          kind: content.kind,
-          replyTo: content.replyTo ?? null,
-          at: now,
-          label: contentLabel(content),
-        },
-        rows,
-      );
+      insertOutboundMessages(db, { id: job.id, content, at: now }, rows);
       return job.id;
     });
     return this.mustJob(jobId);

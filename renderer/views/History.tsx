@@ -59,6 +59,14 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
       js.some((j) => j.id === p.job.id) ? js.map((j) => (j.id === p.job.id ? p.job : j)) : [p.job, ...js],
     ),
   );
+  // Issue 26: a resend, once it appears, retries earlier sends' failures: they are read again (the
+  // Failed badge and filter follow the latest attempt).
+  const resendsSeen = useRef(new Set<number>());
+  useEvent('outbox:progress', (p) => {
+    if (p.job.resendOf === null || resendsSeen.current.has(p.job.id)) return;
+    resendsSeen.current.add(p.job.id);
+    load();
+  });
   useEvent('outbox:recovered', load);
   // A receipt changes its send's counts while the view is open (issue 12: History updates live).
   useEvent('inbox:receipt', (p) => {

@@ -4,7 +4,6 @@
 // journal by size (issue 27): the journal is still the only writer of a batch's state.
 import { LIMITS } from '../../protocol/limits.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
-import { contentLabel } from '../../protocol/content-label.ts';
 import { msisdnProblem } from '../../protocol/validate.ts';
 import type { AppDb } from './db.ts';
 import { InvalidRecipientsError, StoreError } from './errors.ts';
@@ -148,13 +147,7 @@ export class OutboxJobs extends OutboxReads {
       }
       insertOutboundMessages(
         db,
-        {
-          id: job.id,
-          kind: content.kind,
-          replyTo: content.replyTo ?? null,
-          at: now,
-          label: contentLabel(content),
-        },
+        { id: job.id, content, at: now },
         rows,
       );
       return job.id;

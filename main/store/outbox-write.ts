@@ -6,6 +6,8 @@
 // is still journaled whole or not at all.
 import type { DatabaseSync } from 'node:sqlite';
 import { stmt } from '../../storage/sqlite.ts';
+import { contentLabel } from '../../protocol/content-label.ts';
+import type { Content } from '../../protocol/content.ts';
 
 /** Rows per statement: at most 50 × 10 values, far below SQLite's variable limit (32,766). */
 const ROWS = 50;
@@ -64,12 +66,18 @@ export function ensureCampaignConversations(
   return ids;
 }
 
-/** Writes the outbound messages of a job ('pending'), ROWS per statement. */
+/**
+ * Writes the outbound messages of a job ('pending'), ROWS per statement: its kind, ReplyTo and
+ * label (what a rich message is, protocol/content-label.ts, issue 26) on every row.
+ */
 export function insertOutboundMessages(
   db: DatabaseSync,
-  job: { id: number; kind: string; replyTo: string | null; at: number; label: string | null },
+  job: { id: number; content: Content; at: number },
   rows: readonly OutboundRow[],
 ): void {
+  const { kind } = job.content;
+  const replyTo = job.content.replyTo ?? null;
+  const label = contentLabel(job.content);
   for (let start = 0; start < rows.length; start += ROWS) {
     const end = Math.min(rows.length, start + ROWS);
     const args: Array<string | number | null> = [];
@@ -77,15 +85,15 @@ export function insertOutboundMessages(
       const r = rows[i]!;
       args.push(
         r.conversationId,
-        job.kind,
+        kind,
         r.peer,
-        job.replyTo,
+        replyTo,
         r.text,
         job.at,
         job.id,
         r.batchId,
         r.position,
-        job.label,
+        label,
       );
     }
     stmt(

@@ -70,6 +70,22 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility: axe on every view (issue 26)', { 
         await page.locator('.auto-badge').first().waitFor({ timeout: 20_000 });
       },
     ],
+    [
+      'search',
+      async () => {
+        await nav('Inbox');
+        await page.getByRole('searchbox', { name: 'Search messages and contacts' }).fill('ada');
+        await page.getByTestId('search-results').waitFor();
+      },
+    ],
+    [
+      'compose-ringtone',
+      async () => {
+        await page.keyboard.press('Control+n');
+        await page.getByLabel('Content', { exact: true }).selectOption({ label: 'Ringtone' });
+        await page.getByRole('textbox', { name: 'RTTTL / RTX' }).waitFor();
+      },
+    ],
     ['contacts', () => nav('Contacts & groups')],
     [
       'history',
@@ -77,6 +93,17 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility: axe on every view (issue 26)', { 
         await nav('History');
         await page.locator('.job', { hasText: 'Spring sale' }).getByRole('button').first().click();
         await page.locator('.job tbody tr').first().waitFor();
+      },
+    ],
+    [
+      'campaign',
+      async () => {
+        await nav('History');
+        const job = page.locator('.job', { hasText: 'Spring sale' });
+        if ((await job.getByRole('button', { name: 'Open campaign' }).count()) === 0)
+          await job.getByRole('button').first().click();
+        await job.getByRole('button', { name: 'Open campaign' }).click();
+        await page.getByRole('heading', { name: 'Campaign: Spring sale' }).waitFor();
       },
     ],
     ['automation', () => nav('Opt-outs & auto-replies')],

@@ -55,15 +55,22 @@ describe.skipIf(!HAS_CHROMIUM)('issue 26: the small items', { timeout: 120_000 }
       const frame = page.locator('section.handset');
       await frame.waitFor();
       // The list's box stays clear of the phone's, and everything in the list stays within its width.
-      const overlap = await page.evaluate(() => {
-        const f = document.querySelector('section.handset')!.getBoundingClientRect();
-        const l = document.querySelector('.handsets')!.getBoundingClientRect();
-        const apart = l.right <= f.left + 0.5 || l.bottom <= f.top + 0.5;
-        const inside = [
-          ...document.querySelectorAll('.handsets .handset-item, .handsets .handset-item *'),
-        ].every((el) => el.getBoundingClientRect().right <= l.right + 0.5);
-        return !(apart && inside);
-      });
+      // Polled: the sidebar folds and the grid reflows a frame or two after the resize.
+      const overlapNow = () =>
+        page.evaluate(() => {
+          const f = document.querySelector('section.handset')!.getBoundingClientRect();
+          const l = document.querySelector('.handsets')!.getBoundingClientRect();
+          const apart = l.right <= f.left + 0.5 || l.bottom <= f.top + 0.5;
+          const inside = [
+            ...document.querySelectorAll('.handsets .handset-item, .handsets .handset-item *'),
+          ].every((el) => el.getBoundingClientRect().right <= l.right + 0.5);
+          return !(apart && inside);
+        });
+      await expect
+        .poll(overlapNow)
+        .toBe(false)
+        .catch(() => undefined);
+      const overlap = await overlapNow();
       if (overlap) await shoot(page, `small-phone-overlap-${width}`);
       expect(overlap, `list under the phone at ${width} px`).toBe(false);
       // Nothing spills sideways either.

@@ -317,7 +317,7 @@ export function Recipients({
         <span role="list" aria-label="Recipients" className="chip-list">
           {visible.map((c) =>
             editing === c.key ? (
-              <span key={c.key} role="listitem" className="chip-list">
+              <span key={c.key} role="listitem" className="chip-edit-item">
                 <input
                   className="chip-edit"
                   aria-label="Edit recipient"

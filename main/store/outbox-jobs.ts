@@ -145,11 +145,7 @@ export class OutboxJobs extends OutboxReads {
           rows.push({ conversationId, peer: to, text: chunk.text, batchId: batch.id, position });
         });
       }
-      insertOutboundMessages(
-        db,
-        { id: job.id, content, at: now },
-        rows,
-      );
+      insertOutboundMessages(db, { id: job.id, content, at: now }, rows);
       return job.id;
     });
     return this.mustJob(jobId);

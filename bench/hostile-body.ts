@@ -2,9 +2,10 @@
 // the decoder alone: 2 MB of `a&` (a million bare tags) refused at the field cap, and decoded in
 // full without a cap (linear: the former decoder took 11 s), against the baseline of a legitimate
 // 2 MB body of the same size (one sendmms file in hex). Then over HTTP on a real gateway: the
-// slowest answer another client gets while the hostile form (2 MB) and a 4 MB SOAP envelope are
-// handled, against that client's slowest answer with nobody attacking. Target: the delay under
+// slowest answer another client gets while the hostile form (2 MB) and 4 MB SOAP envelopes (sent by
+// another process) are handled, against that client's slowest answer with nobody attacking. Target: the delay under
 // 50 ms.
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,38 +84,49 @@ async function overHttp(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-hostile-'));
   const gw = await startGateway({ dataDir: dir, port: 0, quiet: true, sandbox: true });
   createDemoAccount(gw.ctx.db, { username: 'demo', pin: 'benchPIN1', credit: '10.00' });
-  const form = 'a&'.repeat(1_000_000);
-  const soap =
-    '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
-    '<soap:Body><AvailableCredit xmlns="http://x/"><Username><![CDATA[' +
-    ']'.repeat(4 * 1024 * 1024 - 400) +
-    ']]></Username></AvailableCredit></soap:Body></soap:Envelope>';
-  const post = (path: string, body: string, type: string) => async () =>
-    (await fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body })).text();
+  // The attacker is another process (as it would be): its own work of building and sending the
+  // body is not counted as the gateway's.
+  const attacker = (path: string, type: string, body: string) => () =>
+    new Promise<void>((resolve, reject) => {
+      const code = `fetch(${JSON.stringify(gw.url + path)}, { method: 'POST', headers: { 'content-type': ${JSON.stringify(type)} }, body: ${body} }).then((r) => r.text()).then(() => process.exit(0), () => process.exit(1));`;
+      execFile(process.execPath, ['-e', code], (err) => (err ? reject(err) : resolve()));
+    });
+  const formAttack = attacker(
+    '/webservices/http/sendsms',
+    'application/x-www-form-urlencoded',
+    `'a&'.repeat(1000000)`,
+  );
+  const envelope = (inner: string) =>
+    `'<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><AvailableCredit xmlns="http://x/"><Username>' + ${inner} + '</Username><PIN>x</PIN></AvailableCredit></soap:Body></soap:Envelope>'`;
+  const soapText = attacker('/sendsms5', 'text/xml', envelope(`'u'.repeat(4 * 1024 * 1024 - 400)`));
+  const soapCdata = attacker(
+    '/sendsms5',
+    'text/xml',
+    envelope(`'<![CDATA[' + ']'.repeat(4 * 1024 * 1024 - 400) + ']]>'`),
+  );
   try {
     await stall(gw.url, null); // warm
     const quiet: number[] = [];
-    const formStall: number[] = [];
-    const soapStall: number[] = [];
+    const stalls: Record<string, number[]> = {
+      'during 2 MB of a& on sendsms': [],
+      'during a 4 MB SOAP envelope (text)': [],
+      'during a 4 MB SOAP envelope (CDATA ])': [],
+    };
+    const attacks = [formAttack, soapText, soapCdata];
     for (let i = 0; i < RUNS; i++) {
       quiet.push(await stall(gw.url, null));
-      formStall.push(
-        await stall(gw.url, post('/webservices/http/sendsms', form, 'application/x-www-form-urlencoded')),
-      );
-      soapStall.push(await stall(gw.url, post('/sendsms5', soap, 'text/xml; charset=utf-8')));
+      for (const [k, list] of Object.values(stalls).entries()) list.push(await stall(gw.url, attacks[k]!));
     }
     const q = median(quiet);
     console.log(
       `another client's slowest answer, median of ${RUNS} (target: delay under ${TARGET_DELAY_MS} ms):`,
     );
-    console.log(`  nobody attacking (baseline)            ${q.toFixed(1)} ms`);
-    for (const [name, v] of [
-      ['during 2 MB of a& on sendsms', median(formStall)],
-      ['during a 4 MB SOAP envelope', median(soapStall)],
-    ] as const) {
+    console.log(`  nobody attacking (baseline)               ${q.toFixed(1)} ms`);
+    for (const [name, list] of Object.entries(stalls)) {
+      const v = median(list);
       const delay = v - q;
       console.log(
-        `  ${name.padEnd(37)}  ${v.toFixed(1)} ms  (delay ${delay.toFixed(1)} ms, ${(v / q).toFixed(2)}× baseline) ${delay < TARGET_DELAY_MS ? 'OK' : 'OVER TARGET'}`,
+        `  ${name.padEnd(40)}  ${v.toFixed(1)} ms  (delay ${delay.toFixed(1)} ms, ${(v / q).toFixed(2)}× baseline) ${delay < TARGET_DELAY_MS ? 'OK' : 'OVER TARGET'}`,
       );
     }
   } finally {

@@ -12,6 +12,7 @@ const scryptAsync = promisify(scrypt) as (
 ) => Promise<Buffer>;
 import type { DatabaseSync } from 'node:sqlite';
 import type { ChildAccountType } from '../protocol/limits.ts';
+import { LIMITS } from '../protocol/limits.ts';
 import { stmt, transaction } from './store/db.ts';
 
 export interface Account {
@@ -128,6 +129,9 @@ export function authenticate(
   guard: LoginGuard,
   address = currentClientAddress(),
 ): Promise<Account | null> {
+  // Longer than the spec allows (5.2): no account has it, so no lookup, hash or queue (issue 23: a
+  // 4 MB Username in a SOAP envelope was looked up and hashed like any other).
+  if (username.length > LIMITS.usernameMax || pin.length > LIMITS.pinMax) return Promise.resolve(null);
   return guard.serial(username, () => attempt(db, username, pin, guard, address));
 }
 

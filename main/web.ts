@@ -28,6 +28,7 @@ import { createMessengerApp } from './services/app.ts';
 import type { MessengerApp } from './services/app.ts';
 import { ApiError, EVENT_CHANNELS, errorEnvelope, okEnvelope } from '../preload/ipc-contract.ts';
 import type { ApiEnvelope } from '../preload/ipc-contract.ts';
+import { STATIC_TYPES } from './web-types.ts';
 import { RENDERER_OUT, RENDERER_SOURCE, buildRenderer, rendererStale } from './web-renderer.ts';
 
 export { RENDERER_OUT, RENDERER_SOURCE, buildRenderer, rendererStale } from './web-renderer.ts';
@@ -36,24 +37,6 @@ export { RENDERER_OUT, RENDERER_SOURCE, buildRenderer, rendererStale } from './w
 const WS_PROTOCOL = 'messenger';
 /** A CSV or vCard import travels in one message. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
 
 export interface WebShellOptions {
   dataDir: string;
@@ -240,7 +223,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
     }
     res.writeHead(200, {
       ...headers,
-      'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'content-type': STATIC_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
       'content-length': String(body.byteLength),
     });
     res.end(req.method === 'HEAD' ? undefined : body);

@@ -11,7 +11,7 @@ export interface Problem {
   field: string;
   /** Rule id: required, either, oneOf, requires, duplicate, onePair, maxLength, range, integer,
    *  decimal, enum, pattern, date, hex, library, libraryRange, msisdn, maxRecipients, extension,
-   *  empty, value, udhLength, conflict, contentSelection. */
+   *  empty, value, udhLength, conflict, contentSelection, control. */
   rule: string;
   value: string | undefined;
   message: string;
@@ -88,9 +88,44 @@ function checkHex(c: Collector, name: string, v: string): void {
   }
 }
 
+/** Kinds whose values are lines of text: a line feed, carriage return or tab belongs in them. */
+const MULTILINE_KINDS: ReadonlySet<FieldSpec['kind']> = new Set(['text', 'vcard', 'vcalendar']);
+
+/**
+ * The first control character of `v` a field of `kind` may not hold, or undefined (issue 23: %00 and
+ * %1E were accepted and charged). C0 controls, DEL and C1 controls are refused; LF, CR and TAB are
+ * allowed in MULTILINE_KINDS, and form feed in SMS text as well (GSM 03.38 has it, through the
+ * extension table: protocol/sms.ts). Written as a loop: the lint forbids control characters in a
+ * regular expression.
+ */
+export function controlCharacter(
+  v: string,
+  kind: FieldSpec['kind'],
+): { index: number; code: number } | undefined {
+  const multiline = MULTILINE_KINDS.has(kind);
+  for (let i = 0; i < v.length; i++) {
+    const code = v.charCodeAt(i);
+    if ((code >= 0x20 && code < 0x7f) || code > 0x9f) continue;
+    if (multiline && (code === 0x0a || code === 0x0d || code === 0x09)) continue;
+    if (kind === 'text' && code === 0x0c) continue;
+    return { index: i, code };
+  }
+  return undefined;
+}
+
 /** Checks the value of one present, non-empty field against its spec. */
 export function checkValue(c: Collector, spec: FieldSpec, v: string, checkLength = true): void {
   const { name } = spec;
+  const control = controlCharacter(v, spec.kind);
+  if (control !== undefined) {
+    const u = `U+${control.code.toString(16).toUpperCase().padStart(4, '0')}`;
+    c.add(
+      name,
+      'control',
+      v,
+      `${name} contains a control character (${u}) at character ${control.index + 1}; remove it`,
+    );
+  }
   if (checkLength && spec.maxLength !== undefined && [...v].length > spec.maxLength) {
     c.add(
       name,

@@ -325,6 +325,26 @@ export class FormFieldLimitError extends FormDecodeError {
 }
 
 /**
+ * Octet offset in a raw (still encoded) form body where its field number `max + 1` starts, or -1
+ * when it has at most `max` fields (non-empty pieces between '&'). A server counts before it
+ * decodes anything: a body of a million empty fields is refused after reading a few thousand octets,
+ * with nothing allocated (issue 23).
+ */
+export function fieldBeyond(body: Uint8Array, max: number): number {
+  let fields = 0;
+  let inPiece = false;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === 0x26 /* & */) {
+      inPiece = false;
+    } else if (!inPiece) {
+      inPiece = true;
+      if (++fields > max) return i;
+    }
+  }
+  return -1;
+}
+
+/**
  * Decodes a form body. '+' and %20 are spaces; a bare tag (`AvailableCredit`) has the empty value;
  * empty pieces between '&&' are ignored. Throws FormDecodeError on malformed percent-encoding or
  * invalid UTF-8, and FormFieldLimitError when the body holds more than `maxFields` fields.

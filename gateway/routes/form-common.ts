@@ -1,6 +1,12 @@
 // What every HTTP form route shares: reading GET/POST fields, authenticating, and answering in the
 // requested ResponseFormat (spec 4.1) with HTTP 200 whatever the report says.
-import { decodeForm, FormDecodeError, FormFieldLimitError, FormFields } from '../../protocol/form.ts';
+import {
+  decodeForm,
+  fieldBeyond,
+  FormDecodeError,
+  FormFieldLimitError,
+  FormFields,
+} from '../../protocol/form.ts';
 import type { ResponseRecord } from '../../protocol/responses.ts';
 import { buildFormat0, buildFormat1, buildFormat3 } from '../../protocol/responses.ts';
 import { FORMAT0_INVALID_LOGIN, REPORT, describeReport, isError } from '../../protocol/reports.ts';
@@ -30,6 +36,12 @@ export function readForm(req: RouteRequest): FormFields {
     // encoding; refused as a syntax error rather than read as fields that say nothing (Invalid login)
     if (/^\s*multipart\//i.test(req.headers['content-type'] ?? ''))
       throw new BodyDecodeError('multipart bodies are not read: post application/x-www-form-urlencoded');
+    const beyond = fieldBeyond(req.body, LIMITS.maxFormFields - entries.length);
+    if (beyond >= 0)
+      throw new FormFieldLimitError(
+        LIMITS.maxFormFields,
+        new TextDecoder().decode(req.body.subarray(0, beyond)).length,
+      );
     let text: string;
     try {
       text = utf8.decode(req.body);

@@ -10,7 +10,7 @@
 // that does not fit its type, a missing required element, a repeated single element).
 
 import { XMLBuilder } from 'fast-xml-parser';
-import { SoapBuildError, type SoapFaultError } from './errors.ts';
+import { SoapBuildError, SoapParseError, type SoapFaultError } from './errors.ts';
 import { DEFAULT_SOAP_PROFILE, SOAP_ENV_NAMESPACE, type SoapProfile } from './namespaces.ts';
 import type { MOMessage, SoapOperation, SoapRequests, SoapResponses } from './operations.ts';
 import { SOAP_COMPLEX_TYPES, SOAP_OPERATION_SCHEMAS, type FieldDef } from './schema.ts';
@@ -223,9 +223,18 @@ export function parseRequestEnvelope(
 export const SOAP_PARSE_SLICE_BYTES = 64 * 1024;
 
 /**
+ * Most '&' and ']' characters in one request (issue 23). saxes builds the text of a reference or of a
+ * ']' inside CDATA one character at a time: 4 MB of "&amp;" or of "]" in CDATA took seconds and
+ * gigabytes of rope. A request of this interface has a few: a text message is at most some
+ * 40,000 characters of which those are a handful, and hex content has none.
+ */
+export const SOAP_MAX_SPECIAL_CHARS = 16 * 1024;
+
+/**
  * parseRequestEnvelope for a server (issue 23): the body is fed to the streaming reader in slices,
- * each followed by a macrotask turn, so a 4 MB hostile envelope (about 0.25 s of parsing at worst)
- * never holds other requests up for more than one slice. `yieldTurn` is setImmediate in a promise.
+ * each followed by a macrotask turn, so a 4 MB hostile envelope never holds other requests up for
+ * more than one slice; and a body of more than SOAP_MAX_SPECIAL_CHARS '&' and ']' is refused before
+ * the parser meets them. `yieldTurn` is setImmediate in a promise.
  */
 export async function parseRequestEnvelopeInSlices(
   input: Uint8Array,
@@ -233,8 +242,15 @@ export async function parseRequestEnvelopeInSlices(
   yieldTurn: () => Promise<void>,
 ): Promise<ParsedSoapRequest> {
   const reader = new SoapEnvelopeReader({ kind: 'request' }, options);
+  let special = 0;
   for (let at = 0; at < input.byteLength; at += SOAP_PARSE_SLICE_BYTES) {
-    reader.write(input.subarray(at, at + SOAP_PARSE_SLICE_BYTES));
+    const slice = input.subarray(at, at + SOAP_PARSE_SLICE_BYTES);
+    for (const b of slice) if (b === 0x26 || b === 0x5d) special++;
+    if (special > SOAP_MAX_SPECIAL_CHARS)
+      throw new SoapParseError(
+        `more than ${SOAP_MAX_SPECIAL_CHARS} "&" and "]" characters: not a request of this interface`,
+      );
+    reader.write(slice);
     if (at + SOAP_PARSE_SLICE_BYTES < input.byteLength) await yieldTurn();
   }
   const content = reader.end().content;

@@ -140,6 +140,17 @@ describe('gateway logins over HTTP', () => {
     expect(answers.filter((a) => parseTags(a.body).AvailableCredit !== undefined)).toEqual([]);
   });
 
+  it('refuses a Username or PIN longer than the spec allows without a check, counting nothing', async () => {
+    const guard = new LoginGuard();
+    const huge = 'u'.repeat(4 * 1024 * 1024);
+    for (let i = 0; i < FREE_FAILURES + 1; i++) {
+      expect(await authenticate(gw.ctx.db, huge, gw.pin, guard, '10.4.0.1')).toBeNull();
+      expect(await authenticate(gw.ctx.db, gw.username, 'p'.repeat(21), guard, '10.4.0.1')).toBeNull();
+    }
+    // never checked, so never a failure of that address or of the real username
+    expect(guard.retryAfterMs(gw.username, '10.4.0.1')).toBe(0);
+  });
+
   it('runs at most MAX_CONCURRENT_CHECKS checks at a time across addresses', async () => {
     const g = new LoginGuard();
     let running = 0;

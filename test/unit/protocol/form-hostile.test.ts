@@ -1,7 +1,7 @@
 // Issue 23, item 1: form decoding is linear in the body and refuses more than a set number of
 // fields; the decoder of long components says where a body is broken exactly as the short path does.
 import { describe, expect, it } from 'vitest';
-import { FormDecodeError, FormFieldLimitError, decodeForm } from '../../../protocol/form.ts';
+import { FormDecodeError, FormFieldLimitError, decodeForm, fieldBeyond } from '../../../protocol/form.ts';
 import { buildRequestEnvelope, parseRequestEnvelopeInSlices } from '../../../protocol/soap/envelope.ts';
 import { SOAP_PARSE_SLICE_BYTES } from '../../../protocol/soap/envelope.ts';
 
@@ -21,6 +21,14 @@ describe('decodeForm against hostile bodies', () => {
     expect(err).toBeInstanceOf(FormFieldLimitError);
     expect(err.position).toBe(9);
     expect(decodeForm('a&b=1&&c', 3).size).toBe(3);
+  });
+
+  it('counts the fields of a raw body before decoding it, agreeing with decodeForm', () => {
+    const bytes = (t: string) => new TextEncoder().encode(t);
+    expect(fieldBeyond(bytes('a&b=1&&c&d'), 3)).toBe(9);
+    expect(fieldBeyond(bytes('a&b=1&&c&'), 3)).toBe(-1);
+    expect(fieldBeyond(bytes('&&&'), 0)).toBe(-1);
+    expect(fieldBeyond(bytes('a&'.repeat(1_000_000)), 1000)).toBe(2000);
   });
 
   it('takes time in proportion to the body, not its square (a million bare tags)', () => {

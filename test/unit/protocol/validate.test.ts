@@ -454,3 +454,37 @@ describe('manageaccount', () => {
     expect(problem?.message).toContain('256 UCS-2 parts');
   });
 });
+
+// Issue 23: raw control characters (%00, %1E) were accepted in text fields and charged for.
+describe('control characters', () => {
+  const base = { Username: 'demo', PIN: 'abc123', SendTo: '447700900123' };
+  const controls = (fields: Record<string, string>, op: Operation = 'sendsms') =>
+    validateRequest(op, fields).filter((p) => p.rule === 'control');
+
+  it('refuses C0, DEL and C1 controls in a text and names the field and the character', () => {
+    for (const [ch, u] of [
+      ['\u0000', 'U+0000'],
+      ['\u001e', 'U+001E'],
+      ['\u007f', 'U+007F'],
+      ['\u0085', 'U+0085'],
+    ] as const) {
+      const p = controls({ ...base, Message: `ab${ch}c` });
+      expect(p).toHaveLength(1);
+      expect(p[0]!.field).toBe('Message');
+      expect(p[0]!.message).toBe(`Message contains a control character (${u}) at character 3; remove it`);
+    }
+    expect(controls({ ...base, FlashMessage: '\u0001' })[0]?.field).toBe('FlashMessage');
+    expect(
+      controls({ UN: 'demo', PIN: 'abc123', N: '447700900123', M: 'x\u0000' }, 'sendsms-deprecated'),
+    ).toHaveLength(1);
+  });
+
+  it('keeps line feed, carriage return, tab and form feed (GSM) in a text', () => {
+    expect(controls({ ...base, Message: 'line one\r\nline two\tcol\fpage' })).toEqual([]);
+    expect(validateRequest('sendsms', { ...base, Message: 'a\nb' })).toEqual([]);
+  });
+
+  it('refuses a line break in a one-line field', () => {
+    expect(controls({ ...base, Message: 'x', ReplyTo: 'Shop\n' }).map((p) => p.field)).toEqual(['ReplyTo']);
+  });
+});

@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIMITS } from '../../protocol/limits.ts';
-import type { EffectivePolicy } from '../../preload/api.ts';
+import type { EffectivePolicy } from '../../domain/index.ts';
 import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
 import { DEFAULT_MAX_DOWNLOAD_BYTES } from './update-download.ts';
 import { parsePublicKey } from './update-signature.ts';

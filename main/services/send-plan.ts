@@ -5,7 +5,7 @@
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { analyzeText } from '../../protocol/sms.ts';
 import type { AppStore } from '../store/app-store.ts';
-import type { Credit, OutboxContent, SendEstimate, SendRequest } from '../../preload/api.ts';
+import type { Credit, OutboxContent, SendEstimate, SendRequest } from '../../domain/index.ts';
 
 export interface RecipientPlan {
   /** Distinct normalised numbers, in the order given (numbers, then contacts, then groups). */

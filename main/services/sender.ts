@@ -18,9 +18,9 @@ import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
 import { JobProgress } from './send-progress.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
+import type { MessengerApi } from '../../preload/api.ts';
 import type {
   Credit,
-  MessengerApi,
   OutboxBatch,
   OutboxContent,
   OutboxJob,
@@ -29,7 +29,7 @@ import type {
   SendAccepted,
   SendRequest,
   Settings,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 export interface SenderDeps {
   store: AppStore;

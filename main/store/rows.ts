@@ -1,4 +1,4 @@
-// Row shapes of the app database and their mapping to the API types of preload/api.ts.
+// Row shapes of the app database and their mapping to the domain types (domain/).
 import type { ReportGroup } from '../../protocol/reports.ts';
 import type {
   Contact,
@@ -9,7 +9,7 @@ import type {
   Millis,
   OutboxBatch,
   BatchState,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 type Nullable<T> = T | null;
 

@@ -11,7 +11,7 @@ import type {
   ChildCreated,
   ChildCreateRequest,
   TransferDirection,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 import {
   CHILD_ACCOUNT_TYPES,
   LIMITS,

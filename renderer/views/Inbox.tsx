@@ -10,7 +10,7 @@ import type {
   ConversationSummary,
   MessageHit,
   SearchResults,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 import { api, useEvent } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';

@@ -121,10 +121,12 @@ export function createSender(deps: SenderDeps) {
       labelsOf(batch),
       bookLabel(batch),
     );
-    if (res.outcome === 'unsent') {
-      return { stop: null, results: batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })) };
-    }
-    if (res.outcome === 'unknown') {
+    if (res.outcome !== 'answered') {
+      if (res.outcome === 'unsent')
+        return {
+          stop: null,
+          results: batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
+        };
       store.outbox.markUnknown(batch.id, res.reason);
       return { stop: null };
     }

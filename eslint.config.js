@@ -78,10 +78,10 @@ export const LAYERS = {
   'storage/': { may: [] },
   'protocol/': { may: [] },
   // The app's own model (issue 27), shared by the store, the services, the preload API and the renderer.
-  'domain/': { may: ['protocol/'], types: ['preload/api.ts'] },
+  'domain/': { may: ['protocol/'] },
   'gateway/': { may: ['protocol/', 'storage/'] },
   'main/client/': { may: ['protocol/'] },
-  'main/store/': { may: ['protocol/', 'storage/', 'domain/'], types: ['preload/api.ts'] },
+  'main/store/': { may: ['protocol/', 'storage/', 'domain/'] },
   'main/services/': {
     may: ['main/client/', 'main/store/', 'protocol/', 'domain/', 'preload/ipc-contract.ts'],
     types: ['preload/api.ts'],

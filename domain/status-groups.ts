@@ -1,7 +1,8 @@
 // The groups a recipient's status falls in, defined once (issue 27): the summary and filter of
 // every recipient table (renderer/components/RecipientTable.tsx), History's filter and the store's
 // "Resend to failed" (main/store/outbox-campaigns.ts) all read them here.
-import type { OutboundStatus, RecipientOutcome } from '../preload/api.ts';
+import type { OutboundStatus } from './messages.ts';
+import type { RecipientOutcome } from './outbox.ts';
 
 /** The groups a summary counts and a filter picks; each recipient is in exactly one. */
 export type StatusGroup =

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountSummary, Credit, EffectivePolicy, Settings } from '../preload/api.ts';
+import type { AccountSummary, Credit, EffectivePolicy, Settings } from '../domain/index.ts';
 import { api, bridge, errorText, SEND_REQUEST_EVENT, useEvent } from './api.ts';
 import { SignIn } from './views/SignIn.tsx';
 import { Compose, type ComposeDraft } from './views/compose/Compose.tsx';

@@ -3,7 +3,7 @@
 // click (browsers ignore a request that no user action started); a notification is shown only
 // while the tab is in the background, and its click brings the tab forward and opens the
 // conversation. The unread count in the window title is the App's (both shells).
-import type { MessageRecord } from '../preload/api.ts';
+import type { MessageRecord } from '../domain/index.ts';
 import { displayNumber } from './format.ts';
 
 export function notificationsSupported(): boolean {

@@ -1,6 +1,8 @@
 // A send to many recipients as GatewayClient makes it: recipients normalised and cut into requests
 // of at most the spec's 350, every request checked with protocol/ before the first is sent (all
 // problems at once), then the requests one after another, stopping at a whole-account error.
+// It serves the CLI (sendSms, sendMms): the app journals its own batches and sends each through
+// GatewayClient.sendFormFields (issue 27), planned once by its services.
 import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
 import type { Operation } from '../../protocol/fields.ts';
 import { LIMITS, PER_RECIPIENT_RESPONSE_FORMAT } from '../../protocol/limits.ts';

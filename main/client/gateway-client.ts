@@ -10,7 +10,6 @@ import { classifyReport, describeReport, isAccepted, REPORT } from '../../protoc
 import { parseManageResponse } from '../../protocol/responses.ts';
 import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
-import type { SendOperation } from '../../protocol/content.ts';
 import { buildRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError } from '../../protocol/soap/errors.ts';
 import { SENDSMS5_PROFILE, SOAP_CONTENT_TYPE, SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
@@ -102,13 +101,9 @@ export interface GatewayClientOptions extends TransportOptions {
   batchSize?: number | undefined;
 }
 
-/** One request of fields sent as they are (sendFormFields): its answer read, or why there is none. */
+/** A sendFormFields answer, or why none: unsent (surely not sent), unknown (may have arrived: never re-sent). */
 export type FormSendOutcome =
-  | { outcome: 'answered'; value: BatchInterpretation }
-  /** Certainly not sent (no connection). */
-  | { outcome: 'unsent'; reason: string }
-  /** May have reached the gateway (timeout, HTTP error, unreadable answer): never sent again. */
-  | { outcome: 'unknown'; reason: string };
+  { outcome: 'answered'; value: BatchInterpretation } | { outcome: 'unsent' | 'unknown'; reason: string };
 
 export class GatewayClient {
   readonly #transport: HttpTransport;
@@ -191,15 +186,9 @@ export class GatewayClient {
     return runCampaign(this.#post, await this.#setup('sendmms', fields, req), options);
   }
 
-  /**
-   * One sendsms or sendmms request of fields made elsewhere (the app's journaled content of any kind,
-   * protocol/content.ts contentFormFields, checked with protocol/ before it was journaled) to its
-   * recipients, as this client's account: its Username and PIN replace any in `fields`. `to` labels
-   * the answer's records in order, then `book`'s members. The app's one way to send a batch (issue
-   * 27); sendSms and sendMms (campaign.ts: normalising, batching, sizing books) serve the CLI.
-   */
+  /** One sendsms/sendmms request of the app's content as this account; `to`, then `book`, label the answer. */
   async sendFormFields(
-    operation: SendOperation,
+    operation: 'sendsms' | 'sendmms',
     fields: Fields,
     to: readonly string[],
     book?: string,

@@ -5,7 +5,7 @@
 // only wires them to Electron's objects.
 import { resolve } from 'node:path';
 import { APP_INDEX_URL, APP_SCHEME, resolveAppFile } from './app-protocol.ts';
-import type { MessageRecord, UpdateInfo } from '../../preload/api.ts';
+import type { MessageRecord, UpdateInfo } from '../../domain/index.ts';
 import { MENU_EVENTS } from '../../preload/ipc-contract.ts';
 import type { MenuEvent } from '../../preload/ipc-contract.ts';
 

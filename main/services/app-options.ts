@@ -7,7 +7,8 @@ import type { LoadPolicyOptions } from './deploy-policy.ts';
 import type { UpdatePolicy } from './updates.ts';
 import type { SecretStore } from './secrets.ts';
 import type { AppStore } from '../store/app-store.ts';
-import type { EffectivePolicy, EventChannel, MessengerApi, MessengerEvents } from '../../preload/api.ts';
+import type { EventChannel, MessengerApi, MessengerEvents } from '../../preload/api.ts';
+import type { EffectivePolicy } from '../../domain/index.ts';
 
 export interface MessengerAppOptions {
   dataDir: string;

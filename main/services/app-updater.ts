@@ -2,7 +2,7 @@
 // deploy policy's `updates` part (or the option of tests), the release asked of the signed-in
 // account's gateway, the download hosts allowed by it; and the session hooks that keep what a check
 // found while the gateway stays the same (only the PIN changed).
-import type { EffectivePolicy } from '../../preload/api.ts';
+import type { EffectivePolicy } from '../../domain/index.ts';
 import type { Emit, MessengerAppOptions } from './app-options.ts';
 import { packageVersion } from './app-options.ts';
 import { sameGateway } from './session.ts';

@@ -10,14 +10,14 @@ import type { Log } from './app-options.ts';
 import { message as errorMessage } from './app-options.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
+import type { MessengerApi } from '../../preload/api.ts';
 import type {
   AutoReplyRule,
   MessageRecord,
-  MessengerApi,
   SendAccepted,
   SendRequest,
   Settings,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 /** Whether `text` starts with `keyword` as a word (case-insensitive): "JOIN", "join now", not "joiner". */
 export function startsWithKeyword(text: string, keyword: string): boolean {

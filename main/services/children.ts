@@ -11,6 +11,7 @@ import type { Log } from './app-options.ts';
 import { readBalance } from './credit.ts';
 import type { Session, Sessions } from './session.ts';
 import { ApiError } from './validate-args.ts';
+import type { MessengerApi } from '../../preload/api.ts';
 import type {
   Balance,
   ChildAccount,
@@ -20,8 +21,7 @@ import type {
   ChildTransferRequest,
   ChildTransferResult,
   Credit,
-  MessengerApi,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 export interface ChildrenDeps {
   store: AppStore;

@@ -5,14 +5,8 @@ import type { GatewayClient } from '../client/gateway-client.ts';
 import type { Emit } from './app-options.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
-import type {
-  AccountSummary,
-  Balance,
-  Credit,
-  DeliveryRate,
-  MessengerApi,
-  Settings,
-} from '../../preload/api.ts';
+import type { MessengerApi } from '../../preload/api.ts';
+import type { AccountSummary, Balance, Credit, DeliveryRate, Settings } from '../../domain/index.ts';
 
 export interface CreditDeps {
   sessions: { require(): Session; current(): Session | null };

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DELIVERY_OPTIONS, LIMITS, type DeliveryOption } from '../../protocol/limits.ts';
 import { formatMoney, parseMoney } from '../../protocol/money.ts';
-import type { EffectivePolicy } from '../../preload/api.ts';
+import type { EffectivePolicy } from '../../domain/index.ts';
 import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
 import { DEFAULT_MAX_DOWNLOAD_BYTES } from './update-download.ts';
 import { parsePublicKey } from './update-signature.ts';

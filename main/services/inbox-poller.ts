@@ -15,7 +15,7 @@ import type { Emit, Log } from './app-options.ts';
 import type { Sandbox } from './sandbox.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
-import type { AccountSummary, MessageRecord, Settings } from '../../preload/api.ts';
+import type { AccountSummary, MessageRecord, Settings } from '../../domain/index.ts';
 
 export const MAX_POLL_BACKOFF_SECONDS = 3600;
 

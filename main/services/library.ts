@@ -4,7 +4,7 @@
 // LibraryNumber to this app (main/store/library-numbers.ts).
 import type { SandboxLibraryKind as GatewayLibraryKind } from '../../protocol/sandbox-routes.ts';
 import { isLibraryItemKind } from '../store/library-numbers.ts';
-import type { ContentKind, LibraryItem, LibraryItemKind } from '../../preload/api.ts';
+import type { ContentKind, LibraryItem, LibraryItemKind } from '../../domain/index.ts';
 
 const FROM_GATEWAY: Record<GatewayLibraryKind, LibraryItemKind> = {
   ringtone: 'ringtone',

@@ -4,7 +4,7 @@
 import { analyzeText } from '../../protocol/sms.ts';
 import { isRichKind } from '../../protocol/content.ts';
 import { LIMITS } from '../../protocol/limits.ts';
-import type { Contact, MergeMeasure } from '../../preload/api.ts';
+import type { Contact, MergeMeasure } from '../../domain/index.ts';
 import { ApiError } from './validate-args.ts';
 
 const FIELD = /\{\s*(name|first name|last name|number|email)\s*(?:\|([^{}]*))?\}/giu;

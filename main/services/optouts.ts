@@ -6,7 +6,8 @@ import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import type { AppStore } from '../store/app-store.ts';
 import type { Log } from './app-options.ts';
 import type { Session } from './session.ts';
-import type { MessageRecord, MessengerApi, Settings } from '../../preload/api.ts';
+import type { MessengerApi } from '../../preload/api.ts';
+import type { MessageRecord, Settings } from '../../domain/index.ts';
 import Papa from 'papaparse';
 
 /** The first word of a message, upper-cased, without trailing punctuation ("Stop." → "STOP"). */

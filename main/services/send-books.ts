@@ -14,7 +14,7 @@ import type { JobExtras } from '../store/outbox-extras.ts';
 import { isMailMerge } from './mail-merge.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
-import type { SendRequest } from '../../preload/api.ts';
+import type { SendRequest } from '../../domain/index.ts';
 
 export interface PlannedExtras {
   extras: JobExtras;

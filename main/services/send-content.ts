@@ -4,7 +4,7 @@
 import { contentFormFields, contentOperation, contentProblems } from '../../protocol/content.ts';
 import { PER_RECIPIENT_RESPONSE_FORMAT } from '../../protocol/limits.ts';
 import { ApiError } from './validate-args.ts';
-import type { OutboxContent } from '../../preload/api.ts';
+import type { OutboxContent } from '../../domain/index.ts';
 
 /** The sendsms / sendmms form fields of `content` to `sendTo`, with ResponseFormat 3. */
 export function sendFields(

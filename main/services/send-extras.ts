@@ -3,7 +3,7 @@
 // book member (gateway order, docs/GATEWAY.md); members are labelled "<book> #n" by the client.
 import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
 import { addressBooksOf } from '../client/requests.ts';
-import type { OutboxBatch, RecipientResult } from '../../preload/api.ts';
+import type { OutboxBatch, RecipientResult } from '../../domain/index.ts';
 
 /** The labels of a batch's answer records before its books' members: its numbers, then Cc, Bcc. */
 export function labelsOf(batch: OutboxBatch): string[] {

@@ -6,7 +6,7 @@ import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { analyzeText } from '../../protocol/sms.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { formatMoney, parseMoney } from '../../protocol/money.ts';
-import type { Credit, DeliveryRate, OutboxContent, SendEstimate, SendRequest } from '../../preload/api.ts';
+import type { Credit, DeliveryRate, OutboxContent, SendEstimate, SendRequest } from '../../domain/index.ts';
 
 export interface RecipientPlan {
   /** Distinct normalised numbers, in the order given (numbers, then contacts, then groups). */

@@ -8,7 +8,7 @@
 // had any, then from 'pending'. A delivery receipt or a cancel in between shows at the next full
 // read.
 import type { OutboxJournal } from '../store/outbox-journal.ts';
-import type { OutboundStatus, OutboxJob, RecipientOutcome } from '../../preload/api.ts';
+import type { OutboundStatus, OutboxJob, RecipientOutcome } from '../../domain/index.ts';
 
 export const FULL_READ_MS = 250;
 

@@ -19,10 +19,10 @@ import { JobProgress } from './send-progress.ts';
 import type { rateWatcher } from './rates.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
+import type { MessengerApi } from '../../preload/api.ts';
 import type {
   Balance,
   Credit,
-  MessengerApi,
   OutboxBatch,
   OutboxContent,
   OutboxJob,
@@ -31,7 +31,7 @@ import type {
   SendAccepted,
   SendRequest,
   Settings,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 /** Opted-out recipients named in an estimate (issue 26); the rest are counted. */
 const OPTED_OUT_NAMED = 20;
@@ -133,10 +133,12 @@ export function createSender(deps: SenderDeps) {
       labelsOf(batch),
       bookLabel(batch),
     );
-    if (res.outcome === 'unsent') {
-      return { stop: null, results: batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })) };
-    }
-    if (res.outcome === 'unknown') {
+    if (res.outcome !== 'answered') {
+      if (res.outcome === 'unsent')
+        return {
+          stop: null,
+          results: batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
+        };
       store.outbox.markUnknown(batch.id, res.reason);
       return { stop: null };
     }
@@ -335,8 +337,36 @@ export function createSender(deps: SenderDeps) {
     return { s, country, plan, kept, skipped, planned };
   }
 
+  /**
+   * Issue 27: the plan an estimate made, kept for the submit of the same request that follows it (same
+   * account and country, within PLAN_REUSE_MS, once): recipients normalised and books sized once per
+   * send. The opt-out list is applied again at submit (a number may have opted out meanwhile); a book
+   * member who did is caught when its batch is read again before it goes (recheckExtras).
+   */
+  let estimated: { key: string; at: number; plan: Awaited<ReturnType<typeof planSend>> } | null = null;
+  const PLAN_REUSE_MS = 60_000;
+  const planKey = (req: SendRequest, account: string): string =>
+    JSON.stringify([account, deps.country() ?? null, { ...req, limit: undefined }]);
+
+  async function planForSubmit(req: SendRequest): Promise<Awaited<ReturnType<typeof planSend>>> {
+    const last = estimated;
+    estimated = null;
+    const s = sessions.require();
+    if (
+      last &&
+      Date.now() - last.at <= PLAN_REUSE_MS &&
+      last.plan.s === s &&
+      last.key === planKey(req, s.account.id)
+    ) {
+      checkContent(req.content);
+      const { kept, skipped } = store.optOuts.filter(s.account.id, last.plan.plan.numbers);
+      return { ...last.plan, kept, skipped };
+    }
+    return planSend(req);
+  }
+
   async function submit(req: SendRequest): Promise<SendAccepted> {
-    const { s, country: c, plan, kept, skipped, planned } = await planSend(req);
+    const { s, country: c, plan, kept, skipped, planned } = await planForSubmit(req);
     const { invalid } = plan;
     // "Send to the first K the credit covers": the rest is not journaled at all; books and Cc/Bcc
     // whole while they fit.
@@ -377,7 +407,9 @@ export function createSender(deps: SenderDeps) {
     send: {
       submit,
       estimate: async (req) => {
-        const { plan: all, kept, skipped, planned } = await planSend(req);
+        const planOfSend = await planSend(req);
+        estimated = { key: planKey(req, planOfSend.s.account.id), at: Date.now(), plan: planOfSend };
+        const { plan: all, kept, skipped, planned } = planOfSend;
         const plan = { ...all, numbers: kept, optedOut: skipped.length };
         let credit = await deps.credit();
         if (!credit)

@@ -4,7 +4,8 @@
 import type { AddressBookEntry } from '../client/address-books.ts';
 import type { Sessions } from './session.ts';
 import { ApiError } from './validate-args.ts';
-import type { MessengerApi, ServerAddressBook } from '../../preload/api.ts';
+import type { MessengerApi } from '../../preload/api.ts';
+import type { ServerAddressBook } from '../../domain/index.ts';
 
 /**
  * Books from a QueryAddressBook answer of every book: each item's Group is "book" or "book::group"

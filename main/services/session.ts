@@ -13,7 +13,8 @@ import { ApiError } from './validate-args.ts';
 import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import type { Sandbox } from './sandbox.ts';
-import type { AccountSummary, EffectivePolicy, MessengerApi, SignInRequest } from '../../preload/api.ts';
+import type { MessengerApi } from '../../preload/api.ts';
+import type { AccountSummary, EffectivePolicy, SignInRequest } from '../../domain/index.ts';
 
 export interface Session {
   account: AccountSummary;

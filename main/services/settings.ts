@@ -5,7 +5,8 @@ import type { AppStore } from '../store/app-store.ts';
 import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
 import type { Emit } from './app-options.ts';
 import { clampPollInterval } from './deploy-policy.ts';
-import type { EffectivePolicy, MessengerApi, Settings } from '../../preload/api.ts';
+import type { MessengerApi } from '../../preload/api.ts';
+import type { EffectivePolicy, Settings } from '../../domain/index.ts';
 
 export interface SettingsDeps {
   store: AppStore;

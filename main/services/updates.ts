@@ -6,13 +6,8 @@
 // allowedDownloadHosts when the policy lists them (only those), else the signed-in gateway's host.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type {
-  MessengerApi,
-  MessengerEvents,
-  UpdateDownload,
-  UpdateInfo,
-  UpdateStatus,
-} from '../../preload/api.ts';
+import type { MessengerApi, MessengerEvents } from '../../preload/api.ts';
+import type { UpdateDownload, UpdateInfo, UpdateStatus } from '../../domain/index.ts';
 import type { GatewayClient } from '../client/gateway-client.ts';
 import { checkDownloadUrl, DownloadError, downloadFile, normalizeHost } from './update-download.ts';
 import { updateKeys } from './update-signature.ts';

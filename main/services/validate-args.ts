@@ -3,7 +3,8 @@
 // library: the API is small, the checks are shallow (deeper rules — numbers, text limits — are the
 // services' and protocol/'s), and no validation package is installed. It runs once per call, in
 // api-binding.ts's `call`, which both shells (main/electron/ipc.ts, main/web.ts) go through.
-import type { ApiChannel } from '../../preload/api.ts';
+import type { ApiCall, ApiChannel } from '../../preload/api.ts';
+import type { DraftJson } from '../../domain/index.ts';
 import { ApiError, isApiChannel } from '../../preload/ipc-contract.ts';
 import { OUTBOUND_PAGE_MAX } from '../../protocol/sandbox-routes.ts';
 import { CONTENT_KINDS } from '../../protocol/content.ts';
@@ -12,27 +13,40 @@ import { CHILD_ACCOUNT_TYPES, DELIVERY_OPTIONS } from '../../protocol/limits.ts'
 /** A call refused at the boundary or by a service: the one class of preload/ipc-contract.ts. */
 export { ApiError, isApiChannel };
 
-type Check = (value: unknown, path: string) => string | null;
+/**
+ * A check of a value at `path`: null when it passes, else why not. `T` is the type of what it lets
+ * through (a phantom, never set): the combinators below build it, so ARG_CHECKS' entries are
+ * type-checked against the API's argument types (issue 27: the check cannot drift from domain/).
+ */
+type Check<T = unknown> = ((value: unknown, path: string) => string | null) & { readonly passes?: T };
+/** What a check lets through. */
+type Passes<C> = C extends Check<infer T> ? T : never;
+/** The object type an obj() shape lets through: keys ending in '?' optional. */
+type ShapeOf<S extends Record<string, Check>> = {
+  [K in keyof S as K extends `${string}?` ? never : K]: Passes<S[K]>;
+} & { [K in keyof S as K extends `${infer N}?` ? N : never]?: Passes<S[K]> };
+type Flat<T> = { [K in keyof T]: T[K] };
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const str: Check = (v, p) => (typeof v === 'string' ? null : `${p} must be a string`);
-const bool: Check = (v, p) => (typeof v === 'boolean' ? null : `${p} must be true or false`);
-const int: Check = (v, p) => (Number.isSafeInteger(v) ? null : `${p} must be a whole number`);
-const num: Check = (v, p) => (typeof v === 'number' && Number.isFinite(v) ? null : `${p} must be a number`);
-const posInt: Check = (v, p) =>
+const str: Check<string> = (v, p) => (typeof v === 'string' ? null : `${p} must be a string`);
+const bool: Check<boolean> = (v, p) => (typeof v === 'boolean' ? null : `${p} must be true or false`);
+const int: Check<number> = (v, p) => (Number.isSafeInteger(v) ? null : `${p} must be a whole number`);
+const num: Check<number> = (v, p) =>
+  typeof v === 'number' && Number.isFinite(v) ? null : `${p} must be a number`;
+const posInt: Check<number> = (v, p) =>
   Number.isSafeInteger(v) && (v as number) > 0 ? null : `${p} must be a whole number above 0`;
 const oneOf =
-  (...values: readonly unknown[]): Check =>
+  <const V extends readonly unknown[]>(...values: V): Check<V[number]> =>
   (v, p) =>
     values.includes(v) ? null : `${p} must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
 const nullable =
-  (c: Check): Check =>
+  <T>(c: Check<T>): Check<T | null> =>
   (v, p) =>
     v === null ? null : c(v, p);
 const arr =
-  (item: Check, max = 1_000_000): Check =>
+  <T>(item: Check<T>, max = 1_000_000): Check<T[]> =>
   (v, p) => {
     if (!Array.isArray(v)) return `${p} must be a list`;
     if (v.length > max) return `${p} has more than ${max} items`;
@@ -43,7 +57,7 @@ const arr =
     return null;
   };
 const record =
-  (value: Check): Check =>
+  <T>(value: Check<T>): Check<Record<string, T>> =>
   (v, p) => {
     if (!isObj(v)) return `${p} must be an object`;
     for (const [k, x] of Object.entries(v)) {
@@ -54,7 +68,7 @@ const record =
   };
 /** An object with exactly these keys (optional ones marked with '?'); unknown keys refused. */
 const obj =
-  (shape: Record<string, Check>): Check =>
+  <S extends Record<string, Check>>(shape: S): Check<Flat<ShapeOf<S>>> =>
   (v, p) => {
     if (!isObj(v)) return `${p} must be an object`;
     const known = new Map(
@@ -72,7 +86,7 @@ const obj =
     return null;
   };
 const either =
-  (...checks: Check[]): Check =>
+  <C extends Check[]>(...checks: C): Check<Passes<C[number]>> =>
   (v, p) => {
     let first: string | null = null;
     for (const c of checks) {
@@ -85,7 +99,7 @@ const either =
 
 /** Any JSON value (an editor's saved state), at most `depth` levels deep. */
 const json =
-  (depth: number): Check =>
+  (depth: number): Check<DraftJson> =>
   (v, p) => {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return null;
     if (typeof v === 'number') return num(v, p);
@@ -131,13 +145,22 @@ const strOrList = either(str, arr(str, 20));
 const idAndContacts = obj({ id: posInt, contactIds: arr(posInt) });
 
 /** What each channel takes: `undefined` allowed when the argument is optional, `none` for no argument. */
-const none: Check = (v, p) => (v === undefined ? null : `${p}: this call takes no argument`);
+const none: Check<undefined> = (v, p) => (v === undefined ? null : `${p}: this call takes no argument`);
 const optional =
-  (c: Check): Check =>
+  <T>(c: Check<T>): Check<T | undefined> =>
   (v, p) =>
     v === undefined ? null : c(v, p);
 
-export const ARG_CHECKS: Record<ApiChannel, Check> = {
+/** What a channel's call takes: its one argument, or undefined for a call without one. */
+type ArgOf<C extends ApiChannel> =
+  Parameters<ApiCall<C>> extends []
+    ? undefined
+    : Parameters<ApiCall<C>> extends [(infer A)?]
+      ? A | undefined
+      : Parameters<ApiCall<C>>[0];
+
+/** Each channel's check; its type must let through only what the API's argument type allows. */
+export const ARG_CHECKS: { [C in ApiChannel]: Check<ArgOf<C>> } = {
   'accounts.list': none,
   'accounts.current': none,
   'accounts.signIn': either(
@@ -228,7 +251,7 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
     'lowCreditThreshold?': num,
     'pushReceiver?': obj({ enabled: bool, port: nullable(int) }),
     'notifications?': bool,
-    'theme?': str,
+    'theme?': oneOf('system', 'light', 'dark'),
     'childAccounts?': bool,
     'soapTypesNamespace?': str,
     'enterSends?': bool,
@@ -264,13 +287,15 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'library.list': none,
   'sandbox.outbound': optional(
     obj({
-      'afterId?': (v, p) =>
-        Number.isSafeInteger(v) && (v as number) >= 0 ? null : `${p} must be a whole number, 0 or more`,
+      'afterId?': ((v, p) =>
+        Number.isSafeInteger(v) && (v as number) >= 0
+          ? null
+          : `${p} must be a whole number, 0 or more`) as Check<number>,
       // The most the sandbox network's outbound() answers in one page.
-      'limit?': (v, p) =>
+      'limit?': ((v, p) =>
         Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= OUTBOUND_PAGE_MAX
           ? null
-          : `${p} must be a whole number from 1 to ${OUTBOUND_PAGE_MAX}`,
+          : `${p} must be a whole number from 1 to ${OUTBOUND_PAGE_MAX}`) as Check<number>,
     }),
   ),
   // issue 16: the SOAP namespaces in use, the account's server address books

@@ -7,7 +7,7 @@ import { LIMITS } from '../../protocol/limits.ts';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
-import type { AccountSummary } from '../../preload/api.ts';
+import type { AccountSummary } from '../../domain/index.ts';
 
 export interface AccountInput {
   label?: string;

@@ -4,7 +4,7 @@
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
-import type { AutoReplyRule } from '../../preload/api.ts';
+import type { AutoReplyRule } from '../../domain/index.ts';
 
 interface RuleRow {
   id: number;

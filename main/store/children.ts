@@ -3,7 +3,7 @@
 // the child's PIN is never stored (it is shown to the user once, at creation).
 import type { AppDb } from './db.ts';
 import { rowsAs } from './rows.ts';
-import type { ChildAccount } from '../../preload/api.ts';
+import type { ChildAccount } from '../../domain/index.ts';
 import type { ChildAccountType } from '../../protocol/limits.ts';
 
 interface ChildRow {

@@ -16,7 +16,7 @@ import type {
   DeletedContact,
   ImportOptions,
   ImportResult,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 export const CONTACT_CSV_FIELDS = ['Name', 'Number', 'Email', 'Notes'] as const;
 const NAME_MAX = 200;

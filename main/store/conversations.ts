@@ -23,7 +23,7 @@ import type {
   MessageRecord,
   Page,
   ThreadCursor,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;

@@ -2,7 +2,7 @@
 // Compose opens (after navigation or a restart), deleted by "Discard draft" and by a send.
 import type { AppDb } from './db.ts';
 import { rowAs } from './rows.ts';
-import type { SavedDraft } from '../../preload/api.ts';
+import type { SavedDraft } from '../../domain/index.ts';
 
 export class DraftsRepo {
   readonly #app: AppDb;

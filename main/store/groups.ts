@@ -5,7 +5,7 @@ import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { CONTACT_COLUMNS, rowAs, rowsAs, toContact } from './rows.ts';
 import type { ContactRow } from './rows.ts';
-import type { Contact, Group } from '../../preload/api.ts';
+import type { Contact, Group } from '../../domain/index.ts';
 
 const NAME_MAX = 100;
 

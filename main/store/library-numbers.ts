@@ -2,7 +2,7 @@
 // (migration 007): the media picker offers them again for any gateway.
 import type { AppDb } from './db.ts';
 import { rowsAs } from './rows.ts';
-import type { LibraryItem, LibraryItemKind } from '../../preload/api.ts';
+import type { LibraryItem, LibraryItemKind } from '../../domain/index.ts';
 
 /** Every LibraryItemKind (the compiler keeps this list complete). */
 const KINDS: Record<LibraryItemKind, true> = {

@@ -2,7 +2,7 @@
 // or that the user added. Sends skip them (main/services/sender.ts), including resends.
 import type { AppDb } from './db.ts';
 import { rowAs, rowsAs } from './rows.ts';
-import type { OptOut } from '../../preload/api.ts';
+import type { OptOut } from '../../domain/index.ts';
 
 interface OptOutRow {
   number: string;

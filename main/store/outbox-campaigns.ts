@@ -13,7 +13,7 @@ import type { MessageRow } from './rows.ts';
 import type { OptedOut, OutboxJournal } from './outbox-journal.ts';
 import { EMPTY_COUNTS, campaignRoot, toOutcome } from './outbox-reads.ts';
 import { FAILED_STATUSES } from '../../domain/status-groups.ts';
-import type { Campaign, CampaignRow, OutboxJob, StatusCounts } from '../../preload/api.ts';
+import type { Campaign, CampaignRow, OutboxJob, StatusCounts } from '../../domain/index.ts';
 
 /** A send to more recipients than this is a campaign (no Inbox conversation per recipient either). */
 export const CAMPAIGN_MIN_RECIPIENTS = 2;

@@ -7,7 +7,7 @@
 // as still fit (none when a Cc/Bcc book could not be sized).
 import type { DatabaseSync } from 'node:sqlite';
 import { classifyReport } from '../../protocol/reports.ts';
-import type { RecipientResult } from '../../preload/api.ts';
+import type { RecipientResult } from '../../domain/index.ts';
 import { stmt } from '../../storage/sqlite.ts';
 
 /** What a job sends beyond its numbers. */

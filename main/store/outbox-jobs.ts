@@ -14,7 +14,7 @@ import { hasExtras, placeExtras } from './outbox-extras.ts';
 import type { Chunk, JobExtras } from './outbox-extras.ts';
 import { ensureCampaignConversations, insertOutboundMessages } from './outbox-write.ts';
 import type { OutboundRow } from './outbox-write.ts';
-import type { OutboxContent, OutboxJob } from '../../preload/api.ts';
+import type { OutboxContent, OutboxJob } from '../../domain/index.ts';
 
 export interface OutboxJournalOptions {
   defaultCountry?: string;

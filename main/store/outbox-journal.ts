@@ -9,7 +9,7 @@
 // batch, position in the SendTo list, report and delivery receipt, so the thread view, the
 // history and the journal read the same truth.
 //
-// Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as preload/api.ts types; the
+// Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as domain/ types; the
 // journal extends it), ./outbox-jobs.ts (a send journaled, a resend; the journal extends it too),
 // ./outbox-receipts.ts (delivery receipts, early ones kept until their batch
 // is answered); here the states a send goes through.
@@ -31,7 +31,7 @@ import type {
   OutboxBatch,
   RecipientOutcome,
   RecipientResult,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 export { statusOfReceipt } from './outbox-receipts.ts';
 export { isProcessAlive, outboxRunId } from './run-lock.ts';

@@ -1,5 +1,5 @@
 // The outbox journal's read side (./outbox-journal.ts extends it with the sending states): jobs,
-// batches and recipients as the types of preload/api.ts, with each job's counts by status. Reads
+// batches and recipients as the types of domain/, with each job's counts by status. Reads
 // only; every change goes through the journal.
 import type { StatementSync } from 'node:sqlite';
 import type { AppDb } from './db.ts';
@@ -15,7 +15,7 @@ import type {
   OutboxJob,
   RecipientOutcome,
   StatusCounts,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 interface JobRow {
   id: number;

@@ -6,7 +6,7 @@ import { classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
 import type { MessageRow } from './rows.ts';
-import type { DeliveryReceiptInput, MessageRecord, OutboundStatus } from '../../preload/api.ts';
+import type { DeliveryReceiptInput, MessageRecord, OutboundStatus } from '../../domain/index.ts';
 
 /** How long a receipt waits for its MessageIdentifier to be recorded. */
 const EARLY_RECEIPT_TTL_MS = 7 * 24 * 3600 * 1000;

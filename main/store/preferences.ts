@@ -1,4 +1,4 @@
-// The app's preferences: the settings of preload/api.ts (their repository: ./settings.ts) and the
+// The app's preferences: the settings of domain/account.ts (their repository: ./settings.ts) and the
 // Electron shell's window state, in one JSON file `preferences.json` in the user data folder, kept
 // by `conf`: the JSON schema below checks every write (and the file when it is opened), its
 // `default`s fill in what the file does not hold, and its migrations move an older file's shape
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import Conf from 'conf';
 import { getCountries } from 'libphonenumber-js/min';
 import type { Options, Schema } from 'conf';
-import type { Settings } from '../../preload/api.ts';
+import type { Settings } from '../../domain/index.ts';
 import { DELIVERY_OPTIONS } from '../../protocol/limits.ts';
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({

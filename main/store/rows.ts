@@ -1,4 +1,4 @@
-// Row shapes of the app database and their mapping to the API types of preload/api.ts.
+// Row shapes of the app database and their mapping to the domain types (domain/).
 import { contentLabel } from '../../protocol/content-label.ts';
 import type { ReportGroup } from '../../protocol/reports.ts';
 import type {
@@ -10,7 +10,7 @@ import type {
   Millis,
   OutboxBatch,
   BatchState,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 
 type Nullable<T> = T | null;
 

@@ -7,7 +7,7 @@ import type { StatementSync } from 'node:sqlite';
 import type { AppDb } from './db.ts';
 import { CONTACT_COLUMNS, MESSAGE_COLUMNS, rowsAs, toContact, toMessage } from './rows.ts';
 import type { ContactRow, MessageRow } from './rows.ts';
-import type { SearchResults } from '../../preload/api.ts';
+import type { SearchResults } from '../../domain/index.ts';
 
 export const SEARCH_LIMIT_DEFAULT = 50;
 const SEARCH_LIMIT_MAX = 500;

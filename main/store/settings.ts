@@ -1,4 +1,4 @@
-// App settings (preload/api.ts `Settings`) over the preferences file (./preferences.ts, which holds
+// App settings (domain/account.ts `Settings`) over the preferences file (./preferences.ts, which holds
 // their defaults and JSON schema and checks every change against it). Earlier versions kept them in
 // the SQLite table `settings` (migration 004); migrateSqliteSettings copies them over once and
 // leaves their rows as they were (adding one row that marks the copy). Secrets (the PIN) are never stored here.
@@ -7,7 +7,7 @@ import { StoreError } from './errors.ts';
 import { rowsAs } from './rows.ts';
 import { DEFAULT_SETTINGS, PREFERENCES_SCHEMA } from './preferences.ts';
 import type { PreferencesStore } from './preferences.ts';
-import type { Settings } from '../../preload/api.ts';
+import type { Settings } from '../../domain/index.ts';
 
 export { DEFAULT_SETTINGS, POLL_INTERVAL_RANGE, SETTINGS_SCHEMA } from './preferences.ts';
 import { POLL_INTERVAL_RANGE } from './preferences.ts';

@@ -2,7 +2,7 @@
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
-import type { Template } from '../../preload/api.ts';
+import type { Template } from '../../domain/index.ts';
 
 const NAME_MAX = 100;
 const TEXT_MAX = 10_000;

@@ -1,4 +1,4 @@
-import type { Credit } from '../../preload/api.ts';
+import type { Credit } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { useAction } from '../hooks/useAction.ts';
 import { ErrorText } from './ErrorText.tsx';

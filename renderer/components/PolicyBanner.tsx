@@ -1,4 +1,4 @@
-import type { EffectivePolicy } from '../../preload/api.ts';
+import type { EffectivePolicy } from '../../domain/index.ts';
 
 /** A deploy policy file that could not be applied: its path and every problem (docs/ADMIN.md). */
 export function PolicyBanner({ policy }: { policy: EffectivePolicy | null }) {

@@ -3,7 +3,7 @@
 // words WHY a row is what it is (issue 17: an unknown row says why it is unknown and that it is
 // never re-sent; pending = never requested looks different from unknown). Its summary counts the
 // same rows the table shows (issue 12), grouped as the pills are.
-import type { RecipientOutcome } from '../../preload/api.ts';
+import type { RecipientOutcome } from '../../domain/index.ts';
 import { describeReport } from '../../protocol/reports.ts';
 import { statusGroupOf } from '../../domain/status-groups.ts';
 import type { StatusGroup } from '../../domain/status-groups.ts';

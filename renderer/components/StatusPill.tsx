@@ -1,4 +1,4 @@
-import type { MessageStatus } from '../../preload/api.ts';
+import type { MessageStatus } from '../../domain/index.ts';
 
 const LABELS: Record<MessageStatus, string> = {
   pending: 'pending',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { UpdateDownload, UpdateInfo } from '../../preload/api.ts';
+import type { UpdateDownload, UpdateInfo } from '../../domain/index.ts';
 import { api, errorText, useEvent } from '../api.ts';
 import { useDialog } from './Dialog.tsx';
 import { ErrorText } from './ErrorText.tsx';

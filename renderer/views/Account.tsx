@@ -5,7 +5,7 @@ import type {
   Settings,
   SoapNamespaceInfo,
   UpdateInfo,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { plural } from '../format.ts';

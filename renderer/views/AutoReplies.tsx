@@ -2,7 +2,7 @@
 // rule. The main process answers as messages arrive, at most once per number per rule per day and
 // at most the daily cap in all; each reply shows as automatic in its conversation.
 import { useCallback, useEffect, useState } from 'react';
-import type { AutoReplyRule } from '../../preload/api.ts';
+import type { AutoReplyRule } from '../../domain/index.ts';
 import { api, useEvent } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';

@@ -4,7 +4,7 @@
 // why each row is what it is, a filter by the summary's groups and a search; CSV export; Resend to
 // failed and Continue sending (./send-actions.ts).
 import { useCallback, useState } from 'react';
-import type { Campaign as CampaignData } from '../../preload/api.ts';
+import type { Campaign as CampaignData } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';

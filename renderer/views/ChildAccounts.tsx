@@ -4,7 +4,7 @@
 // PIN shown once with Copy buttons, transfers by GBP amount or by messages in either direction
 // (from the child with its PIN, never stored), delete after a confirmation dialog.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { AccountSummary, ChildAccount, ChildCreated, ChildCreateRequest } from '../../preload/api.ts';
+import type { AccountSummary, ChildAccount, ChildCreated, ChildCreateRequest } from '../../domain/index.ts';
 import { CHILD_ACCOUNT_TYPES, type ChildAccountType } from '../../protocol/limits.ts';
 import { childAccountFields, tidyChildAccount } from '../../protocol/child-account.ts';
 import { validateRequest } from '../../protocol/validate.ts';

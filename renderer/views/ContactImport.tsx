@@ -4,7 +4,7 @@
 // `merge` that imports the same file again, updating those contacts.
 import { useState } from 'react';
 import Papa from 'papaparse';
-import type { CsvColumnMapping, ImportResult } from '../../preload/api.ts';
+import type { CsvColumnMapping, ImportResult } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { Dialog } from '../components/Dialog.tsx';
 

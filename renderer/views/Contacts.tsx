@@ -3,7 +3,7 @@
 // (./ContactsTable.tsx) and the groups (./ContactsGroups.tsx). A further section is one more child
 // of `.contacts-sections`.
 import { useCallback, useEffect, useState } from 'react';
-import type { Contact, Group, ImportResult } from '../../preload/api.ts';
+import type { Contact, Group, ImportResult } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { download, plural } from '../format.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';

@@ -3,7 +3,7 @@
 // with the default country (+44 7911 100042), "+44 7911", "7911" and "100042" match as digits. A
 // query with letters ("user42@", "comma 42") is never a number search.
 import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
-import type { Contact } from '../../preload/api.ts';
+import type { Contact } from '../../domain/index.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 
 export const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

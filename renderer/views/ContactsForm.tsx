@@ -1,7 +1,7 @@
 // The add / edit form of a contact: the number checked as typed (protocol/msisdn.ts, the default
 // country), a duplicate named before saving.
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Contact } from '../../preload/api.ts';
+import type { Contact } from '../../domain/index.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';

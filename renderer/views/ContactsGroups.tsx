@@ -1,7 +1,7 @@
 // The groups panel of the Contacts view: create a group (with the selected contacts), open one to
 // send to it, rename, delete, and see and remove its members.
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Contact, Group } from '../../preload/api.ts';
+import type { Contact, Group } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { displayNumber } from '../format.ts';

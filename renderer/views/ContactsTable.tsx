@@ -3,7 +3,7 @@
 // remove from the open group, delete), each reported with an Undo by the view. Rows are shown a
 // page at a time so that 5,000 contacts stay quick; the selection covers the whole filter.
 import { useMemo, useRef, useState, type MouseEvent } from 'react';
-import type { Contact, Group } from '../../preload/api.ts';
+import type { Contact, Group } from '../../domain/index.ts';
 import { displayNumber, plural } from '../format.ts';
 import { contactMatcher } from './ContactsFilter.ts';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { OutboundStatus, OutboxBatch, OutboxJob } from '../../preload/api.ts';
+import type { OutboundStatus, OutboxBatch, OutboxJob } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { JobBooks, toBooksOf, useJobBooks } from './HistoryBooks.tsx';

@@ -3,7 +3,7 @@
 // carried them shows its book or Cc/Bcc, the reach counted when it was sent and what the gateway
 // answered for that request.
 import { useEffect, useState } from 'react';
-import type { OutboxBatch, OutboxJob } from '../../preload/api.ts';
+import type { OutboxBatch, OutboxJob } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { plural } from '../format.ts';
 import { StatusPill } from '../components/StatusPill.tsx';

@@ -9,10 +9,12 @@ import type {
   ConversationFilter,
   ConversationSummary,
   MessageHit,
+  Page,
   SearchResults,
-} from '../../preload/api.ts';
+} from '../../domain/index.ts';
 import { summaryLine } from '../../protocol/content-label.ts';
-import { api, useEvent } from '../api.ts';
+import { api } from '../api.ts';
+import { useLiveRead } from '../hooks/useLiveRead.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { VirtualList } from '../components/VirtualList.tsx';
 import { displayNumber, download, formatTime } from '../format.ts';
@@ -45,8 +47,6 @@ export function Inbox({
   /** A conversation to open (a notification's click); a new object opens it again. */
   openConversation?: { peer: string } | null;
 }) {
-  const [convs, setConvs] = useState<ConversationSummary[]>([]);
-  const [cursor, setCursor] = useState<ConversationCursor | null>(null);
   const [filter, setFilter] = useState<ConversationFilter>('all');
   const [selected, setSelected] = useState<number | null>(null);
   // What the thread needs when the conversation is not in the loaded pages (a search hit).
@@ -64,18 +64,22 @@ export function Inbox({
   const panelRef = useRef<HTMLDivElement>(null);
   const menuRef = useRef<HTMLDetailsElement>(null);
 
-  const reload = useCallback(() => {
-    api()
-      .inbox.conversations({ limit: PAGE, filter })
-      .then(
-        (p) => {
-          setConvs(p.items);
-          setCursor(p.next);
-        },
-        (e: unknown) => setError(e),
-      );
-  }, [filter]);
-  useEffect(reload, [reload]);
+  // The first page, read again (throttled) when a message arrives or a send makes progress (issue 27:
+  // the renderer's one way, useLiveRead); the pages scrolled to after it belong to the first page they
+  // followed, and go when it is read again.
+  const firstPage = useLiveRead(
+    useCallback(() => api().inbox.conversations({ limit: PAGE, filter }), [filter]),
+    { 'inbox:received': () => true, 'outbox:progress': () => true },
+  );
+  const { load: reload } = firstPage;
+  const [later, setLater] = useState<{
+    after: Page<ConversationSummary, ConversationCursor> | null;
+    items: ConversationSummary[];
+    next: ConversationCursor | null;
+  }>({ after: null, items: [], next: null });
+  const pages = later.after !== null && later.after === firstPage.data ? later : null;
+  const convs = [...(firstPage.data?.items ?? []), ...(pages?.items ?? [])];
+  const cursor = pages ? pages.next : (firstPage.data?.next ?? null);
   useEffect(() => {
     if (searchFocus > 0) searchRef.current?.focus();
   }, [searchFocus]);
@@ -86,29 +90,16 @@ export function Inbox({
     api()
       .inbox.conversations({ cursor, limit: PAGE, filter })
       .then((p) => {
-        setConvs((c) => [...c, ...p.items]);
-        setCursor(p.next);
+        const after = firstPage.data;
+        setLater((l) => ({
+          after,
+          items: l.after === after ? [...l.items, ...p.items] : p.items,
+          next: p.next,
+        }));
       })
       .catch((e: unknown) => setError(e))
       .finally(() => (loading.current = false));
-  }, [cursor, filter]);
-
-  // A large send reports progress per batch: refresh the list at most every 500 ms.
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const reloadSoon = useCallback(() => {
-    timer.current ??= setTimeout(() => {
-      timer.current = null;
-      reload();
-    }, 500);
-  }, [reload]);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  useEvent('inbox:received', reload);
-  useEvent('outbox:progress', reloadSoon);
+  }, [cursor, filter, firstPage.data]);
 
   // Search as you type: the newest query wins (an older answer arriving late is dropped).
   const searchSeq = useRef(0);
@@ -255,7 +246,7 @@ export function Inbox({
             </button>
           ))}
         </div>
-        <ErrorText error={error} />
+        <ErrorText error={error ?? firstPage.error} />
         {pollWarning ? (
           <p className="warn-text small" role="status" data-testid="poll-warning">
             {pollWarning}

@@ -3,7 +3,7 @@
 // arrow keys move between results (from the search box too), Enter opens one, Escape goes back to
 // the box. A contact opens that contact's conversation.
 import type { KeyboardEvent, RefObject } from 'react';
-import type { Contact, MessageHit, SearchResults } from '../../preload/api.ts';
+import type { Contact, MessageHit, SearchResults } from '../../domain/index.ts';
 import { displayNumber, plural, snippetParts } from '../format.ts';
 
 /** Highlight the query's words (case and accents ignored) in a short text such as a name. */

@@ -2,7 +2,7 @@
 // Shift+Enter makes a new line, or the other way round by the `enterSends` setting), and the
 // conversation's actions (mark unread, archive, export, delete, add an unknown sender to contacts).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { MessageRecord, ThreadCursor } from '../../preload/api.ts';
+import type { MessageRecord, ThreadCursor } from '../../domain/index.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { analyzeText } from '../../protocol/sms.ts';
 import { api, useEvent } from '../api.ts';

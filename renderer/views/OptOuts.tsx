@@ -2,7 +2,7 @@
 // settings) or that the user added; sends skip them. View, add, remove, export as CSV, and the
 // keywords themselves.
 import { useCallback, useEffect, useState } from 'react';
-import type { OptOut, Settings } from '../../preload/api.ts';
+import type { OptOut, Settings } from '../../domain/index.ts';
 import { parseRecipientText } from '../../protocol/msisdn.ts';
 import { api, useEvent } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';

@@ -2,7 +2,7 @@
 // with its groups and their member counts, and its members on demand; refreshed on request.
 // A book or "book::group" is what SendToAddressBook names (spec 2.2).
 import { useCallback, useEffect, useState } from 'react';
-import type { ServerAddressBook } from '../../preload/api.ts';
+import type { ServerAddressBook } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { displayNumber } from '../format.ts';
 import { ErrorText } from '../components/ErrorText.tsx';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { AccountSummary, EffectivePolicy, SignInRequest } from '../../preload/api.ts';
+import type { AccountSummary, EffectivePolicy, SignInRequest } from '../../domain/index.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { api, bridge } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';

@@ -1,7 +1,7 @@
 // The virtual phone's model: the PDUs the local sandbox's network received (sandbox.outbound),
 // grouped per handset and per message, each message reassembled and decoded with protocol/smart
 // exactly as a handset would (decodePdusToContent), plus readable views of vCard / vCalendar text.
-import type { Page, SandboxPdu } from '../../preload/api.ts';
+import type { Page, SandboxPdu } from '../../domain/index.ts';
 import { decodePdusToContent, parseVCalendar, parseVCard } from '../../protocol/smart/index.ts';
 import type { DecodedContent, VCalendar, VCard } from '../../protocol/smart/index.ts';
 

@@ -3,7 +3,7 @@
 // then campaigns.resendFailed: the journal's resend path, in one transaction, never to an opted-out
 // number) and "Continue sending" (issue 17: only what was never requested; numbers that opted out
 // since are left out and counted).
-import type { OutboxJob, SendEstimate } from '../../preload/api.ts';
+import type { OutboxJob, SendEstimate } from '../../domain/index.ts';
 import { contentLabel, summaryLine } from '../../protocol/content-label.ts';
 import { api } from '../api.ts';
 import type { useDialog } from '../components/Dialog.tsx';

@@ -5,7 +5,6 @@
 // ready, a second start and Quit from the tray). The built preload runs in a sandbox-like V8
 // context, and the built renderer in Chromium with that preload wired to the web shell's services
 // (test/support/preload-in-page.ts). One build for all of it.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -31,14 +30,13 @@ import type { AppBrowser } from '../e2e/support.ts';
 import { loadPreload, rendererApi, runPreloadBundle } from '../support/preload-bundle.ts';
 import { preloadInitScript } from '../support/preload-in-page.ts';
 import { BUNDLED_MIGRATIONS } from '../../scripts/bundle-migrations.ts';
-import { buildApp, NODE, ROOT } from '../support/built-app.ts';
-import type { BuiltApp } from '../support/built-app.ts';
-import type { BootConfig, BootReport } from '../support/electron-boot-driver.ts';
+import { bootBuilt, buildApp, ROOT } from '../support/built-app.ts';
+import type { Boot, BuiltApp } from '../support/built-app.ts';
+import type { BootConfig } from '../support/electron-boot-driver.ts';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { checkRecipient } from '../../gateway/recipient-check.ts';
 import type { SandboxReply, SandboxRequest } from '../../main/services/sandbox-host.ts';
 
-const DRIVER = join(ROOT, 'test/support/electron-boot-driver.ts');
 let built: BuiltApp;
 const dirs: string[] = [];
 
@@ -50,32 +48,8 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-interface Boot {
-  report: BootReport;
-  code: number | null;
-  dir: string;
-}
-
-/** One start of the built app in a fresh user-data folder; resolves when the process has ended. */
-async function boot(opts: Pick<BootConfig, 'gotLock' | 'signIn'>): Promise<Boot> {
-  const dir = mkdtempSync(join(tmpdir(), 'messenger-boot-'));
-  dirs.push(dir);
-  const config: BootConfig = {
-    bundle: join(built.out, 'main/index.js'),
-    dir,
-    report: join(dir, 'report.json'),
-    ...opts,
-  };
-  const child = spawn(NODE, ['--disable-warning=ExperimentalWarning', DRIVER, JSON.stringify(config)], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (!existsSync(config.report)) throw new Error(`no report (exit ${code}):\n${stderr}`);
-  return { report: JSON.parse(readFileSync(config.report, 'utf8')) as BootReport, code, dir };
-}
+/** One start of the built app in a fresh user-data folder (test/support/built-app.ts bootBuilt). */
+const boot = (opts: Pick<BootConfig, 'gotLock' | 'signIn'>) => bootBuilt(built, dirs, opts);
 
 function filesBelow(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' });

@@ -10,7 +10,7 @@ import type {
   SavedDraft,
   SendRequest,
   Template,
-} from '../../../preload/api.ts';
+} from '../../../domain/index.ts';
 import { isRichKind } from '../../../protocol/content.ts';
 import type { PhoneMake } from '../../../protocol/limits.ts';
 import { api, SEND_REQUEST_EVENT } from '../../api.ts';

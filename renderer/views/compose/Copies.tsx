@@ -2,7 +2,7 @@
 // SendBccAddressBook are sendmms fields; a text or flash message takes none). Behind a "Cc/Bcc"
 // toggle; they go with the first request of the send only (the sender and the journal see to it).
 import { useId, useState } from 'react';
-import type { SendCopies } from '../../../preload/api.ts';
+import type { SendCopies } from '../../../domain/index.ts';
 import { plural } from '../../format.ts';
 import { findBook, type BookRef } from './server-books.ts';
 

@@ -1,7 +1,7 @@
 // Compose's content: the kind (text, flash, or a rich kind from the media registry), the phone make
 // the kind needs, and either the text box with its GSM-7/UCS-2 counter or the kind's editor.
 import { useRef } from 'react';
-import type { Credit, DeliveryOption, MergeMeasure, Template } from '../../../preload/api.ts';
+import type { Credit, DeliveryOption, MergeMeasure, Template } from '../../../domain/index.ts';
 import { RICH_KINDS, type ContentKind, type RichKind } from '../../../protocol/content.ts';
 import { PHONE_MAKE_REQUIRED, requiredPhoneMake, type PhoneMakeOnly } from '../../../protocol/fields.ts';
 import { LIMITS, PHONE_MAKES, type PhoneMake } from '../../../protocol/limits.ts';

@@ -1,7 +1,7 @@
 // Compose's send options: Reply-To (from the account's permitted list), the delivery service option
 // (text only) and the schedule (now, after a delay, at a time shown in UTC as the gateway takes it);
 // for rich content, under Advanced, PhoneModel and (WAP push) DisableRepurposing (issue 16).
-import type { DeliveryOption } from '../../../preload/api.ts';
+import type { DeliveryOption } from '../../../domain/index.ts';
 import type { ContentKind } from '../../../protocol/content.ts';
 import { DELIVERY_OPTIONS, LIMITS } from '../../../protocol/limits.ts';
 import { toUtcSendTime } from '../../format.ts';

@@ -3,7 +3,7 @@
 // long pasted list is split and checked in a Web Worker (normalize-numbers.ts) while "Checking N
 // numbers…" is shown, and its chips are added in the pasted order when it answers.
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import type { Contact, Group } from '../../../preload/api.ts';
+import type { Contact, Group } from '../../../domain/index.ts';
 import { normalizeMsisdn } from '../../../protocol/msisdn.ts';
 import { checkLater, checkNow, countEntries, type Checked } from './normalize-numbers.ts';
 import { findBook, type BookRef } from './server-books.ts';

@@ -1,7 +1,7 @@
 // Compose's per-recipient results of the job it sent: progress events and delivery receipts of that
 // job update the rows while the view is open.
 import { useRef, useState } from 'react';
-import type { OutboxBatch, OutboxJob, RecipientOutcome } from '../../../preload/api.ts';
+import type { OutboxBatch, OutboxJob, RecipientOutcome } from '../../../domain/index.ts';
 import { api, useEvent } from '../../api.ts';
 import { useDialog } from '../../components/Dialog.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';

@@ -2,7 +2,7 @@
 // one the credit does not cover, shows its recipients, parts, estimated messages and the credit
 // available; the user sends anyway, sends to the first K the credit covers, or goes back.
 import { useId } from 'react';
-import type { SendEstimate } from '../../../preload/api.ts';
+import type { SendEstimate } from '../../../domain/index.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { plural } from '../../format.ts';
 import { basisText, money, rateText } from './rates.ts';

@@ -2,7 +2,7 @@
 // becomes again (contacts and groups stay chips), and the saver that writes it a moment after the
 // last change and when Compose closes (navigation), so nothing typed is lost.
 import { useEffect, useRef } from 'react';
-import type { Contact, Group, SavedDraft } from '../../../preload/api.ts';
+import type { Contact, Group, SavedDraft } from '../../../domain/index.ts';
 import { api } from '../../api.ts';
 import { chipKey, makeNumberChip, type Chip } from './Recipients.tsx';
 

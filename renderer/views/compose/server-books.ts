@@ -2,7 +2,7 @@
 // "book::group" (spec 2.2 SendToAddressBook) with how many it reaches, from the same
 // QueryAddressBook answer the Contacts view shows (addressbooks.list).
 import { useEffect, useState } from 'react';
-import type { ServerAddressBook } from '../../../preload/api.ts';
+import type { ServerAddressBook } from '../../../domain/index.ts';
 import { api } from '../../api.ts';
 import { plural } from '../../format.ts';
 

@@ -3,7 +3,7 @@
 // content it becomes (composeContent, the same content Send submits).
 import { useMemo } from 'react';
 import { contentProblems, isRichKind, type Content, type ContentKind } from '../../../protocol/content.ts';
-import type { MergeMeasure } from '../../../preload/api.ts';
+import type { MergeMeasure } from '../../../domain/index.ts';
 import { LIMITS, type PhoneMake } from '../../../protocol/limits.ts';
 import { analyzeText, type TextAnalysis } from '../../../protocol/sms.ts';
 import { toUtcSendTime } from '../../format.ts';

@@ -3,7 +3,7 @@
 // 250 ms after the last change of the text or the recipients. Null while the text has no "{", for a
 // rich kind, or with no recipient; an answer that arrives after a newer question is dropped.
 import { useEffect, useRef, useState } from 'react';
-import type { ContentKind, MergeMeasure } from '../../../preload/api.ts';
+import type { ContentKind, MergeMeasure } from '../../../domain/index.ts';
 import { api } from '../../api.ts';
 import type { Chip } from './Recipients.tsx';
 

@@ -3,7 +3,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Bitmap } from '../../../protocol/smart/ota-bitmap.ts';
 import { BITMAP_SIZES, createBitmap, otaBitmapSize } from '../../../protocol/smart/ota-bitmap.ts';
-import type { LibraryItemKind } from '../../../preload/api.ts';
+import type { LibraryItemKind } from '../../../domain/index.ts';
 import { BitmapEditor } from './BitmapEditor.tsx';
 import { bitmapField, networkProblems, type BitmapSource } from './bitmap-drafts.ts';
 import { bitmapOfHex, oneOf, pixelsToHex, restoreForm } from './editor-state.ts';

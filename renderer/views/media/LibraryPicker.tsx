@@ -1,7 +1,7 @@
 // Choosing a library number (spec 2.4, 8): the numbers of library.list() for these kinds, or a
 // number typed in (a number can always be typed: the list may not know every file).
 import { useEffect, useId, useState } from 'react';
-import type { LibraryItem, LibraryItemKind } from '../../../preload/api.ts';
+import type { LibraryItem, LibraryItemKind } from '../../../domain/index.ts';
 import { LIBRARY_RANGES, LIMITS } from '../../../protocol/limits.ts';
 import type { LibraryKind } from '../../../protocol/limits.ts';
 import { api, errorText } from '../../api.ts';

@@ -1,6 +1,6 @@
 // vCard editor: a contact of the address book as vCard 2.1 (what phones take over SMS, port 9204).
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { Contact } from '../../../preload/api.ts';
+import type { Contact } from '../../../domain/index.ts';
 import { api, errorText } from '../../api.ts';
 import { useReportDraft } from './editor-kit.tsx';
 import { restoreForm } from './editor-state.ts';

@@ -1,7 +1,7 @@
 // Restoring an editor from its saved state (issue 12, types.ts EditorState): the saved JSON was read
 // from disk and may come from an older version, so each value is taken only when it still fits the
 // form's default (same type, or the check given for it); anything else keeps the default.
-import type { DraftJson } from '../../../preload/api.ts';
+import type { DraftJson } from '../../../domain/index.ts';
 import { bytesToHex } from '../../../protocol/smart/index.ts';
 import type { Bitmap } from '../../../protocol/smart/ota-bitmap.ts';
 import { createBitmap } from '../../../protocol/smart/ota-bitmap.ts';

@@ -2,7 +2,7 @@
 // ContentDraft out (the sendmms fields, every blocking problem, a summary line). All checks come
 // from protocol/ (contentProblems, the smart-messaging codecs); the editors are thin forms over
 // these functions. The file-based kinds (WAP push, MMS) are file-drafts.ts.
-import type { Contact } from '../../../preload/api.ts';
+import type { Contact } from '../../../domain/index.ts';
 import { LIMITS, formatUtcDateTime, parseUtcDateTime } from '../../../protocol/limits.ts';
 import { contentProblems, type RichKind } from '../../../protocol/content.ts';
 import { unpackSeptets } from '../../../protocol/sms.ts';

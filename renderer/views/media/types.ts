@@ -1,7 +1,7 @@
 // The contract between the compose window and each rich-content editor of the media picker
 // (spec 2.4, sendmms). An editor owns its own form state and reports what would be sent; Compose
 // owns recipients, ReplyTo, schedule and the send itself.
-import type { DraftJson } from '../../../preload/api.ts';
+import type { DraftJson } from '../../../domain/index.ts';
 import type { RichContent, RichKind } from '../../../protocol/content.ts';
 
 /** What an editor reports on every change: the content to send, or why it cannot be sent yet. */

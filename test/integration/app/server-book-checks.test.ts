@@ -244,4 +244,32 @@ describe('server books checked before they are sent', { timeout: 60_000 }, () =>
     });
     expect(sentTo(gw).size).toBe(0);
   });
+
+  it('a send reads its book once to plan it (estimate, then submit) and once more just before its batch goes (issue 27)', async () => {
+    const env = await appBehindFront('messenger-book-reads-');
+    const { gw, a, control } = env;
+    book(gw, 'Club', ['447400005000', '447400005001']);
+    let reads = 0;
+    control.intercept = (_path, body) => {
+      if (body.includes('QueryAddressBook')) reads += 1;
+      return 'pass';
+    };
+    const req = { recipients: ['447400000001'], addressBooks: ['Club'], content: TEXT };
+    expect((await a.api.send.estimate(req)).recipients).toBe(3);
+    const sent = await a.api.send.submit(req);
+    await finished(a, sent.job.id);
+    expect((await a.api.outbox.batches(sent.job.id)).map((b) => b.state)).toEqual(['accepted', 'accepted']);
+    expect(Object.fromEntries(sentTo(gw))).toEqual({
+      '447400000001': 1,
+      '447400005000': 1,
+      '447400005001': 1,
+    });
+    // Planned once (the estimate's plan serves the submit), checked again when its batch goes.
+    expect(reads).toBe(2);
+    // A submit with no estimate before it plans for itself.
+    reads = 0;
+    const again = await a.api.send.submit(req);
+    await finished(a, again.job.id);
+    expect(reads).toBe(2);
+  });
 });

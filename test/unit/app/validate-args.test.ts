@@ -91,6 +91,12 @@ describe('checkArgument', () => {
     expect(refused('accounts.signIn', null)).toMatch(/object/);
     expect(refused('history.messages', { filter: { status: 'lost' } })).toMatch(/status/);
     expect(refused('settings.update', { pushReceiver: { enabled: true } })).toMatch(/port/);
+    // Issue 27: the checks are type-checked against the API's argument types; that found the theme,
+    // which the boundary let through as any string while Settings takes three.
+    expect(refused('settings.update', { theme: 'pink' })).toMatch(
+      /theme must be one of "system", "light", "dark"/,
+    );
+    expect(() => checkArgument('settings.update', { theme: 'dark' })).not.toThrow();
   });
 
   it("bounds sandbox.outbound's page by the sandbox network's own page size", () => {

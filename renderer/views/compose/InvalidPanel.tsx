@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import Papa from 'papaparse';
 import { download, plural } from '../../format.ts';
-import type { Chip } from './Recipients.tsx';
+import type { Chip } from './chip.ts';
 
 type InvalidChip = Extract<Chip, { kind: 'invalid' }>;
 

@@ -9,14 +9,9 @@ import { checkLater, checkNow, countEntries, type Checked } from './normalize-nu
 import { findBook, type BookRef } from './server-books.ts';
 import { InvalidPanel } from './InvalidPanel.tsx';
 import { chipMatches } from './find-chips.ts';
+import type { Chip } from './chip.ts';
 
-export type Chip =
-  | { kind: 'number'; key: string; input: string; msisdn: string }
-  | { kind: 'invalid'; key: string; input: string; reason: string }
-  | { kind: 'contact'; key: string; contact: Contact }
-  | { kind: 'group'; key: string; group: Group }
-  // issue 16: a server address book or book::group, sent as SendToAddressBook (reach null: unknown)
-  | { kind: 'book'; key: string; ref: string; reach: number | null };
+export type { Chip } from './chip.ts';
 
 let chipSeq = 0;
 

@@ -2,7 +2,7 @@
 // is shown as +44…, so "0" found every one of them: digits now match the start of a number, as
 // written in full (447700…) or as typed (07700…), and anywhere in it once four or more are typed
 // (the end of a number someone remembers). A name matches anywhere in the chip's label as before.
-import type { Chip } from './Recipients.tsx';
+import type { Chip } from './chip.ts';
 
 /** Only digits and what numbers are written with (spaces, +, -, dots, brackets). */
 const NUMBER_LIKE = /^[\d\s+\-().]+$/;

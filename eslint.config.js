@@ -81,8 +81,13 @@ export const LAYERS = {
   'main/client/': { may: ['protocol/'] },
   'main/store/': { may: ['protocol/', 'storage/'], types: ['preload/api.ts'] },
   'main/services/': {
-    may: ['main/client/', 'main/store/', 'protocol/', 'preload/ipc-contract.ts'],
+    may: ['main/client/', 'main/store/', 'main/office/', 'protocol/', 'preload/ipc-contract.ts'],
     types: ['preload/api.ts'],
+  },
+  // Issue 28: office mode (the office database, PostgreSQL); the services hook it in.
+  'main/office/': {
+    may: ['main/store/', 'storage/', 'protocol/'],
+    types: ['preload/api.ts', 'main/services/'],
   },
   // What the local sandbox's thread runs: the reference gateway itself (issue 15).
   'main/services/sandbox-host.ts': {

@@ -659,6 +659,8 @@ export interface EffectivePolicy {
   childAccounts: boolean;
   /** Pins the SOAP types namespace for every account (wins over the setting); null = not pinned. */
   soapTypesNamespace: string | null;
+  /** Issue 28: every desk of this computer is in office mode on this database (no password); null = not set. */
+  officeDatabase: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -873,6 +875,26 @@ export interface MessengerApi {
      */
     resendFailed(jobId: number): Promise<CampaignResend>;
   };
+  // issue 28: office mode (docs/OFFICE.md)
+  office: {
+    /** Office mode at this desk; null when the desk is not in office mode. */
+    status(): Promise<OfficeStatus | null>;
+  };
+}
+
+// issue 28: office mode
+/** A desk in office mode: its office database, whether it reaches it, whether it collects. */
+export interface OfficeStatus {
+  enabled: true;
+  /** postgres://USER@HOST:PORT/DATABASE (never the password). */
+  url: string;
+  connected: boolean;
+  /** This desk holds the account's collector lease (it calls CollectMessages). */
+  collector: boolean;
+  /** Writes queued here for the office database (sent when it is reachable). */
+  pending: number;
+  /** Why the office database cannot be reached (null while connected). */
+  error: string | null;
 }
 
 // issue 12: campaigns
@@ -954,6 +976,9 @@ export interface MessengerEvents {
   // issue 13
   /** Open the conversation with `peer` (Electron: a desktop notification was clicked). */
   'inbox:open': { peer: string };
+  // issue 28
+  /** Office mode: the office database connected or lost, this desk collecting or not. */
+  'office:status': OfficeStatus;
 }
 
 /** "area.call" for every call of MessengerApi. */

@@ -105,6 +105,8 @@ export const API_CHANNELS = [
   // issue 12: campaigns
   'campaigns.get',
   'campaigns.resendFailed',
+  // issue 28: office mode
+  'office.status',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */
@@ -123,6 +125,8 @@ export const EVENT_CHANNELS = [
   'accounts:changed',
   // issue 13: a desktop notification's click opens its conversation (Electron's main → the window)
   'inbox:open',
+  // issue 28: office mode's state (the renderer's banner)
+  'office:status',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.

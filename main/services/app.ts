@@ -26,6 +26,7 @@ import { createSessions } from './session.ts';
 import { createSettings } from './settings.ts';
 import { ApiError } from './validate-args.ts';
 import type { MessengerApi } from '../../preload/api.ts';
+import { openOffice } from '../office/setup.ts';
 
 export { ApiError };
 export type { MessengerApp, MessengerAppOptions, MessengerEventsHub } from './app-options.ts';
@@ -53,6 +54,19 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     store,
     sessions: { require: () => sessions.require() },
   });
+  // Issue 28: office mode (main/office/, docs/OFFICE.md); null on a desk of its own.
+  const office = openOffice({
+    url: opts.office,
+    policy,
+    env,
+    store,
+    account: () => sessions.current()?.account ?? null,
+    pollIntervalSeconds: () => settings.current().pollIntervalSeconds,
+    becameCollector: () =>
+      void poller.api.pollNow().catch((err: unknown) => log(`poll failed: ${message(err)}`)),
+    emit,
+    log,
+  });
   const sessions = createSessions({
     store,
     policy,
@@ -62,7 +76,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     log,
     country,
     sandbox,
-    hooks: () => [poller, updaterHooks, credit],
+    hooks: () => [poller, updaterHooks, credit, ...(office ? [office.hooks] : [])],
     refreshCredit: () => credit.refresh(),
     whenIdle: () => sender.idle(),
   });
@@ -77,6 +91,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     closing: isClosing,
     emit,
     log,
+    ...(office ? { optOutsFresh: office.fresh } : {}),
   });
   const poller = createInboxPoller({
     store,
@@ -87,6 +102,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     emit,
     log,
     onReceived: (messages) => autoReplies.received(messages, optouts.received(messages)),
+    ...(office ? { office } : {}),
   });
   const serverBooks = createServerBooks({ sessions });
   const children = createChildren({
@@ -105,7 +121,14 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const campaigns = createCampaigns({ store, sessions, start: (id) => sender.start(id) });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
-  const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
+  const optouts = createOptOuts({
+    store,
+    sessions,
+    settings: settings.current,
+    country,
+    log,
+    ...(office ? { office } : {}),
+  });
   const autoReplies = createAutoReplies({
     store,
     sessions,
@@ -137,6 +160,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     autoreplies: autoReplies.api,
     mailmerge: mergeMeasure.api,
     ...campaigns.api,
+    office: { status: async () => office?.status() ?? null },
   };
   const { call, api } = bindApi(impl, isClosing);
 
@@ -163,6 +187,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       // always closed (the first failure is thrown after all of them).
       await runAll([
         () => poller.close(),
+        () => office?.close(),
         () => updater.close(),
         () => autoReplies.close(),
         () => sender.close(),

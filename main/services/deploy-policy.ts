@@ -18,6 +18,7 @@ import type { EffectivePolicy } from '../../preload/api.ts';
 import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
 import { DEFAULT_MAX_DOWNLOAD_BYTES } from './update-download.ts';
 import { parsePublicKey } from './update-signature.ts';
+import { parseOfficeUrl, urlHasPassword } from '../office/connection.ts';
 
 export type { EffectivePolicy };
 
@@ -37,6 +38,8 @@ export interface PolicyFile {
   childAccounts?: boolean;
   soapTypesNamespace?: string;
   allowInsecureGateways?: boolean;
+  /** Issue 28: the office database (postgres://USER@HOST:PORT/DATABASE, no password). */
+  officeDatabase?: string;
 }
 
 /** No policy file: nothing is restricted (an unmanaged install). */
@@ -57,6 +60,7 @@ export const NO_POLICY: Readonly<EffectivePolicy> = Object.freeze({
   childAccounts: false,
   soapTypesNamespace: null,
   allowInsecureGateways: false,
+  officeDatabase: null,
 });
 
 /**
@@ -177,6 +181,7 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
     'childAccounts',
     'soapTypesNamespace',
     'allowInsecureGateways',
+    'officeDatabase',
   ]);
 
   const g = input.gateway;
@@ -293,6 +298,16 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
       );
   }
   policy.allowInsecureGateways = bool(p, 'allowInsecureGateways', input.allowInsecureGateways, false);
+  // issue 28: office mode for every desk of this computer; the password never goes in the file
+  const office = input.officeDatabase;
+  if (office !== undefined) {
+    const parsed = typeof office === 'string' ? parseOfficeUrl(office) : null;
+    if (parsed === null || !parsed.ok)
+      p.push(`officeDatabase: ${parsed?.reason ?? 'must be a postgres:// URL'} (${shown(office)})`);
+    else if (urlHasPassword(office as string))
+      p.push('officeDatabase: must not carry a password (each desk keeps its own: docs/OFFICE.md)');
+    else policy.officeDatabase = (office as string).trim();
+  }
   return { problems: p, policy };
 }
 

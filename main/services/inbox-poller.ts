@@ -15,6 +15,7 @@ import type { Sandbox } from './sandbox.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type { AccountSummary, MessageRecord, Settings } from '../../preload/api.ts';
+import type { Office } from '../office/office.ts';
 
 export const MAX_POLL_BACKOFF_SECONDS = 3600;
 
@@ -31,6 +32,8 @@ export interface InboxPollerDeps {
   log: Log;
   /** New inbound messages, after they are stored and announced (opt-outs, auto-replies; issue 12). */
   onReceived?(messages: MessageRecord[]): void;
+  /** Issue 28: office mode (main/office/): who collects, and each reply shared once. */
+  office?: Pick<Office, 'mayCollect' | 'inboundStored' | 'sync'>;
 }
 
 interface Inbound {
@@ -78,6 +81,8 @@ export function createInboxPoller(deps: InboxPollerDeps) {
         const r = store.conversations.storeInbound(m);
         if (r.stored) stored.push(r.message);
       }
+      // issue 28: queued for the office database in the same transaction (kept once across crashes)
+      deps.office?.inboundStored(stored);
     });
     if (stored.length > 0) {
       emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
@@ -99,6 +104,11 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     const s = sessions.require();
     let received = 0;
     let warning: string | undefined;
+    // issue 28: in office mode only the desk holding the account's collector lease collects
+    if (deps.office && !deps.office.mayCollect()) {
+      schedule(deps.settings().pollIntervalSeconds);
+      return { received };
+    }
     for (let call = 1; ; call++) {
       const r = await s.client.collectMessagesStreaming((page) => {
         received += storeInbound(
@@ -126,7 +136,10 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       largestPage = Math.max(largestPage, r.value.count);
       if (!full || warning !== undefined || call >= MAX_PAGES_PER_POLL) break;
       if (deps.closing() || sessions.current() !== s) break;
+      if (deps.office && !deps.office.mayCollect()) break; // issue 28: the lease ran out
     }
+    // issue 28: a poll ends once what it collected is in the office database (or queued for it)
+    if (received > 0) await deps.office?.sync();
     schedule(deps.settings().pollIntervalSeconds);
     return warning !== undefined ? { received, warning } : { received };
   }

@@ -336,6 +336,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   // issue 12: campaigns
   'campaigns.get': posInt,
   'campaigns.resendFailed': posInt,
+  // issue 28: office mode
+  'office.status': none,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -8,7 +8,16 @@
 // the password is given (MESSENGER_OFFICE_PASSWORD, tests) or made up at each start, set through
 // the socket and never written to disk by this module.
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -103,7 +112,13 @@ export function isCluster(dir: string): boolean {
  */
 export async function startLocalPostgres(
   dataDir: string,
-  opts: { port?: number; password?: string; env?: Record<string, string | undefined> } = {},
+  opts: {
+    port?: number;
+    password?: string;
+    env?: Record<string, string | undefined>;
+    /** Serve TLS too with this certificate and key (PEM; written into the data folder, 0600). */
+    tls?: { cert: string; key: string };
+  } = {},
 ): Promise<LocalPostgres> {
   const bin = postgresBin(opts.env);
   if (bin === null)
@@ -129,7 +144,19 @@ export async function startLocalPostgres(
   }
   const port = opts.port ?? (await freePort());
   const password = opts.password ?? randomBytes(18).toString('base64url');
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
+  let options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
+  if (opts.tls) {
+    for (const [name, pem] of [
+      ['server.crt', opts.tls.cert],
+      ['server.key', opts.tls.key],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, pem, { mode: 0o600 });
+      chmodSync(file, 0o600);
+      if (asRoot()) chownSync(file, postgresIds().uid, postgresIds().gid);
+    }
+    options += ' -c ssl=on';
+  }
   await run(join(bin, 'pg_ctl'), [
     '-D',
     dir,

@@ -20,12 +20,15 @@ export interface TestPostgres extends LocalPostgres {
   query<T extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
-export async function startTestPostgres(cleanups: Cleanups): Promise<TestPostgres> {
+export async function startTestPostgres(
+  cleanups: Cleanups,
+  opts: { tls?: { cert: string; key: string } } = {},
+): Promise<TestPostgres> {
   const base = await mkdtemp(join(tmpdir(), 'office-pg-'));
   // the postgres user (as root) must reach the data folder inside
   await chmod(base, 0o755);
   const dataDir = join(base, 'data');
-  let server = await startLocalPostgres(dataDir);
+  let server = await startLocalPostgres(dataDir, opts.tls ? { tls: opts.tls } : {});
   let running = true;
   cleanups.push(async () => {
     if (running) await server.stop('immediate').catch(() => undefined);
@@ -41,7 +44,11 @@ export async function startTestPostgres(cleanups: Cleanups): Promise<TestPostgre
       running = false;
     },
     async restart() {
-      server = await startLocalPostgres(dataDir, { port: server.port, password: server.password });
+      server = await startLocalPostgres(dataDir, {
+        port: server.port,
+        password: server.password,
+        ...(opts.tls ? { tls: opts.tls } : {}),
+      });
       running = true;
     },
     async query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {

@@ -86,7 +86,7 @@ export const LAYERS = {
   },
   // Issue 28: office mode (the office database, PostgreSQL); the services hook it in.
   'main/office/': {
-    may: ['main/store/', 'storage/', 'protocol/'],
+    may: ['main/store/', 'storage/', 'protocol/', 'preload/ipc-contract.ts'],
     types: ['preload/api.ts', 'main/services/'],
   },
   // What the local sandbox's thread runs: the reference gateway itself (issue 15).

@@ -879,10 +879,30 @@ export interface MessengerApi {
   office: {
     /** Office mode at this desk; null when the desk is not in office mode. */
     status(): Promise<OfficeStatus | null>;
+    /** The Account view's office database setting (applies when the app starts again). */
+    setting(): Promise<OfficeSetting>;
+    /** Sets (null: clears) the URL, without a password; `password` is kept by the OS keyring. */
+    configure(args: { url: string | null; password?: string }): Promise<OfficeSetting>;
   };
 }
 
 // issue 28: office mode
+/** Where this desk's office database comes from, as the Account view shows it. */
+export interface OfficeSetting {
+  /** postgres://USER@HOST:PORT/DATABASE (never the password); null: none configured. */
+  url: string | null;
+  /** Who set it: --office, the deploy policy (both lock the setting) or this Account view. */
+  source: 'command-line' | 'policy' | 'account' | null;
+  /** A password is kept for it in the OS keyring. */
+  passwordStored: boolean;
+  /** A password can be kept here (Electron with an OS keyring); otherwise MESSENGER_OFFICE_PASSWORD. */
+  keyring: boolean;
+  /** The office database in use now (null: not in office mode). */
+  active: string | null;
+  /** The setting differs from what is in use: it applies when the app starts again. */
+  restartNeeded: boolean;
+}
+
 /** A desk in office mode: its office database, whether it reaches it, whether it collects. */
 export interface OfficeStatus {
   enabled: true;

@@ -107,6 +107,8 @@ export const API_CHANNELS = [
   'campaigns.resendFailed',
   // issue 28: office mode
   'office.status',
+  'office.setting',
+  'office.configure',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */

@@ -65,6 +65,10 @@ export class OfficeLocal {
       .run(key, value);
   }
 
+  delete(key: string): void {
+    this.#app.db.prepare('DELETE FROM office_state WHERE key = ?').run(key);
+  }
+
   /** This desk's id, made once per data folder. */
   deskId(): string {
     const id = this.get('desk_id');

@@ -55,10 +55,11 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     sessions: { require: () => sessions.require() },
   });
   // Issue 28: office mode (main/office/, docs/OFFICE.md); null on a desk of its own.
-  const office = openOffice({
+  const { office, setting: officeSetting } = await openOffice({
     url: opts.office,
     policy,
     env,
+    secrets: opts.secrets,
     store,
     account: () => sessions.current()?.account ?? null,
     pollIntervalSeconds: () => settings.current().pollIntervalSeconds,
@@ -160,7 +161,11 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     autoreplies: autoReplies.api,
     mailmerge: mergeMeasure.api,
     ...campaigns.api,
-    office: { status: async () => office?.status() ?? null },
+    office: {
+      status: async () => office?.status() ?? null,
+      setting: officeSetting.api.get,
+      configure: officeSetting.api.set,
+    },
   };
   const { call, api } = bindApi(impl, isClosing);
 

@@ -338,6 +338,8 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   'campaigns.resendFailed': posInt,
   // issue 28: office mode
   'office.status': none,
+  'office.setting': none,
+  'office.configure': obj({ url: nullable(str), 'password?': str }),
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

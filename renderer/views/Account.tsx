@@ -10,6 +10,7 @@ import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { plural } from '../format.ts';
 import { CountryPicker, countryLabel } from './AccountCountry.tsx';
+import { AccountOffice } from './AccountOffice.tsx';
 
 /** What the saved settings now hold, for each one that the save changed (read back from the store). */
 function describeChanges(before: Settings | null, after: Settings): string[] {
@@ -295,6 +296,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
       ) : (
         <ErrorText error={error} />
       )}
+      {account.sandbox ? null : <AccountOffice />}
     </section>
   );
 }

@@ -97,6 +97,26 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
           expect(await browser.page.getByText(`reply ${n}`, { exact: true }).count()).toBe(1);
         await shots(browser.page, `office-inbox-desk-${i === 0 ? 'a' : 'b'}`);
       }
+      // The Account view says which desk collects; the URL given on the command line is read-only there.
+      const roles: string[] = [];
+      for (const [i, { browser }] of desks.entries()) {
+        await browser.page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('button', { name: 'Account' })
+          .click();
+        const card = browser.page.getByRole('form', { name: 'Office database' });
+        await card
+          .getByTestId('office-state')
+          .filter({ hasText: 'Connected to' })
+          .waitFor({ timeout: 30_000 });
+        roles.push((await card.getByTestId('office-state').textContent()) ?? '');
+        expect(await card.getByLabel(/^URL/).getAttribute('readonly')).not.toBeNull();
+        expect(await card.getByText('given on the command line (--office)').count()).toBe(1);
+        await card.scrollIntoViewIfNeeded();
+        await shots(browser.page, `office-account-desk-${i === 0 ? 'a' : 'b'}`);
+      }
+      expect(roles.filter((r) => r.includes('collects the replies')).length).toBe(1);
+      expect(roles.filter((r) => r.includes('receives the replies another desk collects')).length).toBe(1);
       const status = await desks[0]!.browser.page.evaluate(() => window.messenger!.office.status());
       expect(status).toMatchObject({ enabled: true, connected: true, url: server.url });
       for (const d of desks) expect(d.browser.pageErrors).toEqual([]);

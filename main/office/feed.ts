@@ -11,6 +11,18 @@ export const OFFICE_CHANNEL = 'messenger_office';
 /** pg_advisory_xact_lock key of the feed writers ("MSGRFEED"). */
 const FEED_LOCK = 0x4d53475246454544n;
 
+/** Time spent in the feeds' queries by this process, ms (bench/office.ts reports PostgreSQL's share). */
+export const feedTimings = { writeMs: 0, readMs: 0 };
+
+async function timed<T>(kind: 'writeMs' | 'readMs', fn: () => Promise<T>): Promise<T> {
+  const t = performance.now();
+  try {
+    return await fn();
+  } finally {
+    feedTimings[kind] += performance.now() - t;
+  }
+}
+
 export interface InboundRow extends SharedInbound {
   id: number;
   desk: string;
@@ -21,7 +33,11 @@ export interface OptOutRow extends SharedOptOut {
 }
 
 /** Writes `rows` (a desk's queued writes, in order) in one transaction; repeats change nothing. */
-export async function pushPending(c: ClientBase, desk: string, rows: readonly OutboxRow[]): Promise<void> {
+export function pushPending(c: ClientBase, desk: string, rows: readonly OutboxRow[]): Promise<void> {
+  return timed('writeMs', () => write(c, desk, rows));
+}
+
+async function write(c: ClientBase, desk: string, rows: readonly OutboxRow[]): Promise<void> {
   const accounts = new Set(rows.map((r) => r.account));
   await c.query('BEGIN');
   try {
@@ -77,20 +93,22 @@ export async function pullInbound(
   after: number,
   limit: number,
 ): Promise<InboundRow[]> {
-  const r = await c.query<{
-    id: string;
-    uid: string;
-    sender: string;
-    recipient: string;
-    body: string;
-    kind: string;
-    gateway_timestamp: string;
-    received_at: string;
-    desk: string;
-  }>(
-    `SELECT id, uid, sender, recipient, body, kind, gateway_timestamp, received_at, desk FROM inbound
+  const r = await timed('readMs', () =>
+    c.query<{
+      id: string;
+      uid: string;
+      sender: string;
+      recipient: string;
+      body: string;
+      kind: string;
+      gateway_timestamp: string;
+      received_at: string;
+      desk: string;
+    }>(
+      `SELECT id, uid, sender, recipient, body, kind, gateway_timestamp, received_at, desk FROM inbound
       WHERE account = $1 AND id > $2 ORDER BY id LIMIT $3`,
-    [account, after, limit],
+      [account, after, limit],
+    ),
   );
   return r.rows.map((x) => ({
     id: Number(x.id),

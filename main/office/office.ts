@@ -164,10 +164,21 @@ export function createOffice(deps: OfficeDeps) {
 
   async function withClient<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
     const c = await getPool().connect();
+    // A checked-out client's error between two queries (the server shutting down) is emitted on the
+    // client, not the pool: kept here, and the client thrown away on release.
+    let failed: Error | undefined;
+    const onError = (err: Error): void => {
+      failed = err;
+    };
+    c.on('error', onError);
     try {
       return await fn(c);
+    } catch (err) {
+      failed ??= err instanceof Error ? err : new Error(String(err));
+      throw err;
     } finally {
-      c.release();
+      c.off('error', onError);
+      c.release(failed);
     }
   }
 
@@ -324,6 +335,8 @@ export function createOffice(deps: OfficeDeps) {
         local.queue('inbound', key, shared);
         local.recordUid(uid, m.id);
       }
+      // written once the caller's transaction has committed: a long poll shares page by page
+      if (messages.length > 0) setImmediate(() => void kick());
     },
     /** An opt-out list change made here: queued for the office database. Call inside its transaction. */
     optOutChanged(

@@ -13,6 +13,8 @@ export interface ChildDesk {
   child: ChildProcessWithoutNullStreams;
   statuses: OfficeStatus[];
   polled: number[];
+  /** The unread total after each 'inbox:received', with the time it was read here. */
+  unread: Array<{ n: number; at: number }>;
   exited: Promise<NodeJS.Signals | null>;
   poll(): Promise<number>;
   /** How many inbound "reply N" texts the desk holds, and how many distinct. */
@@ -22,8 +24,8 @@ export interface ChildDesk {
 
 export function startChildDesk(
   dataDir: string,
-  gw: TestGateway,
-  server: TestPostgres,
+  gw: Pick<TestGateway, 'url' | 'username' | 'pin'>,
+  server: Pick<TestPostgres, 'url' | 'password'>,
   pollSeconds = 5,
 ): Promise<ChildDesk> {
   const child = spawn(
@@ -46,6 +48,7 @@ export function startChildDesk(
   const statuses: OfficeStatus[] = [];
   const polled: number[] = [];
   const texts: Array<{ total: number; distinct: number }> = [];
+  const unread: Array<{ n: number; at: number }> = [];
   let ready = false;
   const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_c, signal) => r(signal)));
   void (async () => {
@@ -55,7 +58,9 @@ export function startChildDesk(
         status?: OfficeStatus;
         polled?: number;
         texts?: { total: number; distinct: number };
+        unread?: number;
       };
+      if (m.unread !== undefined) unread.push({ n: m.unread, at: performance.now() });
       if (m.texts) texts.push(m.texts);
       if (m.ready) ready = true;
       if (m.status) statuses.push(m.status);
@@ -66,6 +71,7 @@ export function startChildDesk(
     child,
     statuses,
     polled,
+    unread,
     exited,
     async poll() {
       const before = polled.length;

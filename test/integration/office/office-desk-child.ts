@@ -2,7 +2,8 @@
 // signs in to the gateway given on the command line, on the office database named by the URL (the
 // password from MESSENGER_OFFICE_PASSWORD, the PIN from MESSENGER_PIN), and prints one JSON line per
 // event: {"ready"}, {"status": OfficeStatus}, {"polled": n} for each "poll" line read on stdin,
-// {"texts": {total, distinct}} (its inbound "reply N" texts) for each "texts" line.
+// {"texts": {total, distinct}} (its inbound "reply N" texts) for each "texts" line, {"unread": n}
+// after each 'inbox:received'.
 import { createInterface } from 'node:readline';
 import { createMessengerApp } from '../../../main/services/app.ts';
 
@@ -13,6 +14,7 @@ if (!dataDir || !gatewayUrl || !username || !officeUrl || !pin)
 const say = (o: unknown): void => void process.stdout.write(`${JSON.stringify(o)}\n`);
 const app = await createMessengerApp({ dataDir, office: officeUrl, log: () => {} });
 app.events.on('office:status', (status) => say({ status }));
+app.events.on('inbox:received', (p) => say({ unread: p.unreadTotal }));
 await app.api.settings.update({ pollIntervalSeconds: Number(seconds ?? 5) });
 if ((await app.api.accounts.current()) === null)
   await app.api.accounts.signIn({ username, pin, primaryUrl: gatewayUrl, rememberPin: false });

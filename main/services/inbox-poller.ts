@@ -106,6 +106,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     let warning: string | undefined;
     // issue 28: in office mode only the desk holding the account's collector lease collects
     if (deps.office && !deps.office.mayCollect()) {
+      await deps.office.sync(); // what the collecting desk shared, imported now
       schedule(deps.settings().pollIntervalSeconds);
       return { received };
     }

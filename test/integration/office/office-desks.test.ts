@@ -100,5 +100,29 @@ describe.skipIf(!havePostgres())('office mode: desks sharing one account', () =>
       expect([...texts.values()].every((n) => n === 1)).toBe(true);
       expect(await d.app.api.inbox.unreadTotal()).toBe(10_000);
     }
+
+    // A STOP collected by the collecting desk: every other desk's very next send leaves it out.
+    await fromPhone(gw, '447700900811', 'STOP');
+    expect(await collector.app.api.inbox.pollNow()).toEqual({ received: 1 });
+    for (const d of desks.filter((x) => x !== collector))
+      await expect(
+        d.app.api.send.submit({ recipients: ['447700900811'], content: { kind: 'text', text: 'Sale!' } }),
+      ).rejects.toMatchObject({ code: 'invalid-recipients', message: /opt-out list/ });
   }, 180_000);
+
+  it('three desks with the same keyword rule: a keyword reply is answered once', async () => {
+    const { gw, desks } = await office(3);
+    for (const d of desks) await d.app.api.autoreplies.create({ keyword: 'HOURS', reply: 'Open 9 to 5' });
+    const collector = await collectorOf(desks);
+    const before = messageCount(gw.ctx, gw.username);
+    await fromPhone(gw, '447700900821', 'hours?');
+    expect(await collector.app.api.inbox.pollNow()).toEqual({ received: 1 });
+    for (const d of desks)
+      await waitFor('the reply on every desk', async () => (await d.app.api.inbox.unreadTotal()) === 1);
+    await waitFor('the answer sent', async () => messageCount(gw.ctx, gw.username) === before + 1);
+    // every desk polls meanwhile (their timers, and once more each now): still one answer
+    for (const d of desks) await d.app.api.inbox.pollNow();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(messageCount(gw.ctx, gw.username)).toBe(before + 1);
+  }, 120_000);
 });

@@ -315,8 +315,11 @@ export function createOffice(deps: OfficeDeps) {
   return {
     desk,
     status,
-    /** Whether this desk may call CollectMessages now (it holds the account's lease). */
-    mayCollect: (): boolean => Date.now() < leaseUntil,
+    /**
+     * Whether this desk may call CollectMessages now: it holds the account's lease (an account the
+     * office does not share, the local sandbox's, is collected by its own desk).
+     */
+    mayCollect: (): boolean => currentKey() === null || Date.now() < leaseUntil,
     /** Replies just stored by the poller: queued for the office database. Call inside its transaction. */
     inboundStored(messages: readonly MessageRecord[]): void {
       const key = currentKey();

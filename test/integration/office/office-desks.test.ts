@@ -5,10 +5,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_NUMBER } from '../../../gateway/demo.ts';
 import { fromPhone } from '../../support/app.ts';
-import { messageCount, queueReplies, startTestGateway } from '../../support/gateway.ts';
+import { messageCount, postForm, queueReplies, startTestGateway } from '../../support/gateway.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
 import { collectorOf, inboundTexts, openDesk, waitFor } from '../../support/office-desk.ts';
+import { createMessengerApp } from '../../../main/services/app.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const cleanups: Cleanups = [];
 afterEach(async () => {
@@ -109,6 +113,35 @@ describe.skipIf(!havePostgres())('office mode: desks sharing one account', () =>
         d.app.api.send.submit({ recipients: ['447700900811'], content: { kind: 'text', text: 'Sale!' } }),
       ).rejects.toMatchObject({ code: 'invalid-recipients', message: /opt-out list/ });
   }, 180_000);
+
+  it('does not share the local sandbox: a desk in office mode keeps its sandbox replies to itself', async () => {
+    const server = await startTestPostgres(cleanups);
+    const dir = await mkdtemp(join(tmpdir(), 'office-sandbox-'));
+    const app = await createMessengerApp({
+      dataDir: dir,
+      env: {},
+      log: () => {},
+      office: server.urlWithPassword,
+      sandbox: true,
+    });
+    cleanups.push(async () => {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const account = await app.api.accounts.current();
+    expect(account?.sandbox).toBe(true);
+    await waitFor('connected', async () => (await app.api.office.status())?.connected);
+    const res = await postForm(account!.primaryUrl, '/sandbox/inbound', {
+      SendTo: DEMO_NUMBER,
+      ReplyTo: '447700900831',
+      Message: 'reply 1',
+    });
+    expect(res.status).toBe(200);
+    // (the sandbox pushes it to this desk's receiver; a poll finds nothing left and fails not)
+    await waitFor('the sandbox reply', async () => (await app.api.inbox.unreadTotal()) === 1);
+    expect(await app.api.inbox.pollNow()).toEqual({ received: 0 });
+    expect(await server.query('SELECT uid FROM inbound')).toEqual([]);
+  });
 
   it('three desks with the same keyword rule: a keyword reply is answered once', async () => {
     const { gw, desks } = await office(3);

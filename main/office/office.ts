@@ -32,6 +32,8 @@ import { OfficeLocal } from './local.ts';
 import type { SharedInbound } from './local.ts';
 
 const BATCH = 1000;
+/** The longest a query of the pool may wait for the server's answer. */
+const QUERY_TIMEOUT_MS = 10_000;
 const MAX_RECONNECT_MS = 15_000;
 /** The longest a send waits for the office database's opt-out list before going on with the local copy. */
 const FRESH_TIMEOUT_MS = 2000;
@@ -93,6 +95,11 @@ export function createOffice(deps: OfficeDeps) {
   }
 
   const why = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+  /** Not an answer of the server (SQLSTATE, five characters) but a connection that failed or went silent. */
+  const lostConnection = (err: unknown): boolean => {
+    const code = (err as { code?: unknown } | null)?.code;
+    return !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
+  };
 
   function offline(err: unknown): void {
     if (closed) return;
@@ -102,6 +109,10 @@ export function createOffice(deps: OfficeDeps) {
     if (first) log(`office database ${url} unreachable: ${lastError}`);
     const l = listener;
     listener = null;
+    // the pool's connections may be as dead as the listener's: new ones after reconnecting
+    const p = pool;
+    pool = null;
+    void p?.end().catch(() => undefined);
     l?.removeAllListeners('notification');
     void l?.end().catch(() => undefined);
     announce();
@@ -155,7 +166,9 @@ export function createOffice(deps: OfficeDeps) {
 
   function getPool(): Pool {
     if (pool === null) {
-      pool = new pg.Pool({ ...config, max: 3, idleTimeoutMillis: 10_000 });
+      // query_timeout: a server that stops answering (the network lost, not closed) fails a query
+      // instead of holding it for as long as TCP keeps the dead connection
+      pool = new pg.Pool({ ...config, max: 3, idleTimeoutMillis: 10_000, query_timeout: QUERY_TIMEOUT_MS });
       // an idle client's error (the server restarted) must not end the process
       pool.on('error', (err) => log(`office database pool: ${why(err)}`));
     }
@@ -215,6 +228,7 @@ export function createOffice(deps: OfficeDeps) {
         }
       } catch (err) {
         log(`office: lease not renewed: ${why(err)}`);
+        if (lostConnection(err)) offline(err);
       }
       announce();
     }
@@ -239,6 +253,7 @@ export function createOffice(deps: OfficeDeps) {
           await syncOnce();
         } catch (err) {
           if (connected) log(`office: sync failed: ${why(err)}`);
+          if (lostConnection(err)) offline(err);
           break;
         }
       } while (syncAgain && !closed);

@@ -1,7 +1,9 @@
 // Office mode (issue 28) when things fail, against a real PostgreSQL and a reference gateway: the
 // collecting desk (a child process) killed with SIGKILL → another desk collects within two poll
 // intervals, nothing lost or doubled; the office database stopped and started again under the
-// desks → they say so, keep what they must write, and catch up, each reply once everywhere.
+// desks → they say so, keep what they must write, and catch up, each reply once everywhere; the
+// collecting desk's network going silent (a relay that stops passing anything) → it stops
+// collecting by itself and another desk takes over.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_NUMBER } from '../../../gateway/demo.ts';
 import { queueReplies, startTestGateway } from '../../support/gateway.ts';
 import { startChildDesk } from '../../support/office-child.ts';
+import { startTcpProxy } from '../../support/tcp-proxy.ts';
 import type { ChildDesk } from '../../support/office-child.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
@@ -127,5 +130,42 @@ describe.skipIf(!havePostgres())('office mode when a desk or the office database
     const rows = await server.query<{ n: string }>('SELECT count(*) AS n FROM inbound');
     expect(rows[0]).toEqual({ n: '300' });
     expect(await again.texts()).toEqual({ total: 300, distinct: 300 });
+  }, 180_000);
+});
+
+describe.skipIf(!havePostgres())('office mode when the collecting desk loses the network', () => {
+  it('stops collecting by itself; another desk takes over within two poll intervals; it catches up when back', async () => {
+    const server = await startTestPostgres(cleanups);
+    const gw = await startTestGateway({ receiptDelayMs: 100 });
+    cleanups.push(() => gw.close());
+    const proxy = await startTcpProxy(server.port);
+    cleanups.push(() => proxy.close());
+    const viaProxy = `postgres://messenger:${server.password}@127.0.0.1:${proxy.port}/messenger`;
+    const a = await openDesk(cleanups, gw, viaProxy);
+    await waitFor('desk A collects', async () => (await a.app.api.office.status())?.collector);
+    const b = await openDesk(cleanups, gw, server.urlWithPassword);
+    await waitFor('desk B connected', async () => (await b.app.api.office.status())?.connected);
+
+    queueReplies(gw, DEMO_NUMBER, 200);
+    const cutAt = Date.now();
+    proxy.cut();
+    const tookOver = await waitFor('desk B collects', async () =>
+      b.statuses.some((s) => s.collector) ? Date.now() : undefined,
+    );
+    expect(tookOver - cutAt).toBeLessThan(2 * POLL_SECONDS * 1000);
+    // Desk A no longer collects (its lease ran out by its own clock) and says it lost the database.
+    expect((await a.app.api.office.status())?.collector).toBe(false);
+    await waitFor(
+      'desk A says so',
+      async () => a.statuses.some((s) => !s.connected && s.error !== null),
+      30_000,
+    );
+    expect(await a.app.api.inbox.pollNow()).toEqual({ received: 0 });
+    await holdsEachOnce(b.app, 200);
+
+    proxy.restore();
+    await waitFor('desk A reconnected', async () => (await a.app.api.office.status())?.connected, 60_000);
+    await holdsEachOnce(a.app, 200);
+    expect((await server.query<{ n: string }>('SELECT count(*) AS n FROM inbound'))[0]).toEqual({ n: '200' });
   }, 180_000);
 });

@@ -87,6 +87,7 @@ export function createOffice(deps: OfficeDeps) {
   });
   let shown = '';
   function announce(): void {
+    if (closed) return;
     const s = status();
     const key = JSON.stringify({ ...s, pending: s.pending > 0 });
     if (key === shown) return;
@@ -259,7 +260,7 @@ export function createOffice(deps: OfficeDeps) {
       } while (syncAgain && !closed);
     })().finally(() => {
       syncing = null;
-      announce();
+      if (!closed) announce(); // (the store may be closed after close())
     });
     return syncing;
   }

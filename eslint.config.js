@@ -83,8 +83,13 @@ export const LAYERS = {
   'main/client/': { may: ['protocol/'] },
   'main/store/': { may: ['protocol/', 'storage/', 'domain/'] },
   'main/services/': {
-    may: ['main/client/', 'main/store/', 'protocol/', 'domain/', 'preload/ipc-contract.ts'],
+    may: ['main/client/', 'main/store/', 'main/office/', 'protocol/', 'domain/', 'preload/ipc-contract.ts'],
     types: ['preload/api.ts'],
+  },
+  // Issue 28: office mode (the office database, PostgreSQL); the services hook it in.
+  'main/office/': {
+    may: ['main/store/', 'storage/', 'protocol/', 'preload/ipc-contract.ts'],
+    types: ['preload/api.ts', 'main/services/'],
   },
   // What the local sandbox's thread runs: the reference gateway itself (issue 15).
   'main/services/sandbox-host.ts': {

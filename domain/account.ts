@@ -301,3 +301,34 @@ export interface MergeMeasure {
   /** Different texts the recipients get. */
   distinctTexts: number;
 }
+
+// issue 28: office mode
+/** Where this desk's office database comes from, as the Account view shows it. */
+export interface OfficeSetting {
+  /** postgres://USER@HOST:PORT/DATABASE (never the password); null: none configured. */
+  url: string | null;
+  /** Who set it: --office, the deploy policy (both lock the setting) or this Account view. */
+  source: 'command-line' | 'policy' | 'account' | null;
+  /** A password is kept for it in the OS keyring. */
+  passwordStored: boolean;
+  /** A password can be kept here (Electron with an OS keyring); otherwise MESSENGER_OFFICE_PASSWORD. */
+  keyring: boolean;
+  /** The office database in use now (null: not in office mode). */
+  active: string | null;
+  /** The setting differs from what is in use: it applies when the app starts again. */
+  restartNeeded: boolean;
+}
+
+/** A desk in office mode: its office database, whether it reaches it, whether it collects. */
+export interface OfficeStatus {
+  enabled: true;
+  /** postgres://USER@HOST:PORT/DATABASE (never the password). */
+  url: string;
+  connected: boolean;
+  /** This desk holds the account's collector lease (it calls CollectMessages). */
+  collector: boolean;
+  /** Writes queued here for the office database (sent when it is reachable). */
+  pending: number;
+  /** Why the office database cannot be reached (null while connected). */
+  error: string | null;
+}

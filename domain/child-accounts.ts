@@ -103,4 +103,6 @@ export interface EffectivePolicy {
   soapTypesNamespace: string | null;
   /** Issue 26: message prices set by the administrator (win over the setting); {} = none set. */
   deliveryRates: Partial<Record<DeliveryOption, string>>;
+  /** Issue 28: every desk of this computer is in office mode on this database (no password); null = not set. */
+  officeDatabase: string | null;
 }

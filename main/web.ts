@@ -53,6 +53,8 @@ export interface WebShellOptions {
   env?: Record<string, string | undefined>;
   /** Where update downloads go (default ~/Downloads); the page shows the saved path. */
   downloadsDir?: string;
+  /** Issue 28: office mode on this PostgreSQL database (--office URL; docs/OFFICE.md). */
+  office?: string;
 }
 
 export interface WebShell {
@@ -118,6 +120,7 @@ export async function startWebShell(opts: WebShellOptions): Promise<WebShell> {
       : {}),
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.downloadsDir !== undefined ? { downloadsDir: opts.downloadsDir } : {}),
+    ...(opts.office !== undefined ? { office: opts.office } : {}),
   });
   const token = randomBytes(32).toString('base64url');
   let tokenSpent = false;
@@ -345,6 +348,7 @@ async function main(): Promise<void> {
       data: { type: 'string' },
       sandbox: { type: 'boolean', default: false },
       downloads: { type: 'string' },
+      office: { type: 'string' }, // issue 28: postgres://USER@HOST:PORT/DB (docs/OFFICE.md)
       // --no-build: serve out/renderer as it is (tests, or a machine without the build tools).
       build: { type: 'boolean', default: true },
       help: { type: 'boolean', short: 'h', default: false },
@@ -354,7 +358,7 @@ async function main(): Promise<void> {
   });
   if (values.help) {
     process.stderr.write(
-      'usage: npm run web -- [--port P] [--data DIR] [--sandbox] [--downloads DIR] [--no-build]\n',
+      'usage: npm run web -- [--port P] [--data DIR] [--sandbox] [--downloads DIR] [--office URL] [--no-build]\n',
     );
     return;
   }
@@ -366,6 +370,7 @@ async function main(): Promise<void> {
     port,
     sandbox: values.sandbox,
     ...(values.downloads !== undefined ? { downloadsDir: resolve(values.downloads) } : {}),
+    ...(values.office !== undefined ? { office: values.office } : {}),
   });
   process.stdout.write(`URL: ${shell.url}\n`);
   // issue 13: the local sandbox gateway's address (replies are played to it: POST /sandbox/inbound).

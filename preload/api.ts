@@ -38,6 +38,8 @@ import type {
   LibraryItem,
   MergeMeasure,
   MessageRecord,
+  OfficeSetting,
+  OfficeStatus,
   OptOut,
   OutboxBatch,
   OutboxJob,
@@ -257,6 +259,15 @@ export interface MessengerApi {
      */
     resendFailed(jobId: number): Promise<CampaignResend>;
   };
+  // issue 28: office mode (docs/OFFICE.md)
+  office: {
+    /** Office mode at this desk; null when the desk is not in office mode. */
+    status(): Promise<OfficeStatus | null>;
+    /** The Account view's office database setting (applies when the app starts again). */
+    setting(): Promise<OfficeSetting>;
+    /** Sets (null: clears) the URL, without a password; `password` is kept by the OS keyring. */
+    configure(args: { url: string | null; password?: string }): Promise<OfficeSetting>;
+  };
 }
 
 export interface MessengerEvents {
@@ -283,6 +294,9 @@ export interface MessengerEvents {
   // issue 25
   /** A send's loop stopped: the journal took no write (a full disk); its outcome is not all recorded. */
   'outbox:halted': SendHalt;
+  // issue 28
+  /** Office mode: the office database connected or lost, this desk collecting or not. */
+  'office:status': OfficeStatus;
 }
 
 /** "area.call" for every call of MessengerApi. */

@@ -107,6 +107,10 @@ export const API_CHANNELS = [
   'campaigns.resendFailed',
   // issue 25: sends whose loop stopped (a full disk)
   'outbox.halts',
+  // issue 28: office mode
+  'office.status',
+  'office.setting',
+  'office.configure',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */
@@ -127,6 +131,8 @@ export const EVENT_CHANNELS = [
   'inbox:open',
   // issue 25: a send's loop stopped (a full disk)
   'outbox:halted',
+  // issue 28: office mode's state (the renderer's banner)
+  'office:status',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.

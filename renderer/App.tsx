@@ -12,6 +12,7 @@ import { ErrorText } from './components/ErrorText.tsx';
 import { ChildAccounts } from './views/ChildAccounts.tsx';
 import { PolicyBanner } from './components/PolicyBanner.tsx';
 import { UpdateBanner } from './components/UpdateBanner.tsx';
+import { OfficeBanner } from './components/OfficeBanner.tsx';
 import { Phone } from './views/Phone.tsx';
 import { askNotificationPermission, notificationPermission, notifyReceived, windowTitle } from './notify.ts';
 import { Automation } from './views/Automation.tsx';
@@ -326,6 +327,7 @@ export function App() {
           <PolicyBanner policy={policy} />
           {!connected ? connectionLost : null}
           <UpdateBanner />
+          <OfficeBanner />
           {pollError ? (
             <div role="status" className="banner warn">
               Checking for messages failed: {pollError}

@@ -14,6 +14,7 @@ import type { Plugin } from 'vite';
 export const BUNDLED_MIGRATIONS = [
   { module: 'main/store/db.ts', from: 'main/store/migrations', to: 'migrations/app' },
   { module: 'gateway/store/db.ts', from: 'gateway/store/migrations', to: 'migrations/gateway' },
+  { module: 'main/office/db.ts', from: 'main/office/migrations', to: 'migrations/office' },
 ] as const;
 
 const SOURCE_URL = /new URL\((['"])\.\/migrations\/\1, import\.meta\.url\)/;

@@ -39,6 +39,11 @@ export interface MessengerAppOptions {
   updateDownloadCa?: string;
   /** The preferences the Electron shell opened over electron-store; by default conf's file in dataDir. */
   preferences?: AppStore['preferences'];
+  /**
+   * Issue 28: office mode on this PostgreSQL database (postgres://USER[:PASSWORD]@HOST:PORT/DB, from
+   * `npm run web -- --office`); wins over the deploy policy's officeDatabase (main/office/setup.ts).
+   */
+  office?: string;
 }
 
 export interface MessengerEventsHub {

@@ -29,6 +29,7 @@ import { createSessions } from './session.ts';
 import { createSettings } from './settings.ts';
 import { ApiError } from './validate-args.ts';
 import type { MessengerApi } from '../../preload/api.ts';
+import { openOffice } from '../office/setup.ts';
 
 export { ApiError };
 export type { MessengerApp, MessengerAppOptions, MessengerEventsHub } from './app-options.ts';
@@ -56,6 +57,20 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     store,
     sessions: { require: () => sessions.require() },
   });
+  // Issue 28: office mode (main/office/, docs/OFFICE.md); null on a desk of its own.
+  const { office, setting: officeSetting } = await openOffice({
+    url: opts.office,
+    policy,
+    env,
+    secrets: opts.secrets,
+    store,
+    account: () => sessions.current()?.account ?? null,
+    pollIntervalSeconds: () => settings.current().pollIntervalSeconds,
+    becameCollector: () =>
+      void poller.api.pollNow().catch((err: unknown) => log(`poll failed: ${message(err)}`)),
+    emit,
+    log,
+  });
   const sessions = createSessions({
     store,
     policy,
@@ -65,7 +80,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     log,
     country,
     sandbox,
-    hooks: () => [poller, updaterHooks, credit],
+    hooks: () => [poller, updaterHooks, credit, ...(office ? [office.hooks] : [])],
     refreshCredit: () => credit.refresh(),
     whenIdle: () => sender.idle(),
   });
@@ -86,6 +101,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     log,
     halted: (jobId, reason) => halts.record(jobId, reason),
     started: (jobId) => halts.clear(jobId),
+    ...(office ? { optOutsFresh: office.fresh } : {}),
   });
   const poller = createInboxPoller({
     store,
@@ -96,6 +112,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     emit,
     log,
     onReceived: (messages) => autoReplies.received(messages, optouts.received(messages)),
+    ...(office ? { office } : {}),
   });
   const serverBooks = createServerBooks({ sessions });
   const children = createChildren({
@@ -115,7 +132,14 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const scope = createAccountScope({ store, sessions, campaigns: campaigns.api.campaigns });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
-  const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });
+  const optouts = createOptOuts({
+    store,
+    sessions,
+    settings: settings.current,
+    country,
+    log,
+    ...(office ? { office } : {}),
+  });
   const autoReplies = createAutoReplies({
     store,
     sessions,
@@ -148,6 +172,11 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     autoreplies: autoReplies.api,
     mailmerge: mergeMeasure.api,
     campaigns: scope.api.campaigns,
+    office: {
+      status: async () => office?.status() ?? null,
+      setting: officeSetting.api.get,
+      configure: officeSetting.api.set,
+    },
   };
   const { call, api } = bindApi(impl, isClosing);
 
@@ -174,6 +203,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       // always closed (the first failure is thrown after all of them).
       await runAll([
         () => poller.close(),
+        () => office?.close(),
         () => updater.close(),
         () => autoReplies.close(),
         () => sender.close(),

@@ -19,6 +19,7 @@ import type { EffectivePolicy } from '../../domain/index.ts';
 import { POLL_INTERVAL_RANGE } from '../store/settings.ts';
 import { DEFAULT_MAX_DOWNLOAD_BYTES } from './update-download.ts';
 import { parsePublicKey } from './update-signature.ts';
+import { parseOfficeUrl, urlHasPassword } from '../office/connection.ts';
 
 export type { EffectivePolicy };
 
@@ -41,6 +42,8 @@ export interface PolicyFile {
   allowInsecureGateways?: boolean;
   /** Issue 26: the price of a message part per delivery option, in the account's currency ("0.04"). */
   deliveryRates?: Partial<Record<DeliveryOption, string>>;
+  /** Issue 28: the office database (postgres://USER@HOST:PORT/DATABASE, no password). */
+  officeDatabase?: string;
 }
 
 /** No policy file: nothing is restricted (an unmanaged install). */
@@ -63,6 +66,7 @@ export const NO_POLICY: Readonly<EffectivePolicy> = Object.freeze({
   soapTypesNamespace: null,
   allowInsecureGateways: false,
   deliveryRates: {},
+  officeDatabase: null,
 });
 
 /**
@@ -184,6 +188,7 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
     'soapTypesNamespace',
     'allowInsecureGateways',
     'deliveryRates',
+    'officeDatabase',
   ]);
 
   const g = input.gateway;
@@ -304,6 +309,16 @@ export function checkPolicy(input: unknown): { problems: string[]; policy: Effec
   }
   policy.allowInsecureGateways = bool(p, 'allowInsecureGateways', input.allowInsecureGateways, false);
   policy.deliveryRates = deliveryRates(p, input.deliveryRates);
+  // issue 28: office mode for every desk of this computer; the password never goes in the file
+  const office = input.officeDatabase;
+  if (office !== undefined) {
+    const parsed = typeof office === 'string' ? parseOfficeUrl(office) : null;
+    if (parsed === null || !parsed.ok)
+      p.push(`officeDatabase: ${parsed?.reason ?? 'must be a postgres:// URL'} (${shown(office)})`);
+    else if (urlHasPassword(office as string))
+      p.push('officeDatabase: must not carry a password (each desk keeps its own: docs/OFFICE.md)');
+    else policy.officeDatabase = (office as string).trim();
+  }
   return { problems: p, policy };
 }
 

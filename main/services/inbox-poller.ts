@@ -16,6 +16,7 @@ import type { Sandbox } from './sandbox.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
 import type { AccountSummary, MessageRecord, Settings } from '../../domain/index.ts';
+import type { Office } from '../office/office.ts';
 
 export const MAX_POLL_BACKOFF_SECONDS = 3600;
 
@@ -32,6 +33,8 @@ export interface InboxPollerDeps {
   log: Log;
   /** New inbound messages, after they are stored and announced (opt-outs, auto-replies; issue 12). */
   onReceived?(messages: MessageRecord[]): void;
+  /** Issue 28: office mode (main/office/): who collects, and each reply shared once. */
+  office?: Pick<Office, 'mayCollect' | 'inboundStored' | 'sync'>;
 }
 
 interface Inbound {
@@ -72,7 +75,8 @@ export function createInboxPoller(deps: InboxPollerDeps) {
 
   /** Stores each message once, in one transaction; 'inbox:received' when any is new. */
   function storeInbound(items: Inbound[]): MessageRecord[] {
-    const stored = store.conversations.storeInboundAll(items);
+    // issue 28: queued for the office database in the same transaction (kept once across crashes)
+    const stored = store.conversations.storeInboundAll(items, (s) => deps.office?.inboundStored(s));
     if (stored.length > 0) {
       emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
       try {
@@ -93,6 +97,12 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     const s = sessions.require();
     let received = 0;
     let warning: string | undefined;
+    // issue 28: in office mode only the desk holding the account's collector lease collects
+    if (deps.office && !deps.office.mayCollect()) {
+      await deps.office.sync(); // what the collecting desk shared, imported now
+      schedule(deps.settings().pollIntervalSeconds);
+      return { received };
+    }
     for (let call = 1; ; call++) {
       const r = await s.client.collectMessagesStreaming((page) => {
         received += storeInbound(
@@ -120,7 +130,10 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       largestPage = Math.max(largestPage, r.value.count);
       if (!full || warning !== undefined || call >= MAX_PAGES_PER_POLL) break;
       if (deps.closing() || sessions.current() !== s) break;
+      if (deps.office && !deps.office.mayCollect()) break; // issue 28: the lease ran out
     }
+    // issue 28: a poll ends once what it collected is in the office database (or queued for it)
+    if (received > 0) await deps.office?.sync();
     schedule(deps.settings().pollIntervalSeconds);
     return warning !== undefined ? { received, warning } : { received };
   }

@@ -8,6 +8,7 @@ import type { Log } from './app-options.ts';
 import type { Session } from './session.ts';
 import type { MessengerApi } from '../../preload/api.ts';
 import type { MessageRecord, Settings } from '../../domain/index.ts';
+import type { Office } from '../office/office.ts';
 import Papa from 'papaparse';
 
 /** The first word of a message, upper-cased, without trailing punctuation ("Stop." → "STOP"). */
@@ -27,11 +28,21 @@ export interface OptOutsDeps {
   settings(): Settings;
   country(): string | undefined;
   log: Log;
+  /** Issue 28: office mode: each change of the list queued for the office database. */
+  office?: Pick<Office, 'optOutChanged' | 'sync'>;
 }
 
 export function createOptOuts(deps: OptOutsDeps) {
   const { store, sessions } = deps;
   const account = () => sessions.require().account.id;
+  // issue 28: a list change and its office database write queued in one transaction
+  const add = (id: string, numbers: string[], source: 'keyword' | 'manual', keyword: string | null = null) =>
+    store.optOuts.add(id, numbers, source, keyword, () =>
+      deps.office?.optOutChanged(numbers, 'add', source, keyword),
+    );
+  const remove = (id: string, numbers: string[]) =>
+    store.optOuts.remove(id, numbers, () => deps.office?.optOutChanged(numbers, 'remove', 'manual', null));
+  const shared = (): void => void deps.office?.sync();
 
   const api: MessengerApi['optouts'] = {
     list: async () => store.optOuts.list(account()),
@@ -43,7 +54,9 @@ export function createOptOuts(deps: OptOutsDeps) {
         if (n.ok) valid.push(n.msisdn);
         else invalid.push(input);
       }
-      return { added: store.optOuts.add(account(), valid, 'manual'), invalid };
+      const added = add(account(), valid, 'manual');
+      shared();
+      return { added, invalid };
     },
     remove: async (numbers) => {
       const c = deps.country();
@@ -51,7 +64,9 @@ export function createOptOuts(deps: OptOutsDeps) {
         const n = normalizeMsisdn(input, c);
         return n.ok ? n.msisdn : input;
       });
-      return store.optOuts.remove(account(), list);
+      const removed = remove(account(), list);
+      shared();
+      return removed;
     },
     exportCsv: async () => {
       const data = store.optOuts
@@ -77,16 +92,17 @@ export function createOptOuts(deps: OptOutsDeps) {
         if (m.direction !== 'in') continue;
         const out = keywordIn(m.text, optOutKeywords);
         if (out !== null) {
-          store.optOuts.add(s.account.id, [m.peer], 'keyword', out);
+          add(s.account.id, [m.peer], 'keyword', out);
           handled.add(m.id);
           deps.log(`+${m.peer} opted out (${out})`);
           continue;
         }
         if (keywordIn(m.text, optInKeywords) !== null) {
-          store.optOuts.remove(s.account.id, [m.peer]);
+          remove(s.account.id, [m.peer]);
           handled.add(m.id);
         }
       }
+      if (handled.size > 0) shared();
       return handled;
     },
     close(): void {},

@@ -54,6 +54,8 @@ export interface SenderDeps {
   halted?(jobId: number, reason: string): void;
   /** Issue 25: a job's loop starts (again). */
   started?(jobId: number): void;
+  /** Issue 28: office mode: the office database's opt-out list pulled in before a send is planned. */
+  optOutsFresh?(): Promise<void>;
 }
 
 function toJournalResult(r: ClientRecipientResult): RecipientResult {
@@ -328,6 +330,7 @@ export function createSender(deps: SenderDeps) {
    */
   async function planSend(req: SendRequest) {
     const s = sessions.require();
+    await deps.optOutsFresh?.(); // issue 28
     checkContent(req.content);
     const country = deps.country();
     const plan = planRecipients(store, req, country);
@@ -467,6 +470,7 @@ export function createSender(deps: SenderDeps) {
             'nothing is left that was never requested; recipients shown as unknown may have received it',
           );
         // Issue 12: a number that opted out after the send was journaled is never requested.
+        await deps.optOutsFresh?.(); // issue 28
         const optedOut = store.outbox.skipOptedOutPending(jobId, (list) =>
           store.optOuts.filter(s.account.id, list),
         );
@@ -485,6 +489,7 @@ export function createSender(deps: SenderDeps) {
           );
         }
         // A number that opted out since is not sent to again.
+        await deps.optOutsFresh?.(); // issue 28
         const { kept, skipped } = store.optOuts.filter(s.account.id, numbers);
         if (kept.length === 0 && skipped.length > 0)
           throw new ApiError(

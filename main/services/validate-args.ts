@@ -365,6 +365,10 @@ export const ARG_CHECKS: { [C in ApiChannel]: Check<ArgOf<C>> } = {
   'campaigns.resendFailed': posInt,
   // issue 25: sends whose loop stopped (a full disk)
   'outbox.halts': none,
+  // issue 28: office mode
+  'office.status': none,
+  'office.setting': none,
+  'office.configure': obj({ url: nullable(str), 'password?': str }),
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -343,14 +343,20 @@ export class ConversationsRepo {
    * Store collected inbound messages in one transaction, each once (storeInbound); a message without a
    * sender is left out. Returns the messages that were new.
    */
-  storeInboundAll(items: readonly InboundMessageInput[]): MessageRecord[] {
-    return this.#app.transaction(() =>
-      items.flatMap((m) => {
+  storeInboundAll(
+    items: readonly InboundMessageInput[],
+    /** Issue 28: run in the same transaction with what was stored (office mode queues it there). */
+    within?: (stored: MessageRecord[]) => void,
+  ): MessageRecord[] {
+    return this.#app.transaction(() => {
+      const stored = items.flatMap((m) => {
         if (m.from.trim() === '') return [];
         const r = this.storeInbound(m);
         return r.stored ? [r.message] : [];
-      }),
-    );
+      });
+      within?.(stored);
+      return stored;
+    });
   }
 
   /**

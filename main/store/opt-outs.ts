@@ -51,21 +51,30 @@ export class OptOutsRepo {
     numbers: readonly string[],
     source: OptOut['source'],
     keyword: string | null = null,
+    /** Issue 28: run in the same transaction (office mode queues the change there). */
+    within?: () => void,
   ): number {
     const insert = this.#app.db.prepare(
       'INSERT INTO opt_outs (account_id, number, source, keyword, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
     const now = Date.now();
     return this.#app.transaction(() => {
+      within?.();
       let added = 0;
       for (const n of numbers) added += Number(insert.run(accountId, n, source, keyword, now).changes);
       return added;
     });
   }
 
-  remove(accountId: string, numbers: readonly string[]): number {
+  remove(
+    accountId: string,
+    numbers: readonly string[],
+    /** Issue 28: run in the same transaction (office mode queues the change there). */
+    within?: () => void,
+  ): number {
     const del = this.#app.db.prepare('DELETE FROM opt_outs WHERE account_id = ? AND number = ?');
     return this.#app.transaction(() => {
+      within?.();
       let removed = 0;
       for (const n of numbers) removed += Number(del.run(accountId, n).changes);
       return removed;

@@ -11,6 +11,7 @@ import { ErrorText } from '../components/ErrorText.tsx';
 import { plural } from '../format.ts';
 import { CountryPicker, countryLabel } from './AccountCountry.tsx';
 import { AccountRates } from './AccountRates.tsx';
+import { AccountOffice } from './AccountOffice.tsx';
 
 /** What the saved settings now hold, for each one that the save changed (read back from the store). */
 function describeChanges(before: Settings | null, after: Settings): string[] {
@@ -316,6 +317,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
       ) : (
         <ErrorText error={error} />
       )}
+      {account.sandbox ? null : <AccountOffice />}
     </section>
   );
 }

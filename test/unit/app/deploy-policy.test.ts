@@ -38,6 +38,7 @@ const GOOD = {
   childAccounts: true,
   soapTypesNamespace: 'http://www.csoft.co.uk/dtd/sendsms5.xsd',
   deliveryRates: { Default: '0.04', Economy: 0.025 },
+  officeDatabase: 'postgres://desk@db.office.example:5432/messenger',
 };
 
 describe('deploy policy locations', () => {
@@ -112,7 +113,26 @@ describe('deploy policy parsing', () => {
       soapTypesNamespace: 'http://www.csoft.co.uk/dtd/sendsms5.xsd',
       allowInsecureGateways: false,
       deliveryRates: { Default: '0.0400', Economy: '0.0250' },
+      officeDatabase: 'postgres://desk@db.office.example:5432/messenger',
     });
+  });
+
+  // issue 28
+  it('takes officeDatabase only as a postgres:// URL without a password, TLS checked away from this machine', () => {
+    const problems = (officeDatabase: unknown): string[] =>
+      readPolicyFile(file('office.json', { officeDatabase }))?.error?.problems ?? [];
+    expect(problems('postgres://desk@127.0.0.1:5433/messenger')).toEqual([]);
+    expect(problems('postgres://desk:secret@db.example/messenger')).toEqual([
+      'officeDatabase: must not carry a password (each desk keeps its own: docs/OFFICE.md)',
+    ]);
+    expect(problems('https://db.example/messenger')[0]).toMatch(
+      /^officeDatabase: must start with postgres:\/\//,
+    );
+    expect(problems('postgres://desk@db.example/messenger?sslmode=disable')[0]).toMatch(
+      /over TLS with its certificate checked/,
+    );
+    expect(problems('postgres://db.example/messenger')[0]).toMatch(/names no user/);
+    expect(problems(42)).toEqual(['officeDatabase: must be a postgres:// URL (42)']);
   });
 
   it('fills what a partial file leaves out with the unmanaged defaults', () => {
@@ -143,7 +163,7 @@ describe('deploy policy parsing', () => {
     expect(p?.error?.path).toBe(path);
     expect(p?.error?.problems.sort()).toEqual(
       [
-        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox, childAccounts, soapTypesNamespace, allowInsecureGateways, deliveryRates)',
+        'extra: not a known field (expected one of gateway, allowedUsernames, updates, pollIntervalSeconds, offerSandbox, childAccounts, soapTypesNamespace, allowInsecureGateways, deliveryRates, officeDatabase)',
         'deliveryRates.Cheap: not a known field (expected one of Default, Premier, LeastCost, Economy)',
         'deliveryRates.Default: must be a price above 0 with at most four decimals, such as "0.04" ("0")',
         'deliveryRates.Premier: must be a price above 0 with at most four decimals, such as "0.04" ("0.00001")',

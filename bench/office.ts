@@ -1,0 +1,149 @@
+// `npm run bench -- office` (issue 28): office mode on a real PostgreSQL (started here with initdb +
+// pg_ctl, as `npm run office-db` does). 5 desks on one account: the collecting desk in this process,
+// four in processes of their own (test/integration/office/office-desk-child.ts). 10,000 replies
+// waiting at the reference gateway are collected by the desk holding the lease; prints the
+// collecting poll's time (it ends once the replies are in the office database), the time from the
+// last reply stored at the collecting desk until every desk's own store holds all of them (target
+// ≤ 5 s), and PostgreSQL's share (the collecting desk's writes to the office database). Baseline in
+// the same run: one desk on its own (no office mode) collecting as many. Then one more desk joins
+// alone on the cores: how fast one desk imports the whole feed. BENCH_QUICK: 2,000.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startGateway } from '../gateway/server.ts';
+import { createDemoAccount, DEMO_NUMBER } from '../gateway/demo.ts';
+import type { NetworkSimulator } from '../gateway/network/simulator.ts';
+import { transaction } from '../gateway/store/db.ts';
+import { createMessengerApp } from '../main/services/app.ts';
+import type { MessengerApp } from '../main/services/app.ts';
+import { feedTimings } from '../main/office/feed.ts';
+import { postgresBin, startLocalPostgres } from '../main/office/local-server.ts';
+import { startChildDesk } from '../test/support/office-child.ts';
+import type { ChildDesk } from '../test/support/office-child.ts';
+
+const REPLIES = Number(process.env.BENCH_REPLIES ?? (process.env.BENCH_QUICK ? 2_000 : 10_000));
+const DESKS = 5;
+
+function queue(network: NetworkSimulator, db: Parameters<typeof transaction>[0], offset: number): void {
+  transaction(db, () => {
+    for (let i = 0; i < REPLIES; i++) {
+      const r = network.injectInbound({
+        sendTo: DEMO_NUMBER,
+        replyTo: String(447700100000 + ((offset + i) % 5_000)),
+        message: `reply ${offset + i}: yes please, count me in`,
+        source: 'sandbox',
+      });
+      if (!r.ok) throw new Error(r.reason);
+    }
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function run(): Promise<void> {
+  if (postgresBin() === null) {
+    console.log('PostgreSQL is not installed (apt-get install postgresql): skipped');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-office-'));
+  chmodSync(dir, 0o755);
+  const server = await startLocalPostgres(join(dir, 'pg'));
+  const gw = await startGateway({
+    dataDir: join(dir, 'gw'),
+    port: 0,
+    host: '127.0.0.1',
+    sandbox: true,
+    quiet: true,
+  });
+  const login = { username: 'demo', pin: 'demoPIN1' };
+  createDemoAccount(gw.ctx.db, { ...login, credit: '10.00' });
+  const network = gw.ctx.network as NetworkSimulator;
+  const apps: MessengerApp[] = [];
+  let results: { collectedMs: number; spreadMs: number; pgMs: number } | undefined;
+  const open = async (name: string, office?: string): Promise<MessengerApp> => {
+    const app = await createMessengerApp({
+      dataDir: join(dir, name),
+      env: office ? { MESSENGER_OFFICE_PASSWORD: server.password } : {},
+      log: () => {},
+      ...(office ? { office } : {}),
+    });
+    apps.push(app);
+    await app.api.accounts.signIn({ ...login, primaryUrl: gw.url, rememberPin: false });
+    return app;
+  };
+  try {
+    // baseline: one desk on its own
+    queue(network, gw.ctx.db, 0);
+    const alone = await open('alone');
+    let t = performance.now();
+    const baseline = await alone.api.inbox.pollNow();
+    const aloneMs = performance.now() - t;
+    if (baseline.received !== REPLIES) throw new Error(`baseline received ${baseline.received}`);
+    await alone.close();
+
+    // office mode: this desk first (it takes the lease), then four in processes of their own
+    const collector = await open('desk-0', server.url);
+    for (let i = 0; i < 400 && (await collector.api.office.status())?.collector !== true; i++)
+      await sleep(25);
+    if ((await collector.api.office.status())?.collector !== true) throw new Error('no desk took the lease');
+    const others: ChildDesk[] = [];
+    try {
+      for (let i = 1; i < DESKS; i++)
+        others.push(await startChildDesk(join(dir, `desk-${i}`), { url: gw.url, ...login }, server, 5));
+      await sleep(500); // the desks' start-up work done
+      let storedAt = 0;
+      let stored = 0;
+      collector.events.on('inbox:received', (p) => {
+        stored += p.messages.length;
+        if (stored === REPLIES) storedAt = performance.now();
+      });
+      queue(network, gw.ctx.db, REPLIES);
+      feedTimings.writeMs = 0;
+      feedTimings.readMs = 0;
+      t = performance.now();
+      const got = await collector.api.inbox.pollNow();
+      const collectedMs = performance.now() - t;
+      if (got.received !== REPLIES) throw new Error(`the collector received ${got.received}`);
+      const done = (d: ChildDesk) => d.unread.find((u) => u.n === REPLIES)?.at;
+      for (let waited = 0; others.some((d) => done(d) === undefined); waited += 10) {
+        if (waited > 120_000)
+          throw new Error(`desks hold ${others.map((d) => d.unread.at(-1)?.n).join(', ')}`);
+        await sleep(10);
+      }
+      const allAt = Math.max(...others.map((d) => done(d)!));
+      results = { collectedMs, spreadMs: allAt - storedAt, pgMs: feedTimings.writeMs };
+    } finally {
+      for (const d of others) await d.kill();
+    }
+    if (results === undefined) throw new Error('no result');
+    const { collectedMs, spreadMs, pgMs } = results;
+    // one more desk joining afterwards, alone on the cores: how fast one desk imports the feed
+    t = performance.now();
+    const late = await open('desk-late', server.url);
+    while ((await late.api.inbox.unreadTotal()) < REPLIES) await sleep(10);
+    const lateMs = performance.now() - t;
+    const n = REPLIES.toLocaleString('en-GB');
+    console.log(
+      `${n} replies, ${DESKS} desks on one account and one office database (PostgreSQL on loopback)`,
+    );
+    console.log(`  one desk alone, collect and store (baseline): ${aloneMs.toFixed(0)} ms`);
+    console.log(
+      `  office: the collecting desk's poll (stored, then written to PostgreSQL): ${collectedMs.toFixed(0)} ms (${(collectedMs / aloneMs).toFixed(2)}× the baseline)`,
+    );
+    console.log(
+      `  office: after that, until every desk's inbox holds all ${n}: ${spreadMs.toFixed(0)} ms (target ≤ 5,000 ms)`,
+    );
+    console.log(
+      `  one desk joining later, alone on the cores: sign-in to all ${n} imported: ${lateMs.toFixed(0)} ms`,
+    );
+    console.log(
+      `  PostgreSQL's share: the collecting desk's writes to the office database took ${pgMs.toFixed(0)} ms (${((pgMs / collectedMs) * 100).toFixed(0)}% of its poll)`,
+    );
+  } finally {
+    for (const a of apps) await a.close().catch(() => undefined);
+    await gw.close();
+    await server.stop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

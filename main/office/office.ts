@@ -1,0 +1,421 @@
+// Office mode (issue 28, docs/OFFICE.md): the desks of one office share one gateway account's
+// inbound replies and opt-out list through a PostgreSQL database. Each desk keeps its own SQLite
+// store (the Inbox's first paint stays local) and follows the office database's feeds (feed.ts):
+//
+// - One collector per account (lease.ts): only the desk holding the lease calls CollectMessages
+//   (`mayCollect`, asked by the inbox poller). Auto-replies and opt-out keywords run where a reply
+//   is collected, so once.
+// - A reply collected is stored locally and queued for the office database in the same SQLite
+//   transaction (`inboundStored`); the queue is written there in order, idempotently by uid, and
+//   NOTIFY tells every desk, which imports it (`sync`). A crash at any point neither loses nor
+//   doubles a reply.
+// - Opt-out list changes (keyword or manual) are queued the same way; every desk applies the feed
+//   to its local list, which the sender and the estimate read (and pull just before: `fresh`).
+// - Read/unread is per desk: each desk's store keeps its own (a reply read at one desk is still
+//   unread at another).
+// - The office database unreachable: the desk says so ('office:status', a banner), keeps working
+//   on its own store, keeps its queue, stops collecting once its lease has run out (replies then
+//   wait at the gateway), and reconnects with back-off, writes its queue and catches up.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import pg from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import type { OpenedAppStore } from '../store/app-store.ts';
+import type { AccountSummary, MessageRecord, MessengerEvents, OfficeStatus } from '../../preload/api.ts';
+import type { Emit, Log } from '../services/app-options.ts';
+import { clientConfig, shownUrl } from './connection.ts';
+import type { OfficeTarget } from './connection.ts';
+import { migrateOffice } from './db.ts';
+import { OFFICE_CHANNEL, pullInbound, pullOptOuts, pushPending } from './feed.ts';
+import { claimLease, releaseLease } from './lease.ts';
+import { OfficeLocal } from './local.ts';
+import type { SharedInbound } from './local.ts';
+
+const BATCH = 1000;
+/** The longest a query of the pool may wait for the server's answer. */
+const QUERY_TIMEOUT_MS = 10_000;
+const MAX_RECONNECT_MS = 15_000;
+/** The longest a send waits for the office database's opt-out list before going on with the local copy. */
+const FRESH_TIMEOUT_MS = 2000;
+
+export interface OfficeDeps {
+  /** The store as opened: office mode writes its queue in the app's own transactions (like a repository). */
+  store: OpenedAppStore;
+  target: OfficeTarget;
+  password: string | undefined;
+  env?: Record<string, string | undefined>;
+  /** The signed-in account (null: none). */
+  account(): AccountSummary | null;
+  pollIntervalSeconds(): number;
+  /** This desk just took the collector's lease: collect now. */
+  becameCollector(): void;
+  emit: Emit;
+  log: Log;
+}
+
+/** How the office database names an account: its gateway and username, the same at every desk. */
+export const accountKey = (a: AccountSummary): string => `${a.username}@${a.primaryUrl}`;
+
+export type Office = ReturnType<typeof createOffice>;
+
+export function createOffice(deps: OfficeDeps) {
+  const { store, log } = deps;
+  const local = new OfficeLocal(store.app);
+  const desk = local.deskId();
+  const url = shownUrl(deps.target);
+  const config = clientConfig(deps.target, deps.password, deps.env);
+  let officeId: string | null = null;
+  let pool: Pool | null = null;
+  let listener: pg.Client | null = null;
+  let connected = false;
+  let lastError: string | null = null;
+  let closed = false;
+  let reconnectMs = 500;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  let leaseTimer: NodeJS.Timeout | null = null;
+  /** Until when (this desk's clock) the lease is surely ours; 0: not the collector. */
+  let leaseUntil = 0;
+  let syncing: Promise<void> | null = null;
+  let syncAgain = false;
+
+  const status = (): OfficeStatus => ({
+    enabled: true,
+    url,
+    connected,
+    collector: Date.now() < leaseUntil,
+    pending: local.pendingCount(),
+    error: connected ? null : lastError,
+  });
+  let shown = '';
+  function announce(): void {
+    if (closed) return;
+    const s = status();
+    const key = JSON.stringify({ ...s, pending: s.pending > 0 });
+    if (key === shown) return;
+    shown = key;
+    deps.emit('office:status', s satisfies MessengerEvents['office:status']);
+  }
+
+  const why = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+  /** Not an answer of the server (SQLSTATE, five characters) but a connection that failed or went silent. */
+  const lostConnection = (err: unknown): boolean => {
+    const code = (err as { code?: unknown } | null)?.code;
+    return !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
+  };
+
+  function offline(err: unknown): void {
+    if (closed) return;
+    const first = connected || lastError === null;
+    connected = false;
+    lastError = why(err);
+    if (first) log(`office database ${url} unreachable: ${lastError}`);
+    const l = listener;
+    listener = null;
+    // the pool's connections may be as dead as the listener's: new ones after reconnecting
+    const p = pool;
+    pool = null;
+    void p?.end().catch(() => undefined);
+    l?.removeAllListeners('notification');
+    void l?.end().catch(() => undefined);
+    announce();
+    if (reconnectTimer === null) {
+      reconnectTimer = setTimeout(() => {
+        reconnectTimer = null;
+        void connect();
+      }, reconnectMs);
+      reconnectTimer.unref();
+      reconnectMs = Math.min(reconnectMs * 2, MAX_RECONNECT_MS);
+    }
+  }
+
+  async function connect(): Promise<void> {
+    if (closed) return;
+    const c = new pg.Client(config);
+    c.on('error', (err) => offline(err));
+    c.on('end', () => {
+      if (listener === c) offline(new Error('the connection ended'));
+    });
+    try {
+      await c.connect();
+      await migrateOffice(c);
+      officeId = (await c.query<{ id: string }>('SELECT id FROM office LIMIT 1')).rows[0]?.id ?? null;
+      await c.query(
+        `INSERT INTO desks (id, name) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET last_seen = now(), name = excluded.name`,
+        [desk, hostname()],
+      );
+      c.on('notification', (n) => {
+        if (n.channel === OFFICE_CHANNEL && n.payload === currentKey()) kick();
+      });
+      await c.query(`LISTEN ${OFFICE_CHANNEL}`);
+    } catch (err) {
+      await c.end().catch(() => undefined);
+      offline(err);
+      return;
+    }
+    if (closed) {
+      await c.end().catch(() => undefined);
+      return;
+    }
+    listener = c;
+    connected = true;
+    lastError = null;
+    reconnectMs = 500;
+    log(`office database ${url} connected (desk ${desk})`);
+    announce();
+    void renewLease();
+    kick();
+  }
+
+  function getPool(): Pool {
+    if (pool === null) {
+      // query_timeout: a server that stops answering (the network lost, not closed) fails a query
+      // instead of holding it for as long as TCP keeps the dead connection
+      pool = new pg.Pool({ ...config, max: 3, idleTimeoutMillis: 10_000, query_timeout: QUERY_TIMEOUT_MS });
+      // an idle client's error (the server restarted) must not end the process
+      pool.on('error', (err) => log(`office database pool: ${why(err)}`));
+    }
+    return pool;
+  }
+
+  async function withClient<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+    const c = await getPool().connect();
+    // A checked-out client's error between two queries (the server shutting down) is emitted on the
+    // client, not the pool: kept here, and the client thrown away on release.
+    let failed: Error | undefined;
+    const onError = (err: Error): void => {
+      failed = err;
+    };
+    c.on('error', onError);
+    try {
+      return await fn(c);
+    } catch (err) {
+      failed ??= err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      c.off('error', onError);
+      c.release(failed);
+    }
+  }
+
+  const currentKey = (): string | null => {
+    const a = deps.account();
+    return a === null || a.sandbox ? null : accountKey(a);
+  };
+
+  // ------------------------------------------------------------------ the lease
+
+  function leaseMs(): number {
+    return deps.pollIntervalSeconds() * 1000;
+  }
+
+  let renewing = false;
+  /** Claims or renews the lease now, then every third of its length (one chain of timers). */
+  async function renewLease(): Promise<void> {
+    if (renewing || closed) return;
+    renewing = true;
+    if (leaseTimer) clearTimeout(leaseTimer);
+    leaseTimer = null;
+    const key = currentKey();
+    const ttl = leaseMs();
+    if (key !== null && connected) {
+      const asked = Date.now();
+      const was = asked < leaseUntil;
+      try {
+        const mine = await withClient((c) => claimLease(c, key, desk, ttl));
+        leaseUntil = mine ? asked + ttl : 0;
+        if (mine && !was) {
+          log(`office: this desk collects for ${key}`);
+          announce();
+          deps.becameCollector();
+        }
+      } catch (err) {
+        log(`office: lease not renewed: ${why(err)}`);
+        if (lostConnection(err)) offline(err);
+      }
+      announce();
+    }
+    renewing = false;
+    if (closed) return;
+    leaseTimer = setTimeout(() => void renewLease(), Math.max(500, Math.floor(ttl / 3)));
+    leaseTimer.unref();
+  }
+
+  // ------------------------------------------------------------------ sync
+
+  /** Writes the queue, then imports both feeds of the current account. One at a time. */
+  function kick(): Promise<void> {
+    if (syncing) {
+      syncAgain = true;
+      return syncing;
+    }
+    syncing = (async () => {
+      do {
+        syncAgain = false;
+        try {
+          await syncOnce();
+        } catch (err) {
+          if (connected) log(`office: sync failed: ${why(err)}`);
+          if (lostConnection(err)) offline(err);
+          break;
+        }
+      } while (syncAgain && !closed);
+    })().finally(() => {
+      syncing = null;
+      if (!closed) announce(); // (the store may be closed after close())
+    });
+    return syncing;
+  }
+
+  async function syncOnce(): Promise<void> {
+    if (!connected || closed || officeId === null) return;
+    await withClient(async (c) => {
+      for (;;) {
+        const rows = local.pending(BATCH);
+        if (rows.length === 0) break;
+        await pushPending(c, desk, rows);
+        local.done(rows.map((r) => r.id));
+      }
+      const a = deps.account();
+      const key = currentKey();
+      if (a === null || key === null || officeId === null) return;
+      await importOptOuts(c, a, key, officeId);
+      await importInbound(c, key, officeId);
+    });
+  }
+
+  async function importInbound(c: PoolClient, key: string, office: string): Promise<void> {
+    for (;;) {
+      const after = local.cursor(office, key, 'inbound');
+      const rows = await pullInbound(c, key, after, BATCH);
+      if (rows.length === 0) return;
+      const stored: MessageRecord[] = [];
+      store.app.transaction(() => {
+        for (const r of rows) {
+          if (local.hasUid(r.uid)) continue;
+          const res = store.conversations.storeInbound({
+            from: r.sender,
+            to: r.recipient,
+            text: r.body,
+            timestamp: r.gatewayTimestamp,
+            kind: r.kind as MessageRecord['kind'],
+            receivedAt: r.receivedAt,
+          });
+          local.recordUid(r.uid, res.message.id);
+          if (res.stored) stored.push(res.message);
+        }
+        local.setCursor(office, key, 'inbound', rows.at(-1)?.id ?? after);
+      });
+      if (stored.length > 0)
+        deps.emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  async function importOptOuts(c: PoolClient, a: AccountSummary, key: string, office: string): Promise<void> {
+    for (;;) {
+      const after = local.cursor(office, key, 'optout');
+      const rows = await pullOptOuts(c, key, after, BATCH);
+      if (rows.length === 0) return;
+      store.app.transaction(() => {
+        for (const o of rows) {
+          if (o.action === 'add') store.optOuts.add(a.id, [o.number], o.source, o.keyword);
+          else store.optOuts.remove(a.id, [o.number]);
+        }
+        local.setCursor(office, key, 'optout', rows.at(-1)?.id ?? after);
+      });
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  void connect();
+
+  return {
+    desk,
+    status,
+    /**
+     * Whether this desk may call CollectMessages now: it holds the account's lease (an account the
+     * office does not share, the local sandbox's, is collected by its own desk).
+     */
+    mayCollect: (): boolean => currentKey() === null || Date.now() < leaseUntil,
+    /** Replies just stored by the poller: queued for the office database. Call inside its transaction. */
+    inboundStored(messages: readonly MessageRecord[]): void {
+      const key = currentKey();
+      if (key === null) return;
+      for (const m of messages) {
+        const uid = `${desk}:${m.id}`;
+        const shared: SharedInbound = {
+          uid,
+          sender: m.peer,
+          recipient: m.local ?? '',
+          body: m.text,
+          kind: m.kind,
+          gatewayTimestamp: m.sentTimestamp ?? '',
+          receivedAt: m.createdAt,
+        };
+        local.queue('inbound', key, shared);
+        local.recordUid(uid, m.id);
+      }
+      // written once the caller's transaction has committed: a long poll shares page by page
+      if (messages.length > 0) setImmediate(() => void kick());
+    },
+    /** An opt-out list change made here: queued for the office database. Call inside its transaction. */
+    optOutChanged(
+      numbers: readonly string[],
+      action: 'add' | 'remove',
+      source: 'keyword' | 'manual',
+      keyword: string | null,
+    ): void {
+      const key = currentKey();
+      if (key === null) return;
+      const at = Date.now();
+      for (const number of numbers)
+        local.queue('optout', key, { uid: `${desk}:${randomUUID()}`, number, action, source, keyword, at });
+    },
+    /** Writes the queue and imports the feeds now; resolves when done (or the database is away). */
+    sync: kick,
+    /** The office database's opt-out list pulled before a send is planned (bounded wait). */
+    async fresh(): Promise<void> {
+      if (!connected) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        kick(),
+        new Promise<void>((r) => {
+          timer = setTimeout(r, FRESH_TIMEOUT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+    /** The session hooks (session.ts): follow the signed-in account's lease and feeds. */
+    hooks: {
+      sessionReady(): void {
+        leaseUntil = 0;
+        void renewLease();
+        void kick();
+      },
+      async sessionEnded(ended: { account: AccountSummary }): Promise<void> {
+        const held = Date.now() < leaseUntil;
+        leaseUntil = 0;
+        announce();
+        if (held && connected && !ended.account.sandbox)
+          await withClient((c) => releaseLease(c, accountKey(ended.account), desk)).catch(() => undefined);
+      },
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      const key = currentKey();
+      await kick().catch(() => undefined);
+      closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      if (leaseTimer) clearTimeout(leaseTimer);
+      if (key !== null && connected && leaseUntil > Date.now()) {
+        await withClient((c) => releaseLease(c, key, desk)).catch(() => undefined);
+      }
+      leaseUntil = 0;
+      connected = false;
+      await listener?.end().catch(() => undefined);
+      listener = null;
+      await pool?.end().catch(() => undefined);
+      pool = null;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+import type { OfficeStatus } from '../../preload/api.ts';
+import { api, useEvent } from '../api.ts';
+
+/**
+ * Issue 28: office mode's banner. Shown while the office database cannot be reached: the desk keeps
+ * working on what it has, says what waits to be written, and that other desks' replies come back
+ * with the database. Nothing is shown on a desk of its own or while all is well.
+ */
+export function OfficeBanner() {
+  const [status, setStatus] = useState<OfficeStatus | null>(null);
+  useEffect(() => {
+    api()
+      .office.status()
+      .then(setStatus, () => undefined);
+  }, []);
+  useEvent('office:status', setStatus);
+  if (status === null || status.connected || status.error === null) return null;
+  return (
+    <div role="alert" className="banner warn office-banner" data-testid="office-offline">
+      <strong>The office database cannot be reached</strong> ({status.url}: {status.error}). This desk keeps
+      working on what it has; other desks&apos; replies and opt-outs appear when it is back.
+      {status.pending > 0
+        ? ` ${status.pending} change${status.pending === 1 ? '' : 's'} made here wait${status.pending === 1 ? 's' : ''} to be shared.`
+        : ''}{' '}
+      Meanwhile a desk that reaches it collects replies (or they wait at the gateway). Retrying…
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+// End to end, issue 28: two desks side by side (two web shells with --office on one real
+// PostgreSQL, Debian's Chromium on each) signed in to one account of a reference gateway. A reply
+// collected by whichever desk collects shows in both Inboxes; the office database stopped, both
+// show the office banner; started again, the banner goes. Screenshots in test-results/ and
+// /tmp/shots-h28/ (light and dark, 1280x800 and 720x480).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_NUMBER } from '../../gateway/demo.ts';
+import { queueReplies, startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { havePostgres, startTestPostgres, type TestPostgres } from '../support/office-db.ts';
+import {
+  HAS_CHROMIUM,
+  openBrowser,
+  shoot,
+  startShell,
+  stopShell,
+  type AppBrowser,
+  type Shell,
+} from './support.ts';
+
+const SHOTS = '/tmp/shots-h28';
+const cleanups: Array<() => Promise<void>> = [];
+
+async function shots(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 720, height: 480 },
+  ]) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(SHOTS, `${name}-${size.width}-${scheme}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shoot(page, name);
+}
+
+describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
+  'office mode, two desks side by side',
+  { timeout: 120_000 },
+  () => {
+    let tmp: string;
+    let server: TestPostgres;
+    let gw: TestGateway;
+    const desks: Array<{ shell: Shell; browser: AppBrowser }> = [];
+
+    beforeAll(async () => {
+      tmp = mkdtempSync(join(tmpdir(), 'messenger-e2e-office-'));
+      server = await startTestPostgres(cleanups);
+      gw = await startTestGateway({ receiptDelayMs: 100 });
+      // waiting at the gateway before any desk signs in: the first to take the lease collects them
+      queueReplies(gw, DEMO_NUMBER, 3);
+      for (const name of ['a', 'b']) {
+        const shell = await startShell(join(tmp, `data-${name}`), {
+          sandbox: false,
+          args: ['--office', server.url],
+          env: { MESSENGER_OFFICE_PASSWORD: server.password },
+        });
+        const browser = await openBrowser(join(tmp, `profile-${name}`), {
+          viewport: { width: 1280, height: 800 },
+        });
+        desks.push({ shell, browser });
+        await browser.page.goto(shell.url);
+        await browser.page.getByRole('form', { name: 'Sign in to a gateway' }).waitFor({ timeout: 60_000 });
+        await browser.page.evaluate((req) => window.messenger!.accounts.signIn(req).then(() => undefined), {
+          username: gw.username,
+          pin: gw.pin,
+          primaryUrl: gw.url,
+          rememberPin: false,
+        });
+      }
+    }, 240_000);
+
+    afterAll(async () => {
+      for (const d of desks) {
+        if (d.browser.pageErrors.length) console.error('page errors:', d.browser.pageErrors);
+        await d.browser.context.close();
+        await stopShell(d.shell);
+      }
+      await gw?.close();
+      while (cleanups.length > 0) await cleanups.pop()?.();
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
+    });
+
+    it('shows each reply on both desks, once', async () => {
+      for (const [i, { browser }] of desks.entries()) {
+        const nav = browser.page.getByRole('navigation', { name: 'Main' });
+        await nav.getByRole('button', { name: /Inbox/ }).click();
+        await browser.page.getByText('reply 2').first().waitFor({ timeout: 30_000 });
+        for (const n of [0, 1, 2])
+          expect(await browser.page.getByText(`reply ${n}`, { exact: true }).count()).toBe(1);
+        await shots(browser.page, `office-inbox-desk-${i === 0 ? 'a' : 'b'}`);
+      }
+      // The Account view says which desk collects; the URL given on the command line is read-only there.
+      const roles: string[] = [];
+      for (const [i, { browser }] of desks.entries()) {
+        await browser.page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('button', { name: 'Account' })
+          .click();
+        const card = browser.page.getByRole('form', { name: 'Office database' });
+        await card
+          .getByTestId('office-state')
+          .filter({ hasText: 'Connected to' })
+          .waitFor({ timeout: 30_000 });
+        roles.push((await card.getByTestId('office-state').textContent()) ?? '');
+        expect(await card.getByLabel(/^URL/).getAttribute('readonly')).not.toBeNull();
+        expect(await card.getByText('given on the command line (--office)').count()).toBe(1);
+        await card.scrollIntoViewIfNeeded();
+        await shots(browser.page, `office-account-desk-${i === 0 ? 'a' : 'b'}`);
+      }
+      expect(roles.filter((r) => r.includes('collects the replies')).length).toBe(1);
+      expect(roles.filter((r) => r.includes('receives the replies another desk collects')).length).toBe(1);
+      const status = await desks[0]!.browser.page.evaluate(() => window.messenger!.office.status());
+      expect(status).toMatchObject({ enabled: true, connected: true, url: server.url });
+      for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
+    });
+
+    it('says so on both desks while the office database is away, and stops saying it when it is back', async () => {
+      await server.stop('fast');
+      for (const [i, { browser }] of desks.entries()) {
+        const banner = browser.page.getByTestId('office-offline');
+        await banner.waitFor({ timeout: 30_000 });
+        expect(await banner.textContent()).toContain('The office database cannot be reached');
+        expect(await banner.textContent()).toContain(server.url);
+        expect(await banner.textContent()).not.toContain(server.password);
+        await shots(browser.page, `office-offline-desk-${i === 0 ? 'a' : 'b'}`);
+      }
+      await server.restart();
+      for (const { browser } of desks)
+        await browser.page.getByTestId('office-offline').waitFor({ state: 'detached', timeout: 60_000 });
+    });
+  },
+);

@@ -1,0 +1,161 @@
+// Office mode (issue 28) against a real PostgreSQL (started by the test with initdb + pg_ctl) and a
+// reference gateway: several desks (apps) on one account and one office database. Exactly one desk
+// collects; every reply reaches every desk's own store once; a STOP collected by one desk is left
+// out of every other desk's next send, estimate and resend.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_NUMBER } from '../../../gateway/demo.ts';
+import { fromPhone } from '../../support/app.ts';
+import { messageCount, postForm, queueReplies, startTestGateway } from '../../support/gateway.ts';
+import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
+import type { Cleanups } from '../../support/office-db.ts';
+import { collectorOf, inboundTexts, openDesk, waitFor } from '../../support/office-desk.ts';
+import { createMessengerApp } from '../../../main/services/app.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const cleanups: Cleanups = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function office(desks: number) {
+  const pg = await startTestPostgres(cleanups);
+  const gw = await startTestGateway({ receiptDelayMs: 100 });
+  cleanups.push(() => gw.close());
+  const all = [];
+  for (let i = 0; i < desks; i++) all.push(await openDesk(cleanups, gw, pg.urlWithPassword));
+  return { pg, gw, desks: all };
+}
+
+describe.skipIf(!havePostgres())('office mode: desks sharing one account', () => {
+  it('two desks: one collects, each reply is on both once; a STOP collected by one is refused by the other', async () => {
+    const { pg, gw, desks } = await office(2);
+    const collector = await collectorOf(desks);
+    const other = desks.find((d) => d !== collector)!;
+    expect(await other.app.api.inbox.pollNow()).toEqual({ received: 0 });
+
+    queueReplies(gw, DEMO_NUMBER, 500);
+    expect(await collector.app.api.inbox.pollNow()).toEqual({ received: 500 });
+    for (const d of desks) {
+      const texts = await waitFor('500 replies', async () => {
+        const t = await inboundTexts(d.app);
+        return t.size === 500 ? t : undefined;
+      });
+      expect([...texts.values()].every((n) => n === 1)).toBe(true);
+    }
+    expect((await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound'))[0]?.n).toBe('500');
+    // read/unread is each desk's own
+    expect(await other.app.api.inbox.unreadTotal()).toBe(500);
+
+    // The phone texts STOP; the collecting desk collects it; the other desk's very next send,
+    // estimate and resend leave the number out.
+    const request = {
+      recipients: ['447700900801', '447700900802'],
+      content: { kind: 'text' as const, text: 'Offer ends today' },
+    };
+    const first = await other.app.api.send.submit(request);
+    await fromPhone(gw, '447700900801', 'STOP');
+    expect(await collector.app.api.inbox.pollNow()).toEqual({ received: 1 });
+    expect(await other.app.api.send.estimate(request)).toMatchObject({ recipients: 1, optedOut: 1 });
+    const before = messageCount(gw.ctx, gw.username);
+    const sent = await other.app.api.send.submit(request);
+    expect(sent.optedOut).toBe(1);
+    await expect(
+      other.app.api.send.submit({
+        recipients: ['447700900801'],
+        content: { kind: 'text', text: 'Still there?' },
+      }),
+    ).rejects.toMatchObject({ code: 'invalid-recipients', message: /opt-out list/ });
+    await expect(
+      other.app.api.outbox.resend({ jobId: first.job.id, numbers: ['447700900801'] }),
+    ).rejects.toMatchObject({ code: 'invalid-recipients' });
+    await waitFor('the send', async () => messageCount(gw.ctx, gw.username) === before + 1);
+    expect((await other.app.api.optouts.list()).map((o) => [o.number, o.keyword])).toEqual([
+      ['447700900801', 'STOP'],
+    ]);
+
+    // A number added by hand at the other desk is on the collector's list too; removed, it is off.
+    await other.app.api.optouts.add(['447700900803']);
+    await waitFor('manual opt-out shared', async () =>
+      (await collector.app.api.optouts.list()).some((o) => o.number === '447700900803'),
+    );
+    await other.app.api.optouts.remove(['447700900803']);
+    await waitFor('manual opt-out removal shared', async () =>
+      (await collector.app.api.optouts.list()).every((o) => o.number !== '447700900803'),
+    );
+  });
+
+  it('five desks, 10,000 replies: every desk holds each once', async () => {
+    const { gw, desks } = await office(5);
+    const collector = await collectorOf(desks);
+    queueReplies(gw, DEMO_NUMBER, 10_000);
+    const got = await collector.app.api.inbox.pollNow();
+    expect(got.received).toBe(10_000);
+    for (const d of desks) {
+      const texts = await waitFor(
+        '10,000 replies',
+        async () => {
+          const t = await inboundTexts(d.app);
+          return t.size === 10_000 ? t : undefined;
+        },
+        60_000,
+      );
+      expect([...texts.values()].every((n) => n === 1)).toBe(true);
+      expect(await d.app.api.inbox.unreadTotal()).toBe(10_000);
+    }
+
+    // A STOP collected by the collecting desk: every other desk's very next send leaves it out.
+    await fromPhone(gw, '447700900811', 'STOP');
+    expect(await collector.app.api.inbox.pollNow()).toEqual({ received: 1 });
+    for (const d of desks.filter((x) => x !== collector))
+      await expect(
+        d.app.api.send.submit({ recipients: ['447700900811'], content: { kind: 'text', text: 'Sale!' } }),
+      ).rejects.toMatchObject({ code: 'invalid-recipients', message: /opt-out list/ });
+  }, 180_000);
+
+  it('does not share the local sandbox: a desk in office mode keeps its sandbox replies to itself', async () => {
+    const server = await startTestPostgres(cleanups);
+    const dir = await mkdtemp(join(tmpdir(), 'office-sandbox-'));
+    const app = await createMessengerApp({
+      dataDir: dir,
+      env: {},
+      log: () => {},
+      office: server.urlWithPassword,
+      sandbox: true,
+    });
+    cleanups.push(async () => {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const account = await app.api.accounts.current();
+    expect(account?.sandbox).toBe(true);
+    await waitFor('connected', async () => (await app.api.office.status())?.connected);
+    const res = await postForm(account!.primaryUrl, '/sandbox/inbound', {
+      SendTo: DEMO_NUMBER,
+      ReplyTo: '447700900831',
+      Message: 'reply 1',
+    });
+    expect(res.status).toBe(200);
+    // (the sandbox pushes it to this desk's receiver; a poll finds nothing left and fails not)
+    await waitFor('the sandbox reply', async () => (await app.api.inbox.unreadTotal()) === 1);
+    expect(await app.api.inbox.pollNow()).toEqual({ received: 0 });
+    expect(await server.query('SELECT uid FROM inbound')).toEqual([]);
+  });
+
+  it('three desks with the same keyword rule: a keyword reply is answered once', async () => {
+    const { gw, desks } = await office(3);
+    for (const d of desks) await d.app.api.autoreplies.create({ keyword: 'HOURS', reply: 'Open 9 to 5' });
+    const collector = await collectorOf(desks);
+    const before = messageCount(gw.ctx, gw.username);
+    await fromPhone(gw, '447700900821', 'hours?');
+    expect(await collector.app.api.inbox.pollNow()).toEqual({ received: 1 });
+    for (const d of desks)
+      await waitFor('the reply on every desk', async () => (await d.app.api.inbox.unreadTotal()) === 1);
+    await waitFor('the answer sent', async () => messageCount(gw.ctx, gw.username) === before + 1);
+    // every desk polls meanwhile (their timers, and once more each now): still one answer
+    for (const d of desks) await d.app.api.inbox.pollNow();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(messageCount(gw.ctx, gw.username)).toBe(before + 1);
+  }, 120_000);
+});

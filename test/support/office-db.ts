@@ -1,0 +1,71 @@
+// A real PostgreSQL for office-mode tests (issue 28), started the way `npm run office-db -- start`
+// starts one (main/office/local-server.ts: initdb + pg_ctl in a temporary folder, as the postgres
+// user when the tests run as root), on a free loopback port; stopped and removed by the cleanups.
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { postgresBin, startLocalPostgres } from '../../main/office/local-server.ts';
+import type { LocalPostgres } from '../../main/office/local-server.ts';
+
+export type Cleanups = Array<() => Promise<void>>;
+
+export const havePostgres = (): boolean => postgresBin() !== null;
+
+export interface TestPostgres extends LocalPostgres {
+  /** The URL with the password in it (what `--office` is given). */
+  urlWithPassword: string;
+  /** Starts the server again on the same folder, port and password (after stop()). */
+  restart(): Promise<void>;
+  query<T extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export async function startTestPostgres(
+  cleanups: Cleanups,
+  opts: { tls?: { cert: string; key: string } } = {},
+): Promise<TestPostgres> {
+  const base = await mkdtemp(join(tmpdir(), 'office-pg-'));
+  // the postgres user (as root) must reach the data folder inside
+  await chmod(base, 0o755);
+  const dataDir = join(base, 'data');
+  let server = await startLocalPostgres(dataDir, opts.tls ? { tls: opts.tls } : {});
+  let running = true;
+  cleanups.push(async () => {
+    if (running) await server.stop('immediate').catch(() => undefined);
+    await rm(base, { recursive: true, force: true });
+  });
+  const u = new URL(server.url);
+  u.password = server.password;
+  const t: TestPostgres = {
+    ...server,
+    urlWithPassword: u.href,
+    async stop(mode) {
+      await server.stop(mode);
+      running = false;
+    },
+    async restart() {
+      server = await startLocalPostgres(dataDir, {
+        port: server.port,
+        password: server.password,
+        ...(opts.tls ? { tls: opts.tls } : {}),
+      });
+      running = true;
+    },
+    async query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+      const c = new pg.Client({
+        host: '127.0.0.1',
+        port: server.port,
+        user: 'messenger',
+        database: 'messenger',
+        password: server.password,
+      });
+      await c.connect();
+      try {
+        return (await c.query<T>(sql, params)).rows;
+      } finally {
+        await c.end();
+      }
+    },
+  };
+  return t;
+}

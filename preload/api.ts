@@ -947,6 +947,8 @@ export interface MessengerEvents {
   // issue 13
   /** Open the conversation with `peer` (Electron: a desktop notification was clicked). */
   'inbox:open': { peer: string };
+  /** Issue 25: replies received but not stored yet (a full disk), or that state ended. */
+  'inbox:held': ReplyHold;
 }
 
 /** "area.call" for every call of MessengerApi. */
@@ -983,4 +985,17 @@ export interface MergeMeasure {
   withoutContact: number;
   /** Different texts the recipients get. */
   distinctTexts: number;
+}
+
+// issue 25: replies kept through a full disk
+/** What the app holds of the replies it received but could not store yet ('inbox:held'). */
+export interface ReplyHold {
+  /** True while anything is held or no new messages are collected (the gateway keeps them). */
+  held: boolean;
+  /** Answers received and not yet stored (on disk in the spool, or in memory). */
+  answers: number;
+  /** Bytes of them in memory only (lost if the app stops before space returns). */
+  inMemoryBytes: number;
+  /** Why: "the disk is full (…)", or null. */
+  reason: string | null;
 }

@@ -123,6 +123,8 @@ export const EVENT_CHANNELS = [
   'accounts:changed',
   // issue 13: a desktop notification's click opens its conversation (Electron's main → the window)
   'inbox:open',
+  // issue 25: replies held through a full disk
+  'inbox:held',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.

@@ -12,6 +12,7 @@ import { ErrorText } from './components/ErrorText.tsx';
 import { ChildAccounts } from './views/ChildAccounts.tsx';
 import { PolicyBanner } from './components/PolicyBanner.tsx';
 import { UpdateBanner } from './components/UpdateBanner.tsx';
+import { HeldBanner } from './components/HeldBanner.tsx';
 import { Phone } from './views/Phone.tsx';
 import { askNotificationPermission, notificationPermission, notifyReceived, windowTitle } from './notify.ts';
 import { Automation } from './views/Automation.tsx';
@@ -314,6 +315,7 @@ export function App() {
         <PolicyBanner policy={policy} />
         {!connected ? connectionLost : null}
         <UpdateBanner />
+        <HeldBanner />
         {pollError ? (
           <div role="status" className="banner warn">
             Checking for messages failed: {pollError}

@@ -38,6 +38,8 @@ export interface MessengerAppOptions {
   updateDownloadCa?: string;
   /** The preferences the Electron shell opened over electron-store; by default conf's file in dataDir. */
   preferences?: AppStore['preferences'];
+  /** Issue 25: free bytes needed in dataDir before replies are collected (tests; default 8 MiB). */
+  minFreeDiskBytes?: number;
 }
 
 export interface MessengerEventsHub {

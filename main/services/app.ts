@@ -87,6 +87,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     emit,
     log,
     onReceived: (messages) => autoReplies.received(messages, optouts.received(messages)),
+    minFreeBytes: opts.minFreeDiskBytes,
   });
   const serverBooks = createServerBooks({ sessions });
   const children = createChildren({
@@ -142,6 +143,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
 
   // Start-up: a send the last run was in the middle of, then the session.
   const recovered = sender.recoverAfterCrash();
+  poller.recover(); // issue 25: replies received by a run that stopped before storing them
   try {
     await sessions.start(opts.sandbox === true);
   } catch (err) {

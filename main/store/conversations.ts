@@ -338,10 +338,12 @@ export class ConversationsRepo {
 
   /**
    * Store one collected inbound message, once: a message is keyed by the gateway's id when it
-   * has one, else by (from, to, timestamp, SHA-256 of the text), so a poll that returns the same
-   * message again (or two pollers racing) adds nothing.
+   * has one, else by `identity` when the caller knows where it came from (issue 25: the reply
+   * spool's answer and position, main/store/reply-spool.ts: two identical messages are two, and
+   * reading the same answer again adds nothing), else by (from, to, timestamp, SHA-256 of the
+   * text) (imports and tests; two identical messages in one second are then one).
    */
-  storeInbound(input: InboundMessageInput): InboundStoreResult {
+  storeInbound(input: InboundMessageInput, identity?: string): InboundStoreResult {
     if (input.from.trim() === '')
       throw new StoreError('invalid-input', 'an inbound message without a sender');
     const from = peerKey(input.from, this.#defaultCountry);
@@ -349,7 +351,9 @@ export class ConversationsRepo {
     const key =
       input.gatewayId !== undefined && input.gatewayId !== ''
         ? `id:${input.gatewayId}`
-        : `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
+        : identity !== undefined
+          ? identity
+          : `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
     return this.#app.transaction(() => {
       const existing = rowAs<MessageRow>(this.#inboundByKey.get(key));
       if (existing) return { stored: false, message: toMessage(existing) };

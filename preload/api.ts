@@ -866,6 +866,8 @@ export interface MessengerApi {
      */
     resendFailed(jobId: number): Promise<CampaignResend>;
   };
+  // issue 25: the database's health, its backups, and the three choices when it is damaged
+  database: DatabaseApi;
 }
 
 // issue 12: campaigns
@@ -998,4 +1000,49 @@ export interface ReplyHold {
   inMemoryBytes: number;
   /** Why: "the disk is full (…)", or null. */
   reason: string | null;
+}
+
+// issue 25: database health and backups
+/** A checked copy of the database in the data folder's backups/ (main/store/backups.ts). */
+export interface DatabaseBackup {
+  file: string;
+  at: Millis;
+  /** "daily", "before-migration-16", "manual". */
+  reason: string;
+  bytes: number;
+}
+
+/** The database at start: served ('ok'), or damaged and not served until the user chooses. */
+export interface DatabaseStatus {
+  state: 'ok' | 'damaged';
+  /** The database file. */
+  file: string;
+  /** SQLite's words for what is wrong (damaged only). */
+  problem: string | null;
+  /** Checked backups, newest first. */
+  backups: DatabaseBackup[];
+  /** Where a damaged file was kept (renamed beside the database) after a restore or a new start. */
+  keptAs: string | null;
+}
+
+/** What "export what can still be read" wrote. */
+export interface DatabaseExport {
+  folder: string;
+  messages: number;
+  contacts: number;
+  /** Damaged stretches stepped over (their rows are lost). */
+  skipped: number;
+  problems: string[];
+}
+
+export interface DatabaseApi {
+  status(): Promise<DatabaseStatus>;
+  /** A checked backup now. */
+  backupNow(): Promise<DatabaseBackup>;
+  /** Damaged only: the latest backup in place of the file (kept beside it), then the app opens. */
+  restoreLatest(): Promise<DatabaseStatus>;
+  /** The messages and contacts that can still be read, as CSV files in a new folder of the data folder. */
+  exportReadable(): Promise<DatabaseExport>;
+  /** Damaged only: a new empty database; the damaged file is kept beside it. */
+  startNew(): Promise<DatabaseStatus>;
 }

@@ -105,6 +105,12 @@ export const API_CHANNELS = [
   // issue 12: campaigns
   'campaigns.get',
   'campaigns.resendFailed',
+  // issue 25: database health, backups, recovery
+  'database.status',
+  'database.backupNow',
+  'database.restoreLatest',
+  'database.exportReadable',
+  'database.startNew',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */
@@ -202,7 +208,9 @@ export type ApiErrorCode =
   | 'download-too-large'
   | 'download-unverified'
   // issue 17: a sign-in over plain http to another machine, not confirmed (the PIN would go in clear)
-  | 'insecure-gateway';
+  | 'insecure-gateway'
+  // issue 25: the database is damaged; only the database.* calls answer until the user chooses
+  | 'database-damaged';
 
 /** A refused or failed call, the same object in main and, rebuilt from the envelope, in the renderer. */
 export class ApiError extends Error {

@@ -18,6 +18,9 @@ import { createMergeMeasure } from './merge-measure.ts';
 import { createOptOuts } from './optouts.ts';
 import { createAutoReplies } from './auto-replies.ts';
 import { createInboxPoller } from './inbox-poller.ts';
+import { createDatabase } from './database.ts';
+import { createRecoveringApp } from './db-recovery.ts';
+import { checkDatabase, isDamage } from '../store/db-health.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
 import { createSender } from './sender.ts';
@@ -30,11 +33,35 @@ import type { MessengerApi } from '../../preload/api.ts';
 export { ApiError };
 export type { MessengerApp, MessengerAppOptions, MessengerEventsHub } from './app-options.ts';
 
+/**
+ * The app over `dataDir`. Issue 25: the database is checked first (db-health.ts); a damaged or
+ * unreadable one is not opened: the app returned then answers only database.* (db-recovery.ts)
+ * until the user has chosen what to do.
+ */
 export async function createMessengerApp(opts: MessengerAppOptions): Promise<MessengerApp> {
   mkdirSync(opts.dataDir, { recursive: true });
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const file = join(opts.dataDir, 'messenger.sqlite');
+  const health = checkDatabase(file);
+  log(`database check of ${file}: ${health.problem ?? 'ok'} (${Math.round(health.checkMs)} ms)`);
+  const open = (keptAs: string | null) => openMessengerApp(opts, file, log, keptAs);
+  if (!health.ok) return createRecoveringApp(file, health, open, log);
+  try {
+    return await open(null);
+  } catch (err) {
+    if (!isDamage(err)) throw err;
+    return createRecoveringApp(file, { ...health, ok: false, problem: message(err) }, open, log);
+  }
+}
+
+async function openMessengerApp(
+  opts: MessengerAppOptions,
+  file: string,
+  log: (m: string) => void,
+  keptAs: string | null,
+): Promise<MessengerApp> {
   const env = opts.env ?? process.env;
-  const store = openAppStore(join(opts.dataDir, 'messenger.sqlite'), {
+  const store = openAppStore(file, {
     defaultCountry: 'GB',
     preferences: opts.preferences,
   });
@@ -116,6 +143,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   });
 
   const { updater, hooks: updaterHooks } = createAppUpdater({ opts, policy, sessions, emit, log });
+  const database = createDatabase({ store, log, keptAs, firstCheckMs: opts.firstBackupCheckMs });
 
   const impl: MessengerApi = {
     accounts: sessions.api,
@@ -138,6 +166,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     autoreplies: autoReplies.api,
     mailmerge: mergeMeasure.api,
     ...campaigns.api,
+    database: database.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 
@@ -172,6 +201,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
         () => children.close(),
         () => credit.close(),
         () => sandbox.close(),
+        () => database.close(),
         () => store.close(),
         () => closeEvents(),
       ]);

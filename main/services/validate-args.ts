@@ -336,6 +336,12 @@ export const ARG_CHECKS: Record<ApiChannel, Check> = {
   // issue 12: campaigns
   'campaigns.get': posInt,
   'campaigns.resendFailed': posInt,
+  // issue 25
+  'database.status': none,
+  'database.backupNow': none,
+  'database.restoreLatest': none,
+  'database.exportReadable': none,
+  'database.startNew': none,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

@@ -153,6 +153,19 @@ describe('a damaged database at start', () => {
   );
 });
 
+describe('damage that appears while the app runs', () => {
+  it('is said as database-damaged, never as an internal error', { timeout: 120_000 }, async () => {
+    const { dir, file } = dataFolder();
+    const a = await start(dir);
+    expect((await a.api.database.status()).state).toBe('ok');
+    garbageInTheMiddle(file);
+    await expect(a.api.inbox.exportMessages()).rejects.toMatchObject({
+      code: 'database-damaged',
+      message: expect.stringMatching(/restart Messenger/),
+    });
+  });
+});
+
 describe('automatic backups', () => {
   it('backs the file up before a migration, checked, the schema it had', () => {
     const dir = mkdtempSync(join(tmpdir(), 'messenger-migrate-'));

@@ -951,6 +951,8 @@ export interface MessengerEvents {
   'inbox:open': { peer: string };
   /** Issue 25: replies received but not stored yet (a full disk), or that state ended. */
   'inbox:held': ReplyHold;
+  /** Issue 25: the thorough check found the database damaged while the app ran: it is no longer served. */
+  'database:damaged': DatabaseStatus;
 }
 
 /** "area.call" for every call of MessengerApi. */

@@ -131,6 +131,8 @@ export const EVENT_CHANNELS = [
   'inbox:open',
   // issue 25: replies held through a full disk
   'inbox:held',
+  // issue 25: the database found damaged while the app ran
+  'database:damaged',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.

@@ -19,8 +19,8 @@ import { createOptOuts } from './optouts.ts';
 import { createAutoReplies } from './auto-replies.ts';
 import { createInboxPoller } from './inbox-poller.ts';
 import { createDatabase } from './database.ts';
-import { createRecoveringApp } from './db-recovery.ts';
-import { checkDatabase, isDamage } from '../store/db-health.ts';
+import { checkInBackground, createGuardedApp } from './db-recovery.ts';
+import { checkDatabaseAtStart, isDamage } from '../store/db-health.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
 import { createSender } from './sender.ts';
@@ -34,24 +34,45 @@ export { ApiError };
 export type { MessengerApp, MessengerAppOptions, MessengerEventsHub } from './app-options.ts';
 
 /**
- * The app over `dataDir`. Issue 25: the database is checked first (db-health.ts); a damaged or
- * unreadable one is not opened: the app returned then answers only database.* (db-recovery.ts)
- * until the user has chosen what to do.
+ * The app over `dataDir`. Issue 25: the database is checked first (bounded, db-health.ts), then
+ * thoroughly on a thread of its own while the app runs; a damaged or unreadable one is not served:
+ * the app then answers only database.* (db-recovery.ts) until the user has chosen what to do.
  */
 export async function createMessengerApp(opts: MessengerAppOptions): Promise<MessengerApp> {
   mkdirSync(opts.dataDir, { recursive: true });
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const file = join(opts.dataDir, 'messenger.sqlite');
-  const health = checkDatabase(file);
+  const health = checkDatabaseAtStart(file);
   log(`database check of ${file}: ${health.problem ?? 'ok'} (${Math.round(health.checkMs)} ms)`);
   const open = (keptAs: string | null) => openMessengerApp(opts, file, log, keptAs);
-  if (!health.ok) return createRecoveringApp(file, health, open, log);
-  try {
-    return await open(null);
-  } catch (err) {
-    if (!isDamage(err)) throw err;
-    return createRecoveringApp(file, { ...health, ok: false, problem: message(err) }, open, log);
+  let inner: MessengerApp | null = null;
+  let found = health;
+  if (health.ok) {
+    try {
+      inner = await open(null);
+    } catch (err) {
+      if (!isDamage(err)) throw err;
+      found = { ...health, ok: false, problem: message(err) };
+    }
   }
+  const guarded = createGuardedApp(file, { inner, health: found }, open, log);
+  if (!inner) return guarded;
+  // The thorough check, while the app runs (seconds at 1,000,000 messages: bench/db-health.ts).
+  const thorough = checkInBackground(file);
+  thorough.result.then(
+    (h) => {
+      log(`thorough database check: ${h.problem ?? 'ok'} (${Math.round(h.checkMs)} ms)`);
+      if (!h.ok) void guarded.damaged(h);
+    },
+    () => undefined,
+  );
+  return {
+    ...guarded,
+    async close() {
+      await thorough.stop();
+      await guarded.close();
+    },
+  };
 }
 
 async function openMessengerApp(

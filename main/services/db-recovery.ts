@@ -1,13 +1,18 @@
 // Issue 25: a damaged or unreadable database is never served silently and never replaced
-// silently. createMessengerApp (./app.ts) checks the file first; when it is damaged, the app it
-// returns answers only the database.* calls (every other call: 'database-damaged', with the file
-// and SQLite's words), and the renderer shows the recovery screen before anything else — before
-// sign-in, in both shells. The user chooses: restore the latest backup, export what can still be
-// read, or start a new database; the two that replace the file first keep the damaged one beside
-// it ("messenger.sqlite.damaged-<time>", with its -wal and -shm), then the full app opens and every
-// call and event goes to it.
+// silently. createMessengerApp (./app.ts) returns the app through this guard:
+// - at start a bounded check (checkDatabaseAtStart) decides before anything is served; then the
+//   thorough check (quick_check) runs on a thread of its own (../store/db-check-worker.ts) while
+//   the app runs: at 1,000,000 messages it takes seconds;
+// - while the database is damaged (found at start, or by the thorough check later: the full app is
+//   then closed and 'database:damaged' tells the window), the guard answers only database.*; every
+//   other call says 'database-damaged', with the file and SQLite's words, and the renderer shows
+//   the recovery screen before anything else — before sign-in, in both shells;
+// - the user chooses: restore the latest backup, export what can still be read, or start a new
+//   database. The two that replace the file first keep the damaged one beside it
+//   ("messenger.sqlite.damaged-<time>", with its -wal and -shm); then the full app opens.
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { listBackups } from '../store/backups.ts';
 import { checkDatabase } from '../store/db-health.ts';
 import type { DbHealth } from '../store/db-health.ts';
@@ -28,21 +33,48 @@ export function keepDamaged(file: string): string {
   return kept;
 }
 
-export function createRecoveringApp(
+/** The thorough check of `file` on its own thread; `stop` ends it (the app closes). */
+export function checkInBackground(file: string): { result: Promise<DbHealth>; stop(): Promise<void> } {
+  const worker = new Worker(new URL('../store/db-check-worker.ts', import.meta.url), {
+    workerData: { file },
+  });
+  worker.unref();
+  const result = new Promise<DbHealth>((resolve, reject) => {
+    worker.once('message', (h: DbHealth) => resolve(h));
+    worker.once('error', reject);
+    worker.once('exit', () => reject(new Error('the check was stopped')));
+  });
+  result.catch(() => undefined);
+  return { result, stop: () => worker.terminate().then(() => undefined) };
+}
+
+export interface GuardedApp extends MessengerApp {
+  /** The thorough check found damage: the full app is closed and the window told. */
+  damaged(health: DbHealth): Promise<void>;
+}
+
+export function createGuardedApp(
   file: string,
-  health: DbHealth,
+  start: { inner: MessengerApp | null; health: DbHealth },
   open: (keptAs: string) => Promise<MessengerApp>,
   log: (m: string) => void,
-): MessengerApp {
+): GuardedApp {
   const { emit, hub, close: closeEvents } = createEvents();
   let inner: MessengerApp | null = null;
+  let damage: DbHealth | null = start.inner ? null : start.health;
   let choosing: Promise<DatabaseStatus> | null = null;
   let closed = false;
+
+  function serve(app: MessengerApp): void {
+    inner = app;
+    for (const event of EVENT_CHANNELS) app.events.on(event, (p) => emit(event, p as never));
+  }
+  if (start.inner) serve(start.inner);
 
   const damagedStatus = (): DatabaseStatus => ({
     state: 'damaged',
     file,
-    problem: health.problem,
+    problem: damage?.problem ?? null,
     backups: listBackups(file).map(toBackup),
     keptAs: null,
   });
@@ -54,8 +86,8 @@ export function createRecoveringApp(
       log(`the damaged database was kept as ${keptAs}`);
       replace();
       const app = await open(keptAs);
-      for (const event of EVENT_CHANNELS) app.events.on(event, (p) => emit(event, p as never));
-      inner = app;
+      damage = null;
+      serve(app);
       return (await app.api.database.status()) as DatabaseStatus;
     })().finally(() => {
       choosing = null;
@@ -63,8 +95,8 @@ export function createRecoveringApp(
     return choosing;
   }
 
-  const database = {
-    status: async () => (inner ? inner.api.database.status() : damagedStatus()),
+  const recovery = {
+    status: async () => damagedStatus(),
     backupNow: async () => {
       throw new ApiError('database-damaged', `${file} is damaged: a copy of it would be no backup`);
     },
@@ -82,15 +114,15 @@ export function createRecoveringApp(
 
   async function call(channel: unknown, arg?: unknown): Promise<unknown> {
     if (closed) throw new ApiError('closed', 'the app is closing');
-    if (inner) return inner.call(channel, arg);
+    if (damage === null && inner) return inner.call(channel, arg);
     if (typeof channel !== 'string' || !isApiChannel(channel))
       throw new ApiError('unknown-channel', `no such call: ${String(channel)}`);
     checkArgument(channel, arg);
-    const [area, name] = channel.split('.') as [string, keyof typeof database];
-    if (area === 'database' && name in database) return database[name]();
+    const [area, name] = channel.split('.') as [string, keyof typeof recovery];
+    if (area === 'database' && name in recovery) return recovery[name]();
     throw new ApiError(
       'database-damaged',
-      `the database ${file} is damaged (${health.problem ?? 'unreadable'}): choose what to do on the recovery screen`,
+      `the database ${file} is damaged (${damage?.problem ?? 'unreadable'}): choose what to do on the recovery screen`,
     );
   }
 
@@ -104,7 +136,16 @@ export function createRecoveringApp(
     api,
     events: hub,
     call,
-    pushReceiverUrl: () => inner?.pushReceiverUrl() ?? null,
+    pushReceiverUrl: () => (damage === null ? (inner?.pushReceiverUrl() ?? null) : null),
+    async damaged(health) {
+      if (closed || damage !== null) return;
+      damage = health;
+      log(`the database check found damage in ${file}: ${health.problem}`);
+      const app = inner;
+      inner = null;
+      await app?.close();
+      emit('database:damaged', damagedStatus());
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { DatabaseExport, DatabaseStatus } from '../../preload/api.ts';
-import { api } from '../api.ts';
+import { api, useEvent } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useDialog } from '../components/Dialog.tsx';
 
@@ -25,6 +25,8 @@ export function DatabaseGate({ children }: { children: ReactNode }) {
       .then(() => api().database.status())
       .then(setStatus, () => setStatus('unknown'));
   }, []);
+  // The thorough check, which runs after start, found damage: the app stopped serving the file.
+  useEvent('database:damaged', setStatus);
   if (status === null)
     return (
       <main className="center-page" aria-busy="true">

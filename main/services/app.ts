@@ -43,7 +43,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const file = join(opts.dataDir, 'messenger.sqlite');
   const health = checkDatabaseAtStart(file);
-  log(`database check of ${file}: ${health.problem ?? 'ok'} (${Math.round(health.checkMs)} ms)`);
+  if (!health.ok) log(`database check of ${file}: ${health.problem}`);
   const open = (keptAs: string | null) => openMessengerApp(opts, file, log, keptAs);
   let inner: MessengerApp | null = null;
   let found = health;
@@ -61,7 +61,6 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   const thorough = checkInBackground(file);
   thorough.result.then(
     (h) => {
-      log(`thorough database check: ${h.problem ?? 'ok'} (${Math.round(h.checkMs)} ms)`);
       if (!h.ok) void guarded.damaged(h);
     },
     () => undefined,

@@ -118,12 +118,18 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
   }
 
   /** Stores `items` (positions from `first`) of `answer`; with `removeId`, ends that entry too. */
-  function storeBatch(answer: string, first: number, items: Inbound[], removeId?: number): MessageRecord[] {
+  function storeBatch(
+    via: 'collect' | 'push',
+    answer: string,
+    first: number,
+    items: Inbound[],
+    removeId?: number,
+  ): MessageRecord[] {
     const stored: MessageRecord[] = [];
     store.app.transaction(() => {
       items.forEach((m, i) => {
         if (m.from.trim() === '') return;
-        const r = store.conversations.storeInbound(m, ReplySpool.identity(answer, first + i));
+        const r = store.conversations.storeInbound(m, ReplySpool.identity(answer, first + i), via);
         if (r.stored) stored.push(r.message);
       });
       if (removeId !== undefined) spool.remove(removeId);
@@ -141,7 +147,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
     };
     if (e.source === 'push') {
       const m = pushedMessage(Buffer.concat(chunks), e.username);
-      keep(storeBatch(e.answer, 0, m ? [fromPushed(m)] : [], e.id));
+      keep(storeBatch('push', e.answer, 0, m ? [fromPushed(m)] : [], e.id));
       return count;
     }
     const reader = createResponseStream('CollectMessages');
@@ -151,7 +157,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       for (const c of chunks) {
         const items = reader.write(c).map(fromCollected);
         if (items.length === 0) continue;
-        keep(storeBatch(e.answer, position, items));
+        keep(storeBatch('collect', e.answer, position, items));
         position += items.length;
       }
       last = reader.end().items.map(fromCollected);
@@ -159,7 +165,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       if (isFull(err) || (err as { errcode?: unknown }).errcode !== undefined) throw err;
       // a fault, or an answer cut off: what came before it is stored, the rest never arrived
     }
-    keep(storeBatch(e.answer, position, last, e.id));
+    keep(storeBatch('collect', e.answer, position, last, e.id));
     return count;
   }
 
@@ -274,7 +280,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       const a = token === undefined ? undefined : pushes.get(token);
       if (token !== undefined) pushes.delete(token);
       try {
-        const stored = storeBatch(a?.answer ?? randomUUID(), 0, [fromPushed(m)], a?.id ?? undefined);
+        const stored = storeBatch('push', a?.answer ?? randomUUID(), 0, [fromPushed(m)], a?.id ?? undefined);
         if (stored.length > 0) deps.announce(stored);
       } catch (err) {
         failed(err, 'a pushed reply was written to disk but could not be stored yet');

@@ -108,8 +108,8 @@ export class ConversationsRepo {
     this.#inboundByKey = db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.dedupe_key = ?`);
     this.#insertInbound = db.prepare(
       `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status,
-                             sent_timestamp, gateway_id, dedupe_key, read)
-       VALUES (?, 'in', ?, ?, ?, ?, ?, 'received', ?, ?, ?, 0)
+                             sent_timestamp, gateway_id, dedupe_key, read, via, content_key)
+       VALUES (?, 'in', ?, ?, ?, ?, ?, 'received', ?, ?, ?, 0, ?, ?)
        RETURNING ${MESSAGE_COLUMNS.replaceAll('m.', '')}`,
     );
     // A reply or a message to the number alone lists its conversation (campaign_only cleared); a
@@ -343,20 +343,35 @@ export class ConversationsRepo {
    * reading the same answer again adds nothing), else by (from, to, timestamp, SHA-256 of the
    * text) (imports and tests; two identical messages in one second are then one).
    */
-  storeInbound(input: InboundMessageInput, identity?: string): InboundStoreResult {
+  storeInbound(input: InboundMessageInput, identity?: string, via?: 'collect' | 'push'): InboundStoreResult {
     if (input.from.trim() === '')
       throw new StoreError('invalid-input', 'an inbound message without a sender');
     const from = peerKey(input.from, this.#defaultCountry);
     const to = peerKey(input.to, this.#defaultCountry);
+    const hash = `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
     const key =
       input.gatewayId !== undefined && input.gatewayId !== ''
         ? `id:${input.gatewayId}`
         : identity !== undefined
           ? identity
-          : `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
+          : hash;
     return this.#app.transaction(() => {
       const existing = rowAs<MessageRow>(this.#inboundByKey.get(key));
       if (existing) return { stored: false, message: toMessage(existing) };
+      if (via !== undefined) {
+        // Pushed while a poll collected it (or the other way round): a row of the same content
+        // that only the other way brought is this one; it is marked as brought both ways (017).
+        const twin = rowAs<MessageRow>(
+          stmt(
+            this.#app.db,
+            `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.content_key = ? AND m.via = ? ORDER BY m.id LIMIT 1`,
+          ).get(hash, via === 'push' ? 'collect' : 'push'),
+        );
+        if (twin) {
+          stmt(this.#app.db, "UPDATE messages SET via = 'both' WHERE id = ?").run(twin.id);
+          return { stored: false, message: toMessage(twin) };
+        }
+      }
       const receivedAt = input.receivedAt ?? Date.now();
       const conversationId = this.ensure(from, receivedAt);
       const row = rowAs<MessageRow>(
@@ -370,6 +385,8 @@ export class ConversationsRepo {
           input.timestamp,
           input.gatewayId ?? null,
           key,
+          via ?? null,
+          via !== undefined ? hash : null,
         ),
       );
       if (!row) throw new StoreError('invalid-state', 'the inbound message was not stored');

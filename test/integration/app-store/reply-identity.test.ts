@@ -126,6 +126,37 @@ describe('reply identity', () => {
     expect(inboundCount()).toBe(2);
   });
 
+  it('stores a message that came both by push and by poll once (the n-th of each way pair up)', () => {
+    const body = (text: string) =>
+      Buffer.from(
+        buildRequestEnvelope('DeliverMessage', {
+          Username: 'acme',
+          Recipient: { SendTo: US },
+          Message: { TextMessage: text },
+          ReplyTo: PHONE,
+          Timestamp1: '2026-11-27T09:00:00Z',
+        }),
+      );
+    const spool = intake.pushSpool('acme');
+    const pushed = (text: string) =>
+      intake.pushed(spool.keep(body(text)), {
+        Recipient: { SendTo: US },
+        Message: { TextMessage: text },
+        ReplyTo: PHONE,
+        Timestamp1: '2026-11-27T09:00:00Z',
+      });
+    // A poll collected YES while its push was on the way: one message.
+    expect(collect(answer([yes]))).toBe(1);
+    pushed('YES');
+    expect(inboundCount()).toBe(1);
+    // Two more YES pushed, one of them collected as well: three in all.
+    pushed('YES');
+    pushed('YES');
+    expect(collect(answer([yes]))).toBe(0);
+    expect(inboundCount()).toBe(3);
+    expect(store.app.db.prepare('SELECT COUNT(*) AS n FROM reply_spool').get()).toEqual({ n: 0 });
+  });
+
   it('keeps two identical pushes as two, and a push spooled by a dead run is stored once', async () => {
     const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool('acme') });
     receiver.on('message', (m, token) => intake.pushed(token, m));

@@ -187,4 +187,36 @@ describe('reply identity', () => {
     expect(intake.recover()).toBe(0);
     expect(inboundCount()).toBe(3);
   });
+
+  it('answers a push it cannot keep on disk with a server fault, so the gateway keeps the message', async () => {
+    const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool('acme') });
+    const got: unknown[] = [];
+    receiver.on('message', (m) => got.push(m));
+    const url = await receiver.listen();
+    // From here the database refuses every write, as a full or read-only disk would.
+    store.app.db.exec('PRAGMA query_only = ON');
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml' },
+        body: buildRequestEnvelope('DeliverMessage', {
+          Username: 'acme',
+          Recipient: { SendTo: US },
+          Message: { TextMessage: 'YES' },
+          ReplyTo: PHONE,
+        }),
+      });
+      expect(res.status).toBe(500);
+      expect(await res.text()).toMatch(/could not be kept/);
+      expect(got).toEqual([]);
+      expect(intake.state()).toMatchObject({
+        held: true,
+        reason: expect.stringMatching(/could not be written/),
+      });
+    } finally {
+      store.app.db.exec('PRAGMA query_only = OFF');
+      await receiver.close();
+    }
+    expect(inboundCount()).toBe(0);
+  });
 });

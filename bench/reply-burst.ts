@@ -1,6 +1,6 @@
 // `npm run bench -- reply`: 30,000 replies waiting at the reference gateway (in-process, temp data
-// dir), collected by the app's poller (CollectMessages pages of 1,000, each answer streamed and stored
-// chunk by chunk) until the gateway is empty; prints the time to collect and store them, and the
+// dir), collected by the app's poller (CollectMessages pages of 1,000, each answer written to the reply
+// spool chunk by chunk as it is read, fsynced, then stored from it: issue 25) until the gateway is empty; prints the time to collect and store them, and the
 // share of it spent in the app's store. Baseline in the same run: the same pages collected by the bare
 // client without storing (GatewayClient.collectMessages of the old shape, whole answer in memory).
 import { mkdtempSync, rmSync } from 'node:fs';

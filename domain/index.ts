@@ -6,4 +6,5 @@ export type * from './contacts.ts';
 export type * from './account.ts';
 export type * from './child-accounts.ts';
 export type * from './library.ts';
+export type * from './database.ts';
 export type * from './status-groups.ts';

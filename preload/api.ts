@@ -38,6 +38,10 @@ import type {
   LibraryItem,
   MergeMeasure,
   MessageRecord,
+  ReplyHold,
+  DatabaseStatus,
+  DatabaseBackup,
+  DatabaseExport,
   OfficeSetting,
   OfficeStatus,
   OptOut,
@@ -268,6 +272,8 @@ export interface MessengerApi {
     /** Sets (null: clears) the URL, without a password; `password` is kept by the OS keyring. */
     configure(args: { url: string | null; password?: string }): Promise<OfficeSetting>;
   };
+  // issue 25: the database's health, its backups, and the three choices when it is damaged
+  database: DatabaseApi;
 }
 
 export interface MessengerEvents {
@@ -297,6 +303,10 @@ export interface MessengerEvents {
   // issue 28
   /** Office mode: the office database connected or lost, this desk collecting or not. */
   'office:status': OfficeStatus;
+  /** Issue 25: replies received but not stored yet (a full disk), or that state ended. */
+  'inbox:held': ReplyHold;
+  /** Issue 25: the thorough check found the database damaged while the app ran: it is no longer served. */
+  'database:damaged': DatabaseStatus;
 }
 
 /** "area.call" for every call of MessengerApi. */
@@ -314,3 +324,15 @@ export type ApiCall<C extends ApiChannel> = C extends `${infer A extends keyof M
 
 // The lists of every call and event channel (API_CHANNELS, EVENT_CHANNELS), the error codes and
 // the envelope every call answers with are in ./ipc-contract.ts: this file is types only.
+
+export interface DatabaseApi {
+  status(): Promise<DatabaseStatus>;
+  /** A checked backup now. */
+  backupNow(): Promise<DatabaseBackup>;
+  /** Damaged only: the latest backup in place of the file (kept beside it), then the app opens. */
+  restoreLatest(): Promise<DatabaseStatus>;
+  /** The messages and contacts that can still be read, as CSV files in a new folder of the data folder. */
+  exportReadable(): Promise<DatabaseExport>;
+  /** Damaged only: a new empty database; the damaged file is kept beside it. */
+  startNew(): Promise<DatabaseStatus>;
+}

@@ -111,6 +111,12 @@ export const API_CHANNELS = [
   'office.status',
   'office.setting',
   'office.configure',
+  // issue 25: database health, backups, recovery
+  'database.status',
+  'database.backupNow',
+  'database.restoreLatest',
+  'database.exportReadable',
+  'database.startNew',
 ] as const satisfies ReadonlyArray<ApiChannel>;
 
 /** Every service event the shells forward to the renderer. */
@@ -133,6 +139,10 @@ export const EVENT_CHANNELS = [
   'outbox:halted',
   // issue 28: office mode's state (the renderer's banner)
   'office:status',
+  // issue 25: replies held through a full disk
+  'inbox:held',
+  // issue 25: the database found damaged while the app ran
+  'database:damaged',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.
@@ -210,7 +220,9 @@ export type ApiErrorCode =
   | 'download-too-large'
   | 'download-unverified'
   // issue 17: a sign-in over plain http to another machine, not confirmed (the PIN would go in clear)
-  | 'insecure-gateway';
+  | 'insecure-gateway'
+  // issue 25: the database is damaged; only the database.* calls answer until the user chooses
+  | 'database-damaged';
 
 /** A refused or failed call, the same object in main and, rebuilt from the envelope, in the renderer. */
 export class ApiError extends Error {

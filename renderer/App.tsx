@@ -13,6 +13,7 @@ import { ChildAccounts } from './views/ChildAccounts.tsx';
 import { PolicyBanner } from './components/PolicyBanner.tsx';
 import { UpdateBanner } from './components/UpdateBanner.tsx';
 import { OfficeBanner } from './components/OfficeBanner.tsx';
+import { HeldBanner } from './components/HeldBanner.tsx';
 import { Phone } from './views/Phone.tsx';
 import { askNotificationPermission, notificationPermission, notifyReceived, windowTitle } from './notify.ts';
 import { Automation } from './views/Automation.tsx';
@@ -328,6 +329,7 @@ export function App() {
           {!connected ? connectionLost : null}
           <UpdateBanner />
           <OfficeBanner />
+          <HeldBanner />
           {pollError ? (
             <div role="status" className="banner warn">
               Checking for messages failed: {pollError}

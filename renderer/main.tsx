@@ -4,6 +4,7 @@ import { createWebBridge } from './bridge/web.ts';
 import { setApi } from './api.ts';
 import { apiOver } from '../preload/ipc-contract.ts';
 import { DialogProvider } from './components/Dialog.tsx';
+import { DatabaseGate } from './views/DatabaseRecovery.tsx';
 
 // Electron's preload provides window.messengerBridge (one call → its envelope); in a browser we
 // call over the WebSocket. Either way apiOver (preload/ipc-contract.ts) builds window.messenger.
@@ -29,6 +30,8 @@ const root = document.getElementById('root');
 if (root)
   createRoot(root).render(
     <DialogProvider>
-      <App />
+      <DatabaseGate>
+        <App />
+      </DatabaseGate>
     </DialogProvider>,
   );

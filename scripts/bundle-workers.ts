@@ -27,6 +27,12 @@ export const BUNDLED_WORKERS = [
     entry: 'adapt-worker',
   },
   {
+    module: 'main/services/db-recovery.ts',
+    worker: 'main/store/db-check-worker.ts',
+    source: '../store/db-check-worker.ts',
+    entry: 'db-check-worker',
+  },
+  {
     module: 'main/services/sandbox.ts',
     worker: 'main/services/sandbox-worker.ts',
     source: './sandbox-worker.ts',

@@ -42,6 +42,11 @@ export interface OpenSqliteOptions {
   times: TimeFormat;
   /** Who must be updated when the file is newer than this code ("Messenger", "the gateway"). */
   product: string;
+  /**
+   * Called before migrations are applied to a database that has a schema already (issue 25: the
+   * app backs the file up first), with the versions about to be applied; throwing stops the open.
+   */
+  beforeMigrate?: (db: DatabaseSync, pending: readonly Migration[]) => void;
 }
 
 /** Migration files NNN-name.sql of `dir`, in version order; a missing or empty folder throws. */
@@ -76,6 +81,14 @@ export function openSqlite(file: string, options: OpenSqliteOptions): DatabaseSy
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA foreign_keys = ON');
     const migrations = loadMigrations(options.migrationsDir);
+    if (options.beforeMigrate) {
+      const has = db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+        .get();
+      const applied = has ? schemaVersion(db) : 0;
+      const pending = migrations.filter((m) => m.version > applied);
+      if (applied > 0 && pending.length > 0) options.beforeMigrate(db, pending);
+    }
     migrate(db, migrations, options.times);
     const known = migrations.at(-1)?.version ?? 0;
     const found = schemaVersion(db);

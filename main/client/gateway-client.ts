@@ -300,11 +300,13 @@ export class GatewayClient {
    * it returns; the next batch is read after that. No size limit applies to the answer, only to each
    * message (SOAP_MAX_BYTES), so memory stays bounded. Messages handed to `keep` stay kept even when
    * the answer later breaks off or turns out malformed; the result then says how many came first.
-   * An error `keep` throws is thrown from here, after the connection is closed.
+   * An error `keep` throws is thrown from here, after the connection is closed. `raw` (issue 25)
+   * gets each chunk of the body as received, before it is parsed (the app spools it to disk).
    */
   async collectMessagesStreaming(
     keep: (items: MOMessage[]) => void | Promise<void>,
     signal?: AbortSignal,
+    raw?: (chunk: Uint8Array) => void,
   ): Promise<Result<{ Report: number; count: number }>> {
     let keepError: { error: unknown } | undefined;
     const inUse = await this.soapNamespace(signal);
@@ -322,6 +324,15 @@ export class GatewayClient {
           throw error;
         }
       },
+      raw &&
+        ((chunk) => {
+          try {
+            raw(chunk);
+          } catch (error) {
+            keepError = { error };
+            throw error;
+          }
+        }),
     );
     if (keepError !== undefined) throw keepError.error;
     // a namespace fault: the WSDL is read again before the next call (this one is not repeated)

@@ -36,6 +36,13 @@ export interface PushReceiverOptions {
   path?: string | undefined;
   maxBytes?: number | undefined;
   profile?: SoapProfile | undefined;
+  /**
+   * Issue 25: keeps each POST's raw body on disk before it is parsed: `keep` returns a token that
+   * the 'message' event carries (the listener stores the message and ends the entry); a body that
+   * is no message (a receipt, refused) is `drop`ped. When `keep` throws (a full disk) the push is
+   * answered with a server fault, so the gateway keeps the message for a later push or poll.
+   */
+  spool?: { keep(body: Uint8Array): string; drop(token: string): void } | undefined;
 }
 
 /** A delivery receipt, without the credentials it came with. */
@@ -45,7 +52,8 @@ export type InboundMessage = Omit<DeliverMessageRequest, 'Username' | 'PIN'>;
 
 export interface PushReceiverEvents {
   receipt: [DeliveryReceipt];
-  message: [InboundMessage];
+  /** The message, and its spool token when the receiver has a spool (options.spool). */
+  message: [InboundMessage, string | undefined];
   /** A push that was refused: wrong credentials, malformed, or an operation this receiver does not take. */
   refused: [{ reason: string; remoteAddress: string | undefined }];
 }
@@ -150,21 +158,53 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
       fault(res, 413, 'soap:Client', `request larger than ${max} bytes`);
       return;
     }
+    const spool = this.#options.spool;
+    let token: string | undefined;
+    if (spool) {
+      try {
+        token = spool.keep(body);
+      } catch (err) {
+        const reason = `the push could not be kept: ${err instanceof Error ? err.message : String(err)}`;
+        this.emit('refused', { reason, remoteAddress });
+        fault(res, 500, 'soap:Server', reason);
+        return;
+      }
+    }
+    // Everything but a message (stored by the listener with its token) ends its spool entry here;
+    // when answering threw (the listener could not store), the entry stays to be read again.
+    let kept: boolean | undefined;
+    try {
+      kept = this.#answer(body, charsetOf(req.headers['content-type']), res, remoteAddress, token);
+    } finally {
+      if (token !== undefined && kept === false) spool?.drop(token);
+    }
+  }
+
+  /** Answers the push `body`; true when it was a message handed to the listener. */
+  #answer(
+    body: Uint8Array,
+    /** The HTTP charset parameter (issue 24): with the BOM and the declaration it says the encoding. */
+    charset: string | undefined,
+    res: ServerResponse,
+    remoteAddress: string | undefined,
+    token?: string,
+  ): boolean {
+    const max = this.#options.maxBytes ?? DEFAULT_MAX_BYTES;
     let parsed: ReturnType<typeof parseRequestEnvelope>;
     try {
-      parsed = parseRequestEnvelope(body, { maxBytes: max, charset: charsetOf(req.headers['content-type']) });
+      parsed = parseRequestEnvelope(body, { maxBytes: max, charset });
     } catch (err) {
       const reason = err instanceof SoapParseError ? err.message : 'unreadable request';
       this.emit('refused', { reason, remoteAddress });
       fault(res, 500, 'soap:Client', reason);
-      return;
+      return false;
     }
     const profile = this.#options.profile ?? DEFAULT_SOAP_PROFILE;
     if (parsed.operation !== 'SubmitDeliveryReceipt' && parsed.operation !== 'DeliverMessage') {
       const reason = `operation ${parsed.operation} is not taken by this receiver`;
       this.emit('refused', { reason, remoteAddress });
       fault(res, 500, 'soap:Client', reason);
-      return;
+      return false;
     }
     const { Username, PIN, ...rest } = parsed.request;
     const authorised =
@@ -180,7 +220,7 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
           profile,
         );
         res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
-        return;
+        return false;
       }
       this.emit('receipt', receipt);
       const xml = buildResponseEnvelope(
@@ -189,7 +229,7 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
         profile,
       );
       res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
-      return;
+      return false;
     }
     const message = rest as InboundMessage;
     if (!authorised) {
@@ -200,9 +240,9 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
         profile,
       );
       res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
-      return;
+      return false;
     }
-    this.emit('message', message);
+    this.emit('message', message, token);
     const id = `R${Date.now().toString(36)}${(this.#sequence++).toString(36)}`.slice(0, 15);
     const xml = buildResponseEnvelope(
       'DeliverMessage',
@@ -210,6 +250,7 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
       profile,
     );
     res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
+    return true;
   }
 }
 
@@ -249,4 +290,25 @@ async function readBody(req: IncomingMessage, max: number): Promise<Uint8Array |
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Issue 25: the message of a spooled push body, read again after a restart: a DeliverMessage for
+ * `username` (and `pin` when one is required), else null (a receipt, refused or unreadable).
+ */
+export function pushedMessage(
+  body: Uint8Array,
+  username: string,
+  options: { pin?: string | undefined; maxBytes?: number | undefined } = {},
+): InboundMessage | null {
+  let parsed: ReturnType<typeof parseRequestEnvelope>;
+  try {
+    parsed = parseRequestEnvelope(body, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
+  } catch {
+    return null;
+  }
+  if (parsed.operation !== 'DeliverMessage') return null;
+  const { Username, PIN, ...rest } = parsed.request as DeliverMessageRequest;
+  const authorised = same(Username, username) && (options.pin === undefined || same(PIN, options.pin));
+  return authorised ? (rest as InboundMessage) : null;
 }

@@ -26,6 +26,7 @@ export async function soapStream<K extends SoapOperation>(
   req: SoapRequests[K],
   signal: AbortSignal | undefined,
   keep: (items: Array<SoapStreamedItem<K>>) => Promise<void>,
+  raw?: (chunk: Uint8Array) => void,
 ): Promise<Result<{ response: SoapResponses[K]; count: number }>> {
   let body: string;
   try {
@@ -45,6 +46,7 @@ export async function soapStream<K extends SoapOperation>(
       let count = 0;
       try {
         for await (const chunk of chunks) {
+          raw?.(chunk); // issue 25: the bytes as received, before they are parsed
           const items = reader.write(chunk);
           count += items.length;
           if (items.length > 0) await keep(items);

@@ -4,6 +4,7 @@
 // same as a MessengerApi object (every method goes through `call`).
 import { ValidationError } from '../client/results.ts';
 import { InvalidRecipientsError, StoreError } from '../store/errors.ts';
+import { isDamage } from '../store/db-health.ts';
 import { checkArgument } from './validate-args.ts';
 import { ApiError, isApiChannel } from '../../preload/ipc-contract.ts';
 import type { ApiChannel, MessengerApi } from '../../preload/api.ts';
@@ -24,6 +25,12 @@ export function toApiError(err: unknown): ApiError {
   }
   if (err instanceof StoreError) return new ApiError(err.code, err.message);
   if (err instanceof ValidationError) return new ApiError('invalid-request', err.message, err.problems);
+  // Issue 25: damage the start-up check could not see (it appeared later) is said as what it is.
+  if (isDamage(err))
+    return new ApiError(
+      'database-damaged',
+      `the database is damaged (${message(err)}): restart Messenger to check it and choose what to do`,
+    );
   return new ApiError('internal', message(err));
 }
 

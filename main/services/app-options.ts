@@ -44,6 +44,10 @@ export interface MessengerAppOptions {
    * `npm run web -- --office`); wins over the deploy policy's officeDatabase (main/office/setup.ts).
    */
   office?: string;
+  /** Issue 25: free bytes needed in dataDir before replies are collected (tests; default 8 MiB). */
+  minFreeDiskBytes?: number;
+  /** Issue 25: ms after start of the first look whether the daily backup is due (tests; default 60 s). */
+  firstBackupCheckMs?: number;
 }
 
 export interface MessengerEventsHub {

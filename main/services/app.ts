@@ -19,6 +19,9 @@ import { createMergeMeasure } from './merge-measure.ts';
 import { createOptOuts } from './optouts.ts';
 import { createAutoReplies } from './auto-replies.ts';
 import { createInboxPoller } from './inbox-poller.ts';
+import { createDatabase } from './database.ts';
+import { checkInBackground, createGuardedApp } from './db-recovery.ts';
+import { checkDatabaseAtStart, isDamage } from '../store/db-health.ts';
 import { createRecords } from './records.ts';
 import { createSandboxFeed } from './sandbox-feed.ts';
 import { createSender } from './sender.ts';
@@ -34,11 +37,55 @@ import { openOffice } from '../office/setup.ts';
 export { ApiError };
 export type { MessengerApp, MessengerAppOptions, MessengerEventsHub } from './app-options.ts';
 
+/**
+ * The app over `dataDir`. Issue 25: the database is checked first (bounded, db-health.ts), then
+ * thoroughly on a thread of its own while the app runs; a damaged or unreadable one is not served:
+ * the app then answers only database.* (db-recovery.ts) until the user has chosen what to do.
+ */
 export async function createMessengerApp(opts: MessengerAppOptions): Promise<MessengerApp> {
   mkdirSync(opts.dataDir, { recursive: true });
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const file = join(opts.dataDir, 'messenger.sqlite');
+  const health = checkDatabaseAtStart(file);
+  if (!health.ok) log(`database check of ${file}: ${health.problem}`);
+  const open = (keptAs: string | null) => openMessengerApp(opts, file, log, keptAs);
+  let inner: MessengerApp | null = null;
+  let found = health;
+  if (health.ok) {
+    try {
+      inner = await open(null);
+    } catch (err) {
+      if (!isDamage(err)) throw err;
+      found = { ...health, ok: false, problem: message(err) };
+    }
+  }
+  const guarded = createGuardedApp(file, { inner, health: found }, open, log);
+  if (!inner) return guarded;
+  // The thorough check, while the app runs (seconds at 1,000,000 messages: bench/db-health.ts).
+  const thorough = checkInBackground(file);
+  thorough.result.then(
+    (h) => {
+      if (!h.ok) void guarded.damaged(h);
+    },
+    () => undefined,
+  );
+  return {
+    ...guarded,
+    async close() {
+      await thorough.stop();
+      await guarded.close();
+    },
+  };
+}
+
+async function openMessengerApp(
+  opts: MessengerAppOptions,
+  file: string,
+  log: (m: string) => void,
+  keptAs: string | null,
+): Promise<MessengerApp> {
   const env = opts.env ?? process.env;
-  const store = openAppStore(join(opts.dataDir, 'messenger.sqlite'), {
+  const store = openAppStore(file, {
     defaultCountry: 'GB',
     preferences: opts.preferences,
   });
@@ -113,6 +160,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
     log,
     onReceived: (messages) => autoReplies.received(messages, optouts.received(messages)),
     ...(office ? { office } : {}),
+    minFreeBytes: opts.minFreeDiskBytes,
   });
   const serverBooks = createServerBooks({ sessions });
   const children = createChildren({
@@ -149,6 +197,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   });
 
   const { updater, hooks: updaterHooks } = createAppUpdater({ opts, policy, sessions, emit, log });
+  const database = createDatabase({ store, log, keptAs, firstCheckMs: opts.firstBackupCheckMs });
 
   const impl: MessengerApi = {
     accounts: sessions.api,
@@ -177,11 +226,13 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
       setting: officeSetting.api.get,
       configure: officeSetting.api.set,
     },
+    database: database.api,
   };
   const { call, api } = bindApi(impl, isClosing);
 
   // Start-up: a send the last run was in the middle of, then the session.
   const recovered = sender.recoverAfterCrash();
+  poller.recover(); // issue 25: replies received by a run that stopped before storing them
   try {
     await sessions.start(opts.sandbox === true);
   } catch (err) {
@@ -211,6 +262,7 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
         () => children.close(),
         () => credit.close(),
         () => sandbox.close(),
+        () => database.close(),
         () => store.close(),
         () => closeEvents(),
       ]);

@@ -5,12 +5,15 @@
 // messages, issue 24) ends the poll, with a warning logged once a session and returned by pollNow;
 // each message stored once, 'inbox:received' with the unread total. The push receiver (always for
 // the sandbox, else by settings.pushReceiver): receipts → 'inbox:receipt', DeliverMessage → stored
-// like a poll.
+// like a poll. Issue 25: whatever is received goes through the reply intake (./reply-intake.ts): on
+// disk before it is parsed, each message stored once by its place in its answer; no answer is asked
+// for while replies are held (a full disk).
 import { CollectRepeats, repeatWarning } from '../client/collect-repeats.ts';
 import { newPushPath, PushReceiver } from '../client/push-receiver.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { dateTimeMs } from '../../protocol/soap/values.ts';
 import { message } from './app-options.ts';
+import { createReplyIntake } from './reply-intake.ts';
 import type { Emit, Log } from './app-options.ts';
 import type { Sandbox } from './sandbox.ts';
 import type { Session } from './session.ts';
@@ -35,13 +38,8 @@ export interface InboxPollerDeps {
   onReceived?(messages: MessageRecord[]): void;
   /** Issue 28: office mode (main/office/): who collects, and each reply shared once. */
   office?: Pick<Office, 'mayCollect' | 'inboundStored' | 'sync'>;
-}
-
-interface Inbound {
-  from: string;
-  to: string;
-  text: string;
-  timestamp: string;
+  /** Free bytes needed before an answer is asked for (reply-intake.ts MIN_FREE_BYTES by default). */
+  minFreeBytes?: number | undefined;
 }
 
 export function createInboxPoller(deps: InboxPollerDeps) {
@@ -73,25 +71,27 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     return warning;
   }
 
-  /** Stores each message once, in one transaction; 'inbox:received' when any is new. */
-  function storeInbound(items: Inbound[]): MessageRecord[] {
-    // issue 28: queued for the office database in the same transaction (kept once across crashes)
-    const stored = store.conversations.storeInboundAll(items, (s) => deps.office?.inboundStored(s));
-    if (stored.length > 0) {
-      emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
-      try {
-        deps.onReceived?.(stored);
-      } catch (err) {
-        log(`inbound messages not handled: ${err instanceof Error ? err.message : String(err)}`);
-      }
+  /** 'inbox:received' for messages just stored, then opt-outs and auto-replies. */
+  function announce(stored: MessageRecord[]): void {
+    emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+    try {
+      deps.onReceived?.(stored);
+    } catch (err) {
+      log(`inbound messages not handled: ${err instanceof Error ? err.message : String(err)}`);
     }
-    return stored;
   }
+  const intake = createReplyIntake({
+    store,
+    emit,
+    log,
+    announce,
+    minFreeBytes: deps.minFreeBytes,
+    office: deps.office,
+  });
 
   /**
-   * One poll: CollectMessages, again at once while the page comes back full (issue 16). Each answer is
-   * read as it arrives and its messages are stored chunk by chunk, before the next chunk is read: if
-   * the app stops mid-answer, only the messages of that answer not yet stored are at risk.
+   * One poll: CollectMessages, again at once while the page comes back full (issue 16). Each answer
+   * is written to the reply spool as it is read, and stored from there once read (issue 25).
    */
   async function pollOnce(): Promise<{ received: number; warning?: string }> {
     const s = sessions.require();
@@ -104,16 +104,15 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       return { received };
     }
     for (let call = 1; ; call++) {
-      const r = await s.client.collectMessagesStreaming((page) => {
-        received += storeInbound(
-          repeats.fresh(page).map((m) => ({
-            from: m.ReplyTo,
-            to: m.SendTo,
-            text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
-            timestamp: m.Timestamp1,
-          })),
-        ).length;
-      });
+      if (!intake.ready()) break; // replies held (a full disk): the gateway keeps its messages
+      // a message an earlier page of this session returned is not stored again (issue 24)
+      const answer = intake.collect(s.account.username, (page) => repeats.fresh(page));
+      let r: Awaited<ReturnType<typeof s.client.collectMessagesStreaming>>;
+      try {
+        r = await s.client.collectMessagesStreaming(() => {}, undefined, answer.raw);
+      } finally {
+        received += answer.finish();
+      }
       warning = endPage(call);
       if (r.outcome !== 'ok') {
         failures++;
@@ -184,20 +183,12 @@ export function createInboxPoller(deps: InboxPollerDeps) {
         });
         if (updated) emit('inbox:receipt', { message: updated });
       });
-      rcv.on('message', (m) => {
-        storeInbound([
-          {
-            from: m.ReplyTo ?? '',
-            to: m.Recipient?.SendTo ?? '',
-            text: m.Message?.TextMessage ?? m.Message?.FlashMessage ?? '',
-            timestamp: m.Timestamp1 ?? new Date().toISOString(),
-          },
-        ]);
-      });
+      rcv.on('message', (m, token) => intake.pushed(token, m));
       rcv.on('refused', (p) => log(`push refused: ${p.reason}`));
       return rcv;
     };
-    let r = wire(new PushReceiver({ username: account.username, port, path }));
+    const spool = intake.pushSpool(account.username);
+    let r = wire(new PushReceiver({ username: account.username, port, path, spool }));
     try {
       let url: string;
       try {
@@ -205,7 +196,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       } catch (err) {
         if (port === 0 || port === push.port || (err as { code?: string }).code !== 'EADDRINUSE') throw err;
         log(`push receiver: port ${port} is taken, choosing another`);
-        r = wire(new PushReceiver({ username: account.username, port: 0, path }));
+        r = wire(new PushReceiver({ username: account.username, port: 0, path, spool }));
         url = await r.listen();
       }
       store.accounts.setPushAddress(account.id, { port: Number(new URL(url).port), path });
@@ -279,6 +270,10 @@ export function createInboxPoller(deps: InboxPollerDeps) {
         schedule(after.pollIntervalSeconds);
       }
     },
+    /** Start-up: replies an earlier run received but did not store (kill -9, a full disk). */
+    recover: (): number => intake.recover(),
+    /** Replies held (a full disk), for a window that opens after 'inbox:held' was sent. */
+    held: () => intake.state(),
     /** Where the push receiver listens, null when it is off. */
     pushReceiverUrl: (): string | null => receiver?.url ?? null,
     close(): void {

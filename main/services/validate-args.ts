@@ -369,6 +369,12 @@ export const ARG_CHECKS: { [C in ApiChannel]: Check<ArgOf<C>> } = {
   'office.status': none,
   'office.setting': none,
   'office.configure': obj({ url: nullable(str), 'password?': str }),
+  // issue 25
+  'database.status': none,
+  'database.backupNow': none,
+  'database.restoreLatest': none,
+  'database.exportReadable': none,
+  'database.startNew': none,
 };
 
 /** Throws ApiError 'bad-argument' when `arg` does not fit `channel`. */

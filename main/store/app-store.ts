@@ -24,6 +24,9 @@ import { OptOutsRepo } from './opt-outs.ts';
 import { AutoRepliesRepo } from './auto-replies.ts';
 import { OutboxAccountRepo } from './outbox-account.ts';
 import { LearnedRatesRepo } from './learned-rates.ts';
+import { ReplySpool } from './reply-spool.ts';
+import { backupNow } from './backups.ts';
+import type { BackupInfo } from './backups.ts';
 
 /**
  * What the services see: every repository and the journal, never the database handle (issue 27: a
@@ -50,6 +53,12 @@ export interface AppStore {
   outboxAccount: OutboxAccountRepo;
   /** Issue 26: message prices learned from what the gateway charged. */
   learnedRates: LearnedRatesRepo;
+  /** Issue 25: replies on disk before they are parsed. */
+  replySpool: ReplySpool;
+  /** Issue 25: the database file (':memory:' in some tests): its folder's free space, its backups. */
+  file: string;
+  /** Issue 25: a checked online backup into the data folder's backups/. */
+  backupNow(reason: string): Promise<BackupInfo>;
   close(): void;
 }
 
@@ -96,6 +105,9 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): Opene
       autoReplies: new AutoRepliesRepo(app),
       outboxAccount: new OutboxAccountRepo(app),
       learnedRates: new LearnedRatesRepo(app),
+      replySpool: new ReplySpool(app),
+      file: app.file,
+      backupNow: (reason) => backupNow(app.db, app.file, reason),
       close: () => {
         app.close();
         releaseRunLock(file, outboxRunId()); // issue 17: this run is over

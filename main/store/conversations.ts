@@ -111,8 +111,8 @@ export class ConversationsRepo {
     this.#inboundByKey = db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.dedupe_key = ?`);
     this.#insertInbound = db.prepare(
       `INSERT INTO messages (conversation_id, direction, kind, peer, local, text, created_at, status,
-                             sent_timestamp, gateway_id, dedupe_key, read)
-       VALUES (?, 'in', ?, ?, ?, ?, ?, 'received', ?, ?, ?, 0)
+                             sent_timestamp, gateway_id, dedupe_key, read, via, content_key)
+       VALUES (?, 'in', ?, ?, ?, ?, ?, 'received', ?, ?, ?, 0, ?, ?)
        RETURNING ${MESSAGE_COLUMNS.replaceAll('m.', '')}`,
     );
     // A reply or a message to the number alone lists its conversation (campaign_only cleared); a
@@ -361,21 +361,40 @@ export class ConversationsRepo {
 
   /**
    * Store one collected inbound message, once: a message is keyed by the gateway's id when it
-   * has one, else by (from, to, timestamp, SHA-256 of the text), so a poll that returns the same
-   * message again (or two pollers racing) adds nothing.
+   * has one, else by `identity` when the caller knows where it came from (issue 25: the reply
+   * spool's answer and position, main/store/reply-spool.ts: two identical messages are two, and
+   * reading the same answer again adds nothing), else by (from, to, timestamp, SHA-256 of the
+   * text) (imports and tests; two identical messages in one second are then one).
    */
-  storeInbound(input: InboundMessageInput): InboundStoreResult {
+  storeInbound(input: InboundMessageInput, identity?: string, via?: 'collect' | 'push'): InboundStoreResult {
     if (input.from.trim() === '')
       throw new StoreError('invalid-input', 'an inbound message without a sender');
     const from = peerKey(input.from, this.#defaultCountry);
     const to = peerKey(input.to, this.#defaultCountry);
+    const hash = `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
     const key =
       input.gatewayId !== undefined && input.gatewayId !== ''
         ? `id:${input.gatewayId}`
-        : `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
+        : identity !== undefined
+          ? identity
+          : hash;
     return this.#app.transaction(() => {
       const existing = rowAs<MessageRow>(this.#inboundByKey.get(key));
       if (existing) return { stored: false, message: toMessage(existing) };
+      if (via !== undefined) {
+        // Pushed while a poll collected it (or the other way round): a row of the same content
+        // that only the other way brought is this one; it is marked as brought both ways (017).
+        const twin = rowAs<MessageRow>(
+          stmt(
+            this.#app.db,
+            `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.content_key = ? AND m.via = ? ORDER BY m.id LIMIT 1`,
+          ).get(hash, via === 'push' ? 'collect' : 'push'),
+        );
+        if (twin) {
+          stmt(this.#app.db, "UPDATE messages SET via = 'both' WHERE id = ?").run(twin.id);
+          return { stored: false, message: toMessage(twin) };
+        }
+      }
       const receivedAt = input.receivedAt ?? Date.now();
       const conversationId = this.ensure(from, receivedAt);
       const row = rowAs<MessageRow>(
@@ -389,6 +408,8 @@ export class ConversationsRepo {
           input.timestamp,
           input.gatewayId ?? null,
           key,
+          via ?? null,
+          via !== undefined ? hash : null,
         ),
       );
       if (!row) throw new StoreError('invalid-state', 'the inbound message was not stored');

@@ -3,6 +3,7 @@
 // per migration, a newer schema refused). Migrations are the files main/store/migrations/NNN-name.sql.
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
+import { backupNowSync } from './backups.ts';
 import {
   loadMigrations as loadMigrationsIn,
   openSqlite,
@@ -41,6 +42,14 @@ export function openAppDb(file: string, options: { migrationsDir?: string } = {}
     migrationsDir: options.migrationsDir ?? MIGRATIONS_DIR,
     times: 'epoch-ms',
     product: 'Messenger',
+    // Issue 25: a checked copy of the file before its schema changes (main/store/backups.ts).
+    ...(file !== ':memory:'
+      ? {
+          beforeMigrate: (db: DatabaseSync, pending: readonly Migration[]) => {
+            backupNowSync(db, file, `before-migration-${pending[0]?.version ?? 0}`);
+          },
+        }
+      : {}),
   });
   return {
     db,

@@ -317,6 +317,18 @@ describe('every API channel', () => {
     await call('accounts.signOut');
   });
 
+  it('database: status, a backup, an export; restore and a new start refused while it is not damaged', async () => {
+    const status = await call<{ state: string; file: string }>('database.status');
+    expect(status).toMatchObject({ state: 'ok', file: join(dir, 'messenger.sqlite') });
+    const backup = await call<{ reason: string; file: string }>('database.backupNow');
+    expect(backup.reason).toBe('manual');
+    const exported = await call<{ folder: string; problems: string[] }>('database.exportReadable');
+    expect(exported.problems).toEqual([]);
+    await expect(call('database.restoreLatest')).rejects.toMatchObject({ code: 'invalid-state' });
+    await expect(call('database.startNew')).rejects.toMatchObject({ code: 'invalid-state' });
+    await expect(call('database.status', 1)).rejects.toMatchObject({ code: 'bad-argument' });
+  });
+
   it('were all called', () => {
     expect(API_CHANNELS.filter((c) => !called.has(c))).toEqual([]);
   });

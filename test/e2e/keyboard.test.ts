@@ -68,7 +68,7 @@ describe.skipIf(!HAS_CHROMIUM)('keyboard alone (issue 26)', { timeout: 120_000 }
     await tabTo(page, /^Message$/);
     await page.keyboard.type('Typed, not clicked');
     await page.keyboard.press('Control+Enter');
-    await page.getByText('All 1 recipient answered.').waitFor({ timeout: 20_000 });
+    await page.getByText('All 1 recipient accepted').waitFor({ timeout: 20_000 });
     const jobs = await page.evaluate(() => window.messenger!.outbox.jobs({ limit: 1 }));
     expect(jobs[0]?.content.text).toBe('Typed, not clicked');
   });

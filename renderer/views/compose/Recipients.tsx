@@ -110,6 +110,12 @@ export function Recipients({
   const { checking, setChecking } = pastes;
   /** False once unmounted: no paste lands then. */
   const mounted = useRef(true);
+  // The default country as it is now: a long paste read before the settings arrived (a slow start)
+  // is read again with it, or its national numbers would stay invalid ("no country code").
+  const countryNow = useRef(country);
+  useEffect(() => {
+    countryNow.current = country;
+  }, [country]);
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -151,13 +157,19 @@ export function Recipients({
     const mine = pastes.epoch();
     const current = (): boolean => mounted.current && pastes.epoch() === mine;
     setChecking((n) => n + count);
-    void checkLater(raw, country)
+    void checkWithCountryNow(raw, country)
       .then((checked) => addCheckedInSlices(checked, current))
       .finally(() => {
         // An emptied form counted its pastes out already (PasteState.reset).
         if (pastes.epoch() === mine) setChecking((n) => n - count);
       });
     return '';
+  }
+
+  /** checkLater, again with the default country when it changed while the list was read. */
+  async function checkWithCountryNow(raw: string, used: string | undefined): Promise<Checked> {
+    const checked = await checkLater(raw, used);
+    return countryNow.current === used ? checked : checkWithCountryNow(raw, countryNow.current);
   }
 
   function startReading(checked: Checked): Reading {

@@ -359,8 +359,14 @@ export function createSender(deps: SenderDeps) {
       last.key === planKey(req, s.account.id)
     ) {
       checkContent(req.content);
-      const { kept, skipped } = store.optOuts.filter(s.account.id, last.plan.plan.numbers);
-      return { ...last.plan, kept, skipped };
+      // The request names contacts and groups by id: their numbers are read again (local, cheap), and
+      // the estimate's books are reused only for the same numbers (a member removed from a group or a
+      // contact's number changed since is never sent to from the estimate's list).
+      const plan = planRecipients(store, req, last.plan.country);
+      if (plan.numbers.join(',') === last.plan.plan.numbers.join(',')) {
+        const { kept, skipped } = store.optOuts.filter(s.account.id, plan.numbers);
+        return { ...last.plan, plan, kept, skipped };
+      }
     }
     return planSend(req);
   }

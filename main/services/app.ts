@@ -112,7 +112,12 @@ export async function createMessengerApp(opts: MessengerAppOptions): Promise<Mes
   });
   const records = createRecords({ store, country });
   const campaigns = createCampaigns({ store, sessions, start: (id) => sender.start(id) });
-  const scope = createAccountScope({ store, sessions, campaigns: campaigns.api.campaigns });
+  const scope = createAccountScope({
+    store,
+    sessions,
+    campaigns: campaigns.api.campaigns,
+    cancel: sender.api.outbox.cancel,
+  });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
   const optouts = createOptOuts({ store, sessions, settings: settings.current, country, log });

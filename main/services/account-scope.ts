@@ -1,6 +1,7 @@
 // Issue 25 item 5: one account's data at a time. History (outbox.jobs), its banner of batches whose
 // outcome is unknown (outbox.unknownBatches) and the campaign view (campaigns.get) answer for the
 // signed-in account only (./../store/outbox-account.ts); signed out, there is nothing to show.
+// Cancel refuses a send of another account, as Continue sending and Resend do.
 import type { AppStore } from '../store/app-store.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
@@ -10,12 +11,24 @@ export interface AccountScopeDeps {
   store: AppStore;
   sessions: { current(): Session | null };
   campaigns: MessengerApi['campaigns'];
+  /** outbox.cancel of the sender, refused here for another account's send. */
+  cancel: MessengerApi['outbox']['cancel'];
 }
 
 export function createAccountScope(deps: AccountScopeDeps) {
   const { store, sessions } = deps;
   const account = (): string | null => sessions.current()?.account.id ?? null;
-  const outbox: Pick<MessengerApi['outbox'], 'jobs' | 'unknownBatches'> = {
+  const outbox: Pick<MessengerApi['outbox'], 'jobs' | 'unknownBatches' | 'cancel'> = {
+    // As Continue sending and Resend: another account's pending send is left for that account.
+    cancel: async (jobId) => {
+      const id = account();
+      if (id !== null && store.outboxAccount.isOtherAccounts(jobId, id))
+        throw new ApiError(
+          'invalid-state',
+          'this send belongs to another account: sign in to it to cancel what is left of it',
+        );
+      return deps.cancel(jobId);
+    },
     jobs: async (args) => {
       const id = account();
       if (id === null) return [];

@@ -177,7 +177,12 @@ async function openMessengerApp(
   });
   const records = createRecords({ store, country });
   const campaigns = createCampaigns({ store, sessions, start: (id) => sender.start(id) });
-  const scope = createAccountScope({ store, sessions, campaigns: campaigns.api.campaigns });
+  const scope = createAccountScope({
+    store,
+    sessions,
+    campaigns: campaigns.api.campaigns,
+    cancel: sender.api.outbox.cancel,
+  });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
   const optouts = createOptOuts({

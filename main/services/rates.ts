@@ -84,6 +84,8 @@ export interface RateWatch {
   option: DeliveryOption;
   before: Balance;
   parts: number;
+  /** Recipients the job had charged before `before` was read (a continued send's earlier batches). */
+  chargedBefore: number;
 }
 
 export function createRates(deps: RatesDeps) {
@@ -123,8 +125,8 @@ export function createRates(deps: RatesDeps) {
     learn(watch: RateWatch, after: Balance, acceptedRecipients: number, now = Date.now()): number | null {
       const a = parseMoney(watch.before.credit);
       const b = parseMoney(after.credit);
-      const parts = acceptedRecipients * watch.parts;
-      if (a === null || b === null || parts === 0 || after.currency !== watch.before.currency) return null;
+      const parts = (acceptedRecipients - watch.chargedBefore) * watch.parts;
+      if (a === null || b === null || parts <= 0 || after.currency !== watch.before.currency) return null;
       const units = Math.round((a - b) / parts);
       if (units <= 0) return null;
       learned.put(watch.accountId, {
@@ -153,7 +155,15 @@ export function rateWatcher(rates: Rates, readCredit: () => Promise<Balance>) {
       if (option === null || job.accountId === null) return null;
       // Read without 'credit:changed': nothing has changed yet for anyone showing the credit.
       const before = await readCredit().catch(() => null);
-      return before ? { accountId: job.accountId, option, before, parts: partsOfJob(job) } : null;
+      return before
+        ? {
+            accountId: job.accountId,
+            option,
+            before,
+            parts: partsOfJob(job),
+            chargedBefore: chargedRecipients(job),
+          }
+        : null;
     },
     end(watch: RateWatch | null, after: Balance | null, job: OutboxJob | null): number | null {
       if (!watch || !after || !job) return null;

@@ -10,10 +10,11 @@ import type { AppStore } from '../store/app-store.ts';
 import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import { libraryKindOf } from './library.ts';
-import { checkContent, sendFields } from './send-content.ts';
+import { sendFields } from './send-content.ts';
+import { createSendPlanner } from './send-planner.ts';
 import { checkMergedLength, isMailMerge, measureMerge, mergedTexts } from './mail-merge.ts';
-import { estimateSend, planRecipients } from './send-plan.ts';
-import { limitExtras, planExtras, reachOfPlan, recheckExtras } from './send-books.ts';
+import { estimateSend } from './send-plan.ts';
+import { limitExtras, reachOfPlan, recheckExtras } from './send-books.ts';
 import { bookLabel, extraResults, labelsOf } from './send-extras.ts';
 import { JobProgress } from './send-progress.ts';
 import type { rateWatcher } from './rates.ts';
@@ -323,50 +324,13 @@ export function createSender(deps: SenderDeps) {
       });
   }
 
-  /**
-   * What a send request comes to, for submit and estimate alike: its recipients planned, opted-out
-   * numbers left out (nothing is ever sent to one), its books and Cc/Bcc read and checked (a typed
-   * number a book also reaches is refused).
-   */
-  async function planSend(req: SendRequest) {
-    const s = sessions.require();
-    await deps.optOutsFresh?.(); // issue 28
-    checkContent(req.content);
-    const country = deps.country();
-    const plan = planRecipients(store, req, country);
-    const { kept, skipped } = store.optOuts.filter(s.account.id, plan.numbers);
-    const optedOut = (n: string[]) => store.optOuts.filter(s.account.id, n).skipped;
-    const planned = await planExtras(s, req, country, optedOut, kept);
-    return { s, country, plan, kept, skipped, planned };
-  }
-
-  /**
-   * Issue 27: the plan an estimate made, kept for the submit of the same request that follows it (same
-   * account and country, within PLAN_REUSE_MS, once): recipients normalised and books sized once per
-   * send. The opt-out list is applied again at submit (a number may have opted out meanwhile); a book
-   * member who did is caught when its batch is read again before it goes (recheckExtras).
-   */
-  let estimated: { key: string; at: number; plan: Awaited<ReturnType<typeof planSend>> } | null = null;
-  const PLAN_REUSE_MS = 60_000;
-  const planKey = (req: SendRequest, account: string): string =>
-    JSON.stringify([account, deps.country() ?? null, { ...req, limit: undefined }]);
-
-  async function planForSubmit(req: SendRequest): Promise<Awaited<ReturnType<typeof planSend>>> {
-    const last = estimated;
-    estimated = null;
-    const s = sessions.require();
-    if (
-      last &&
-      Date.now() - last.at <= PLAN_REUSE_MS &&
-      last.plan.s === s &&
-      last.key === planKey(req, s.account.id)
-    ) {
-      checkContent(req.content);
-      const { kept, skipped } = store.optOuts.filter(s.account.id, last.plan.plan.numbers);
-      return { ...last.plan, kept, skipped };
-    }
-    return planSend(req);
-  }
+  // Issue 27: a send is planned once: the estimate's plan serves the submit that follows (send-planner.ts).
+  const { planSend, remember, planForSubmit } = createSendPlanner({
+    store,
+    sessions,
+    country: deps.country,
+    optOutsFresh: deps.optOutsFresh,
+  });
 
   async function submit(req: SendRequest): Promise<SendAccepted> {
     const { s, country: c, plan, kept, skipped, planned } = await planForSubmit(req);
@@ -410,8 +374,7 @@ export function createSender(deps: SenderDeps) {
     send: {
       submit,
       estimate: async (req) => {
-        const planOfSend = await planSend(req);
-        estimated = { key: planKey(req, planOfSend.s.account.id), at: Date.now(), plan: planOfSend };
+        const planOfSend = remember(req, await planSend(req));
         const { plan: all, kept, skipped, planned } = planOfSend;
         const plan = { ...all, numbers: kept, optedOut: skipped.length };
         let credit = await deps.credit();

@@ -1,0 +1,50 @@
+// Review of issue 25 item 5 ("nothing of another account is offered for action"): Continue sending
+// and Resend refuse a send of another account, and so does Cancel: signed in to account B, the
+// pending rest of account A's send is not cancelled (A continues it after signing in again).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMessengerApp } from '../../../main/services/app.ts';
+import { startTestGateway } from '../../support/gateway.ts';
+import { loopStopped } from '../../support/app.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+describe("another account's send", () => {
+  it('is not cancelled while another account is signed in', { timeout: 60_000 }, async () => {
+    const gw = await startTestGateway({ credit: '100000.00' });
+    cleanups.push(() => gw.close());
+    const other = await startTestGateway({ credit: '100000.00' });
+    cleanups.push(() => other.close());
+    const dir = await mkdtemp(join(tmpdir(), 'messenger-other-cancel-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
+    cleanups.push(() => a.close());
+    await a.api.accounts.signIn({
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    const numbers = Array.from({ length: 2000 }, (_, i) => `447911${201000 + i}`);
+    const firstBatch = new Promise<void>((resolve) => a.events.on('outbox:progress', () => resolve()));
+    const sent = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'mine' } });
+    await firstBatch;
+    await a.api.accounts.signIn({
+      username: other.username,
+      pin: other.pin,
+      primaryUrl: other.url,
+      rememberPin: false,
+    });
+    const before = await loopStopped(a, sent.job.id);
+    expect(before.map((b) => b.state)).toContain('pending');
+
+    await expect(a.api.outbox.cancel(sent.job.id)).rejects.toMatchObject({ code: 'invalid-state' });
+    const after = await a.api.outbox.batches(sent.job.id);
+    expect(after.map((b) => b.state)).toEqual(before.map((b) => b.state));
+  });
+});

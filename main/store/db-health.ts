@@ -23,8 +23,11 @@ export interface DbHealth {
   checkMs: number;
 }
 
-/** Checks `file` (a missing or empty file is a new database: ok). Never throws. */
-export function checkDatabase(file: string): DbHealth {
+/**
+ * Opens `file` and runs `look` on it, timed: its answer (null: ok), or what opening or reading said.
+ * A missing or empty file is a new database: ok. Never throws.
+ */
+function inspect(file: string, look: (db: DatabaseSync) => string | null): DbHealth {
   const started = performance.now();
   const done = (problem: string | null): DbHealth => ({
     ok: problem === null,
@@ -36,9 +39,7 @@ export function checkDatabase(file: string): DbHealth {
   let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(file, { timeout: 5000 });
-    const rows = db.prepare(`PRAGMA quick_check(${MAX_PROBLEMS})`).all() as Array<Record<string, unknown>>;
-    const lines = rows.map((r) => String(Object.values(r)[0]));
-    return done(lines.length === 1 && lines[0] === 'ok' ? null : lines.join('; '));
+    return done(look(db));
   } catch (err) {
     return done(err instanceof Error ? err.message : String(err));
   } finally {
@@ -50,25 +51,24 @@ export function checkDatabase(file: string): DbHealth {
   }
 }
 
+/** Checks `file` with quick_check (see above). Never throws. */
+export function checkDatabase(file: string): DbHealth {
+  return inspect(file, (db) => {
+    const rows = db.prepare(`PRAGMA quick_check(${MAX_PROBLEMS})`).all() as Array<Record<string, unknown>>;
+    const lines = rows.map((r) => String(Object.values(r)[0]));
+    return lines.length === 1 && lines[0] === 'ok' ? null : lines.join('; ');
+  });
+}
+
 /** The bounded check at start (see above); never throws. */
 export function checkDatabaseAtStart(file: string): DbHealth {
-  const started = performance.now();
-  const done = (problem: string | null): DbHealth => ({
-    ok: problem === null,
-    file,
-    problem,
-    checkMs: performance.now() - started,
-  });
-  if (!existsSync(file) || statSync(file).size === 0) return done(null);
-  let db: DatabaseSync | undefined;
-  try {
-    db = new DatabaseSync(file, { timeout: 5000 });
+  return inspect(file, (db) => {
     const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
     const size = (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size;
     // In WAL mode the newest pages may be in the -wal file: only a main file shorter than the
     // pages the WAL does not hold counts, so compare after a checkpoint-free look at both.
     const onDisk = statSync(file).size + (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
-    if (pages * size > onDisk) return done(`the file is shorter than its ${pages} pages: it was cut off`);
+    if (pages * size > onDisk) return `the file is shorter than its ${pages} pages: it was cut off`;
     const tables = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'")
       .all() as Array<{ name: string }>;
@@ -83,16 +83,8 @@ export function checkDatabaseAtStart(file: string): DbHealth {
         db.prepare(`SELECT * FROM ${quoted} LIMIT 1`).all();
       }
     }
-    return done(null);
-  } catch (err) {
-    return done(err instanceof Error ? err.message : String(err));
-  } finally {
-    try {
-      db?.close();
-    } catch {
-      /* a damaged file may refuse even this */
-    }
-  }
+    return null;
+  });
 }
 
 /** Whether `err` (from opening or using the database) says the file is damaged or not a database. */

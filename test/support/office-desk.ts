@@ -66,3 +66,14 @@ export async function inboundTexts(app: MessengerApp): Promise<Map<string, numbe
   for (const m of csv.matchAll(/reply \d+/g)) counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
   return counts;
 }
+
+/**
+ * Polls `app` until it has collected `expected` replies (at most five polls): a poll the desk began by
+ * itself on taking the lease, before the replies were queued, is shared by the first pollNow and may
+ * bring none of them. The total, to compare with `expected`.
+ */
+export async function collectAll(app: MessengerApp, expected: number): Promise<number> {
+  let received = 0;
+  for (let i = 0; i < 5 && received < expected; i++) received += (await app.api.inbox.pollNow()).received;
+  return received;
+}

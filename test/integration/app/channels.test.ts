@@ -329,6 +329,16 @@ describe('every API channel', () => {
     await expect(call('database.status', 1)).rejects.toMatchObject({ code: 'bad-argument' });
   });
 
+  it('office: not in office mode; the setting read and cleared; a bad URL refused', async () => {
+    expect(await call('office.status')).toBeNull();
+    expect(await call('office.setting')).toMatchObject({ url: null, active: null, restartNeeded: false });
+    expect(await call('office.configure', { url: null })).toMatchObject({ url: null, active: null });
+    await expect(call('office.configure', { url: 'http://not-postgres/' })).rejects.toMatchObject({
+      code: expect.any(String),
+    });
+    await expect(call('office.configure', { url: 7 })).rejects.toMatchObject({ code: 'bad-argument' });
+  });
+
   it('were all called', () => {
     expect(API_CHANNELS.filter((c) => !called.has(c))).toEqual([]);
   });

@@ -30,7 +30,8 @@ describe("another account's send", () => {
       primaryUrl: gw.url,
       rememberPin: false,
     });
-    const numbers = Array.from({ length: 2000 }, (_, i) => `447911${201000 + i}`);
+    // Many batches (58), so that the sign-in below comes long before the last one could be sent.
+    const numbers = Array.from({ length: 20_000 }, (_, i) => `447911${200000 + i}`);
     const firstBatch = new Promise<void>((resolve) => a.events.on('outbox:progress', () => resolve()));
     const sent = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'mine' } });
     await firstBatch;

@@ -1,8 +1,8 @@
 // End to end, issue 28: two desks side by side (two web shells with --office on one real
 // PostgreSQL, Debian's Chromium on each) signed in to one account of a reference gateway. A reply
 // collected by whichever desk collects shows in both Inboxes; the office database stopped, both
-// show the office banner; started again, the banner goes. Screenshots in test-results/ and
-// /tmp/shots-h28/ (light and dark, 1280x800 and 720x480).
+// show the office banner; started again, the banner goes. Screenshots in test-results/ (light and
+// dark, 1280x800 and 720x480).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,13 +15,13 @@ import {
   HAS_CHROMIUM,
   openBrowser,
   shoot,
+  SHOTS,
   startShell,
   stopShell,
   type AppBrowser,
   type Shell,
 } from './support.ts';
 
-const SHOTS = '/tmp/shots-h28';
 const cleanups: Array<() => Promise<void>> = [];
 
 async function shots(page: Page, name: string): Promise<void> {
@@ -130,6 +130,7 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
         expect(await banner.textContent()).toContain('The office database cannot be reached');
         expect(await banner.textContent()).toContain(server.url);
         expect(await banner.textContent()).not.toContain(server.password);
+        await banner.scrollIntoViewIfNeeded();
         await shots(browser.page, `office-offline-desk-${i === 0 ? 'a' : 'b'}`);
       }
       await server.restart();

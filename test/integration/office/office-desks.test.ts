@@ -8,6 +8,7 @@ import { fromPhone } from '../../support/app.ts';
 import { messageCount, postForm, queueReplies, startTestGateway } from '../../support/gateway.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
+import type { NetworkSimulator } from '../../../gateway/network/simulator.ts';
 import { collectAll, collectorOf, inboundTexts, openDesk, waitFor } from '../../support/office-desk.ts';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -84,6 +85,34 @@ describe.skipIf(!havePostgres())('office mode: desks sharing one account', () =>
     await waitFor('manual opt-out removal shared', async () =>
       (await collector.app.api.optouts.list()).every((o) => o.number !== '447700900803'),
     );
+  });
+
+  it('two identical replies (same phone, second and text) collected once each: every desk holds two', async () => {
+    const { pg, gw, desks } = await office(2);
+    const collector = await collectorOf(desks);
+    const other = desks.find((d) => d !== collector)!;
+    // Issue 25 item 2 on every desk: CollectMessages gives no id; the two are two messages.
+    const at = new Date('2026-11-27T09:00:00Z');
+    for (let i = 0; i < 2; i++) {
+      const r = (gw.ctx.network as NetworkSimulator).injectInbound({
+        sendTo: DEMO_NUMBER,
+        replyTo: '447700900841',
+        message: 'reply 7',
+        timestamp: at,
+        source: 'sandbox',
+      });
+      expect(r.ok).toBe(true);
+    }
+    expect(await collectAll(collector.app, 2)).toBe(2);
+    expect((await inboundTexts(collector.app)).get('reply 7')).toBe(2);
+    await waitFor('both in the office database', async () => {
+      const rows = await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound');
+      return rows[0]?.n === '2';
+    });
+    // (a poll at a desk that does not collect imports what the office database holds)
+    expect(await other.app.api.inbox.pollNow()).toEqual({ received: 0 });
+    expect((await inboundTexts(other.app)).get('reply 7')).toBe(2);
+    expect(await other.app.api.inbox.unreadTotal()).toBe(2);
   });
 
   it('five desks, 10,000 replies: every desk holds each once', async () => {

@@ -216,10 +216,16 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
   }
 
   return {
-    /** Entries left by runs that are no longer alive (kill -9, a full disk): stored now. */
-    recover(): number {
+    /**
+     * Entries left by runs that are no longer alive (kill -9, a full disk): stored now. With
+     * `username`, that account's only: the poller recovers when the account's session is ready, so
+     * that what a reply brings about (its opt-out keyword, an auto-reply, office mode's queue) is done
+     * for the account that collected it, as for any reply.
+     */
+    recover(username?: string): number {
       let n = 0;
       for (const e of spool.left(false)) {
+        if (username !== undefined && e.username !== username) continue;
         try {
           n += processEntry(e);
         } catch (err) {
@@ -232,7 +238,6 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       return n;
     },
 
-    /** One CollectMessages answer for `username`. */
     /** One CollectMessages answer for `username`; `fresh` leaves out repeats of earlier pages (issue 24). */
     collect(username: string, fresh?: FreshFilter): CollectIntake {
       const a = spool.begin('collect', username);

@@ -14,6 +14,8 @@ import { createMessengerApp } from '../../../main/services/app.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { foreignCollectAnswer } from '../../support/foreign-server.ts';
 
 const cleanups: Cleanups = [];
 afterEach(async () => {
@@ -113,6 +115,59 @@ describe.skipIf(!havePostgres())('office mode: desks sharing one account', () =>
     expect(await other.app.api.inbox.pollNow()).toEqual({ received: 0 });
     expect((await inboundTexts(other.app)).get('reply 7')).toBe(2);
     expect(await other.app.api.inbox.unreadTotal()).toBe(2);
+  });
+
+  it('replies a desk spooled before it was killed reach every other desk once it is back', async () => {
+    const { pg, gw, desks } = await office(1);
+    const other = desks[0]!;
+    const dir = await mkdtemp(join(tmpdir(), 'office-desk-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const open = async () => {
+      const app = await createMessengerApp({
+        dataDir: dir,
+        env: {},
+        log: () => {},
+        office: pg.urlWithPassword,
+      });
+      await app.api.accounts.signIn({
+        username: gw.username,
+        pin: gw.pin,
+        primaryUrl: gw.url,
+        rememberPin: false,
+      });
+      return app;
+    };
+    await (await open()).close();
+    // What the desk left when it was killed after spooling a CollectMessages answer (reply-spool.ts).
+    const db = new DatabaseSync(join(dir, 'messenger.sqlite'));
+    try {
+      const row = db
+        .prepare(
+          `INSERT INTO reply_spool (answer, source, username, owner, received_at)
+           VALUES ('answer-of-a-dead-run', 'collect', ?, 'a-run-that-died', ?) RETURNING id`,
+        )
+        .get(gw.username, Date.now()) as { id: number };
+      const body = foreignCollectAnswer([
+        { from: '447700900861', text: 'reply 9', at: '2026-11-27T09:00:00Z' },
+      ]);
+      db.prepare('INSERT INTO reply_spool_chunks (spool_id, seq, bytes) VALUES (?, 0, ?)').run(
+        row.id,
+        Buffer.from(body),
+      );
+    } finally {
+      db.close();
+    }
+    const back = await open();
+    cleanups.push(() => back.close());
+    expect((await inboundTexts(back)).get('reply 9')).toBe(1);
+    await waitFor('the reply in the office database', async () => {
+      const rows = await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound');
+      return rows[0]?.n === '1';
+    });
+    await waitFor(
+      'the reply at the other desk',
+      async () => (await inboundTexts(other.app)).get('reply 9') === 1,
+    );
   });
 
   it('five desks, 10,000 replies: every desk holds each once', async () => {

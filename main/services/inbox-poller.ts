@@ -87,6 +87,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     announce,
     minFreeBytes: deps.minFreeBytes,
     office: deps.office,
+    repeatsAcrossRuns: true, // issue 24: what a gateway that keeps messages returned before, after a restart
   });
 
   /**

@@ -58,11 +58,21 @@ export function fromPushed(m: InboundMessage): Inbound {
 /** The messages of a page that are new (issue 24: a gateway may return collected messages again). */
 export type FreshFilter = (page: MOMessage[]) => MOMessage[];
 
-/** A page's messages as stored, a repeat (not in `fresh`'s answer) as null in its place. */
-function pageItems(page: MOMessage[], fresh: FreshFilter | undefined): Array<Inbound | null> {
-  if (!fresh) return page.map(fromCollected);
-  const kept = new Set(fresh(page));
-  return page.map((m) => (kept.has(m) ? fromCollected(m) : null));
+/**
+ * A page's messages as stored, a repeat as null in its place: one not in `fresh`'s answer (this
+ * session's earlier pages), or one `earlier` says was kept from another answer (asked of each).
+ */
+function pageItems(
+  page: MOMessage[],
+  fresh: FreshFilter | undefined,
+  earlier: ((m: Inbound) => boolean) | undefined,
+): Array<Inbound | null> {
+  const kept = fresh ? new Set(fresh(page)) : null;
+  return page.map((m) => {
+    const item = fromCollected(m);
+    const before = earlier?.(item) === true;
+    return before || (kept !== null && !kept.has(m)) ? null : item;
+  });
 }
 
 export interface ReplyIntakeDeps {
@@ -75,6 +85,13 @@ export interface ReplyIntakeDeps {
   minFreeBytes?: number | undefined;
   /** Issue 28: office mode: what was stored is queued for the office database in the same transaction. */
   office?: Pick<Office, 'inboundStored'> | undefined;
+  /**
+   * Issue 24 across runs: a collected message is a repeat when as many of its copies (same sender,
+   * recipient, timestamp and text) as this answer has so far were kept from other answers already —
+   * a gateway that keeps collected messages answers a new run (or a spooled answer recovered) with
+   * what was kept before. The poller's rule (collect-repeats.ts) for one session, kept in the store.
+   */
+  repeatsAcrossRuns?: boolean | undefined;
 }
 
 /** One CollectMessages answer as it is read. */
@@ -153,6 +170,22 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
     );
   }
 
+  /** With repeatsAcrossRuns: whether a message of `answer` (asked in order) was kept already. */
+  function keptBefore(answer: string): ((m: Inbound) => boolean) | undefined {
+    if (deps.repeatsAcrossRuns !== true) return undefined;
+    const seen = new Map<string, { copies: number; kept: number }>();
+    return (m) => {
+      const key = store.conversations.contentKey(m);
+      let k = seen.get(key);
+      if (!k) {
+        k = { copies: 0, kept: spool.collectedCopies(key, answer) };
+        seen.set(key, k);
+      }
+      k.copies++;
+      return k.copies <= k.kept;
+    };
+  }
+
   /** Parses entry `id` again from the spool and stores what is missing; throws when it cannot. */
   function processEntry(
     e: { id: number; answer: string; source: string; username: string },
@@ -170,16 +203,17 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       return count;
     }
     const reader = createResponseStream('CollectMessages');
+    const earlier = keptBefore(e.answer);
     let position = 0;
     let last: Array<Inbound | null> = [];
     try {
       for (const c of chunks) {
-        const items = pageItems(reader.write(c), fresh);
+        const items = pageItems(reader.write(c), fresh, earlier);
         if (items.length === 0) continue;
         keep(storeBatch('collect', e.answer, position, items));
         position += items.length;
       }
-      last = pageItems(reader.end().items, fresh);
+      last = pageItems(reader.end().items, fresh, earlier);
     } catch (err) {
       if (isFull(err) || (err as { errcode?: unknown }).errcode !== undefined) throw err;
       // a fault, or an answer cut off: what came before it is stored, the rest never arrived

@@ -170,6 +170,31 @@ describe.skipIf(!havePostgres())('office mode: desks sharing one account', () =>
     );
   });
 
+  it('a reply collected after the collector deleted the conversation of the last one is shared too', async () => {
+    const { pg, gw, desks } = await office(2);
+    const collector = await collectorOf(desks);
+    const other = desks.find((d) => d !== collector)!;
+    const shared = (n: number) =>
+      waitFor(
+        `${n} in the office database`,
+        async () => (await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound'))[0]?.n === String(n),
+        8000,
+      );
+    await fromPhone(gw, '447700900871', 'reply 1');
+    expect(await collectAll(collector.app, 1)).toBe(1);
+    await shared(1);
+    // The collecting desk deletes that conversation (its newest message with it), then collects another.
+    const page = await collector.app.api.inbox.conversations();
+    for (const c of page.items) await collector.app.api.inbox.delete(c.id);
+    await fromPhone(gw, '447700900872', 'reply 2');
+    expect(await collectAll(collector.app, 1)).toBe(1);
+    await shared(2);
+    await waitFor(
+      'reply 2 at the other desk',
+      async () => (await inboundTexts(other.app)).get('reply 2') === 1,
+    );
+  });
+
   it('five desks, 10,000 replies: every desk holds each once', async () => {
     const { gw, desks } = await office(5);
     const collector = await collectorOf(desks);

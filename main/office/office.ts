@@ -347,7 +347,9 @@ export function createOffice(deps: OfficeDeps) {
       const key = currentKey();
       if (key === null) return;
       for (const m of messages) {
-        const uid = `${desk}:${m.id}`;
+        // not `${desk}:${m.id}`: a rowid is reused once the newest message is deleted (a conversation
+        // deleted), and the office database keeps the first reply of a uid only (idempotent writes)
+        const uid = `${desk}:${randomUUID()}`;
         const shared: SharedInbound = {
           uid,
           sender: m.peer,

@@ -6,8 +6,9 @@
 //   the last of which deletes the entry. Storing (thousands of inserts) never delays reading: the
 //   answer is read off the socket as fast as it arrives, which keeps the window that remains (bytes
 //   the kernel received that the process never read, docs/ARCHITECTURE.md) as short as it can be.
-// - A DeliverMessage push: its body is spooled before it is parsed (PushReceiverOptions.spool), the
-//   message stored and the entry deleted in one transaction before the gateway gets its answer.
+// - A DeliverMessage push: its body (and its HTTP charset) is spooled before it is parsed
+//   (PushReceiverOptions.spool), the message stored and the entry deleted in one transaction
+//   before the gateway gets its answer.
 // - Each message's identity is its answer's random id and its position in the answer: two
 //   identical messages are two, and an entry read again (after kill -9) stores nothing twice.
 // - An entry left by a run that died is read at start (recover). When a write fails (a full disk),
@@ -198,7 +199,17 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       if (stored.length > 0) deps.announce(stored);
     };
     if (e.source === 'push') {
-      const m = pushedMessage(Buffer.concat(chunks), e.username);
+      // chunk 0: the body; chunk 1, when the push had one: its HTTP charset (pushSpool().keep)
+      const [body, charset] = chunks;
+      const m = body
+        ? pushedMessage(body, e.username, {
+            charset: charset
+              ? Buffer.from(charset)
+                  .toString('latin1')
+                  .replace(/^charset=/, '')
+              : undefined,
+          })
+        : null;
       keep(storeBatch('push', e.answer, 0, m ? [fromPushed(m)] : [], e.id));
       return count;
     }
@@ -306,13 +317,20 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
     },
 
     /** The push receiver's spool (PushReceiverOptions.spool) for `username`. */
-    pushSpool(username: string): { keep(body: Uint8Array): string; drop(token: string): void } {
+    pushSpool(username: string): {
+      keep(body: Uint8Array, charset?: string): string;
+      drop(token: string): void;
+    } {
       return {
-        keep(body) {
+        keep(body, charset) {
           if (held.length > 0) throw new Error(`${reason ?? 'replies are held'}: not taking more now`);
           const a = spool.begin('push', username);
           try {
-            spool.write(a, [body]);
+            // the HTTP charset (issue 24) with it, in the same transaction: the body is read with it again
+            spool.write(
+              a,
+              charset === undefined ? [body] : [body, Buffer.from(`charset=${charset}`, 'latin1')],
+            );
           } catch (err) {
             failed(err, 'a pushed reply could not be written to disk (the gateway keeps it)');
             changed();

@@ -42,7 +42,7 @@ export interface PushReceiverOptions {
    * is no message (a receipt, refused) is `drop`ped. When `keep` throws (a full disk) the push is
    * answered with a server fault, so the gateway keeps the message for a later push or poll.
    */
-  spool?: { keep(body: Uint8Array): string; drop(token: string): void } | undefined;
+  spool?: { keep(body: Uint8Array, charset?: string): string; drop(token: string): void } | undefined;
 }
 
 /** A delivery receipt, without the credentials it came with. */
@@ -159,10 +159,11 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
       return;
     }
     const spool = this.#options.spool;
+    const charset = charsetOf(req.headers['content-type']);
     let token: string | undefined;
     if (spool) {
       try {
-        token = spool.keep(body);
+        token = spool.keep(body, charset); // the charset too: the body is read with it again after a crash
       } catch (err) {
         const reason = `the push could not be kept: ${err instanceof Error ? err.message : String(err)}`;
         this.emit('refused', { reason, remoteAddress });
@@ -174,7 +175,7 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
     // when answering threw (the listener could not store), the entry stays to be read again.
     let kept: boolean | undefined;
     try {
-      kept = this.#answer(body, charsetOf(req.headers['content-type']), res, remoteAddress, token);
+      kept = this.#answer(body, charset, res, remoteAddress, token);
     } finally {
       if (token !== undefined && kept === false) spool?.drop(token);
     }
@@ -299,11 +300,14 @@ async function readBody(req: IncomingMessage, max: number): Promise<Uint8Array |
 export function pushedMessage(
   body: Uint8Array,
   username: string,
-  options: { pin?: string | undefined; maxBytes?: number | undefined } = {},
+  options: { pin?: string | undefined; maxBytes?: number | undefined; charset?: string | undefined } = {},
 ): InboundMessage | null {
   let parsed: ReturnType<typeof parseRequestEnvelope>;
   try {
-    parsed = parseRequestEnvelope(body, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
+    parsed = parseRequestEnvelope(body, {
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      charset: options.charset,
+    });
   } catch {
     return null;
   }

@@ -292,14 +292,19 @@ export function createOffice(deps: OfficeDeps) {
       store.app.transaction(() => {
         for (const r of rows) {
           if (local.hasUid(r.uid)) continue;
-          const res = store.conversations.storeInbound({
-            from: r.sender,
-            to: r.recipient,
-            text: r.body,
-            timestamp: r.gatewayTimestamp,
-            kind: r.kind as MessageRecord['kind'],
-            receivedAt: r.receivedAt,
-          });
+          // keyed by its office uid (one a reply the collector stored): two identical replies
+          // (same phone, second and text, issue 25 item 2) are two here too, not one by content
+          const res = store.conversations.storeInbound(
+            {
+              from: r.sender,
+              to: r.recipient,
+              text: r.body,
+              timestamp: r.gatewayTimestamp,
+              kind: r.kind as MessageRecord['kind'],
+              receivedAt: r.receivedAt,
+            },
+            `o:${r.uid}`,
+          );
           local.recordUid(r.uid, res.message.id);
           if (res.stored) stored.push(res.message);
         }
@@ -342,7 +347,9 @@ export function createOffice(deps: OfficeDeps) {
       const key = currentKey();
       if (key === null) return;
       for (const m of messages) {
-        const uid = `${desk}:${m.id}`;
+        // not `${desk}:${m.id}`: a rowid is reused once the newest message is deleted (a conversation
+        // deleted), and the office database keeps the first reply of a uid only (idempotent writes)
+        const uid = `${desk}:${randomUUID()}`;
         const shared: SharedInbound = {
           uid,
           sender: m.peer,

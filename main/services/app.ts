@@ -237,7 +237,8 @@ async function openMessengerApp(
 
   // Start-up: a send the last run was in the middle of, then the session.
   const recovered = sender.recoverAfterCrash();
-  poller.recover(); // issue 25: replies received by a run that stopped before storing them
+  // (issue 25: replies a run that stopped spooled but did not store are stored when their account's
+  // session is ready, poller.sessionReady)
   try {
     await sessions.start(opts.sandbox === true);
   } catch (err) {

@@ -87,6 +87,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     announce,
     minFreeBytes: deps.minFreeBytes,
     office: deps.office,
+    repeatsAcrossRuns: true, // issue 24: what a gateway that keeps messages returned before, after a restart
   });
 
   /**
@@ -249,6 +250,10 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       largestPage = 0;
       repeats = new CollectRepeats();
       repeatsWarned = false;
+      // issue 25: replies an earlier run of this account received but did not store (kill -9, a full
+      // disk), stored now that the session is here: their opt-outs, auto-replies and office queue
+      // are this account's (at start, before any session, none of them could be)
+      intake.recover(s.account.username);
       await replaceReceiver(s);
       if (sessions.current() === s) schedule(deps.settings().pollIntervalSeconds);
     },
@@ -270,8 +275,6 @@ export function createInboxPoller(deps: InboxPollerDeps) {
         schedule(after.pollIntervalSeconds);
       }
     },
-    /** Start-up: replies an earlier run received but did not store (kill -9, a full disk). */
-    recover: (): number => intake.recover(),
     /** Replies held (a full disk), for a window that opens after 'inbox:held' was sent. */
     held: () => intake.state(),
     /** Where the push receiver listens, null when it is off. */

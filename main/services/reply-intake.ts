@@ -6,8 +6,9 @@
 //   the last of which deletes the entry. Storing (thousands of inserts) never delays reading: the
 //   answer is read off the socket as fast as it arrives, which keeps the window that remains (bytes
 //   the kernel received that the process never read, docs/ARCHITECTURE.md) as short as it can be.
-// - A DeliverMessage push: its body is spooled before it is parsed (PushReceiverOptions.spool), the
-//   message stored and the entry deleted in one transaction before the gateway gets its answer.
+// - A DeliverMessage push: its body (and its HTTP charset) is spooled before it is parsed
+//   (PushReceiverOptions.spool), the message stored and the entry deleted in one transaction
+//   before the gateway gets its answer.
 // - Each message's identity is its answer's random id and its position in the answer: two
 //   identical messages are two, and an entry read again (after kill -9) stores nothing twice.
 // - An entry left by a run that died is read at start (recover). When a write fails (a full disk),
@@ -58,11 +59,21 @@ export function fromPushed(m: InboundMessage): Inbound {
 /** The messages of a page that are new (issue 24: a gateway may return collected messages again). */
 export type FreshFilter = (page: MOMessage[]) => MOMessage[];
 
-/** A page's messages as stored, a repeat (not in `fresh`'s answer) as null in its place. */
-function pageItems(page: MOMessage[], fresh: FreshFilter | undefined): Array<Inbound | null> {
-  if (!fresh) return page.map(fromCollected);
-  const kept = new Set(fresh(page));
-  return page.map((m) => (kept.has(m) ? fromCollected(m) : null));
+/**
+ * A page's messages as stored, a repeat as null in its place: one not in `fresh`'s answer (this
+ * session's earlier pages), or one `earlier` says was kept from another answer (asked of each).
+ */
+function pageItems(
+  page: MOMessage[],
+  fresh: FreshFilter | undefined,
+  earlier: ((m: Inbound) => boolean) | undefined,
+): Array<Inbound | null> {
+  const kept = fresh ? new Set(fresh(page)) : null;
+  return page.map((m) => {
+    const item = fromCollected(m);
+    const before = earlier?.(item) === true;
+    return before || (kept !== null && !kept.has(m)) ? null : item;
+  });
 }
 
 export interface ReplyIntakeDeps {
@@ -75,6 +86,13 @@ export interface ReplyIntakeDeps {
   minFreeBytes?: number | undefined;
   /** Issue 28: office mode: what was stored is queued for the office database in the same transaction. */
   office?: Pick<Office, 'inboundStored'> | undefined;
+  /**
+   * Issue 24 across runs: a collected message is a repeat when as many of its copies (same sender,
+   * recipient, timestamp and text) as this answer has so far were kept from other answers already —
+   * a gateway that keeps collected messages answers a new run (or a spooled answer recovered) with
+   * what was kept before. The poller's rule (collect-repeats.ts) for one session, kept in the store.
+   */
+  repeatsAcrossRuns?: boolean | undefined;
 }
 
 /** One CollectMessages answer as it is read. */
@@ -153,6 +171,22 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
     );
   }
 
+  /** With repeatsAcrossRuns: whether a message of `answer` (asked in order) was kept already. */
+  function keptBefore(answer: string): ((m: Inbound) => boolean) | undefined {
+    if (deps.repeatsAcrossRuns !== true) return undefined;
+    const seen = new Map<string, { copies: number; kept: number }>();
+    return (m) => {
+      const key = store.conversations.contentKey(m);
+      let k = seen.get(key);
+      if (!k) {
+        k = { copies: 0, kept: spool.collectedCopies(key, answer) };
+        seen.set(key, k);
+      }
+      k.copies++;
+      return k.copies <= k.kept;
+    };
+  }
+
   /** Parses entry `id` again from the spool and stores what is missing; throws when it cannot. */
   function processEntry(
     e: { id: number; answer: string; source: string; username: string },
@@ -165,21 +199,32 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       if (stored.length > 0) deps.announce(stored);
     };
     if (e.source === 'push') {
-      const m = pushedMessage(Buffer.concat(chunks), e.username);
+      // chunk 0: the body; chunk 1, when the push had one: its HTTP charset (pushSpool().keep)
+      const [body, charset] = chunks;
+      const m = body
+        ? pushedMessage(body, e.username, {
+            charset: charset
+              ? Buffer.from(charset)
+                  .toString('latin1')
+                  .replace(/^charset=/, '')
+              : undefined,
+          })
+        : null;
       keep(storeBatch('push', e.answer, 0, m ? [fromPushed(m)] : [], e.id));
       return count;
     }
     const reader = createResponseStream('CollectMessages');
+    const earlier = keptBefore(e.answer);
     let position = 0;
     let last: Array<Inbound | null> = [];
     try {
       for (const c of chunks) {
-        const items = pageItems(reader.write(c), fresh);
+        const items = pageItems(reader.write(c), fresh, earlier);
         if (items.length === 0) continue;
         keep(storeBatch('collect', e.answer, position, items));
         position += items.length;
       }
-      last = pageItems(reader.end().items, fresh);
+      last = pageItems(reader.end().items, fresh, earlier);
     } catch (err) {
       if (isFull(err) || (err as { errcode?: unknown }).errcode !== undefined) throw err;
       // a fault, or an answer cut off: what came before it is stored, the rest never arrived
@@ -216,10 +261,16 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
   }
 
   return {
-    /** Entries left by runs that are no longer alive (kill -9, a full disk): stored now. */
-    recover(): number {
+    /**
+     * Entries left by runs that are no longer alive (kill -9, a full disk): stored now. With
+     * `username`, that account's only: the poller recovers when the account's session is ready, so
+     * that what a reply brings about (its opt-out keyword, an auto-reply, office mode's queue) is done
+     * for the account that collected it, as for any reply.
+     */
+    recover(username?: string): number {
       let n = 0;
       for (const e of spool.left(false)) {
+        if (username !== undefined && e.username !== username) continue;
         try {
           n += processEntry(e);
         } catch (err) {
@@ -232,7 +283,6 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       return n;
     },
 
-    /** One CollectMessages answer for `username`. */
     /** One CollectMessages answer for `username`; `fresh` leaves out repeats of earlier pages (issue 24). */
     collect(username: string, fresh?: FreshFilter): CollectIntake {
       const a = spool.begin('collect', username);
@@ -267,13 +317,20 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
     },
 
     /** The push receiver's spool (PushReceiverOptions.spool) for `username`. */
-    pushSpool(username: string): { keep(body: Uint8Array): string; drop(token: string): void } {
+    pushSpool(username: string): {
+      keep(body: Uint8Array, charset?: string): string;
+      drop(token: string): void;
+    } {
       return {
-        keep(body) {
+        keep(body, charset) {
           if (held.length > 0) throw new Error(`${reason ?? 'replies are held'}: not taking more now`);
           const a = spool.begin('push', username);
           try {
-            spool.write(a, [body]);
+            // the HTTP charset (issue 24) with it, in the same transaction: the body is read with it again
+            spool.write(
+              a,
+              charset === undefined ? [body] : [body, Buffer.from(`charset=${charset}`, 'latin1')],
+            );
           } catch (err) {
             failed(err, 'a pushed reply could not be written to disk (the gateway keeps it)');
             changed();

@@ -359,6 +359,13 @@ export class ConversationsRepo {
     });
   }
 
+  /** The key of a message's content: (from, to, timestamp, SHA-256 of the text), numbers normalised. */
+  contentKey(input: Pick<InboundMessageInput, 'from' | 'to' | 'timestamp' | 'text'>): string {
+    const from = peerKey(input.from, this.#defaultCountry);
+    const to = peerKey(input.to, this.#defaultCountry);
+    return `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
+  }
+
   /**
    * Store one collected inbound message, once: a message is keyed by the gateway's id when it
    * has one, else by `identity` when the caller knows where it came from (issue 25: the reply
@@ -371,7 +378,7 @@ export class ConversationsRepo {
       throw new StoreError('invalid-input', 'an inbound message without a sender');
     const from = peerKey(input.from, this.#defaultCountry);
     const to = peerKey(input.to, this.#defaultCountry);
-    const hash = `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
+    const hash = this.contentKey(input);
     const key =
       input.gatewayId !== undefined && input.gatewayId !== ''
         ? `id:${input.gatewayId}`

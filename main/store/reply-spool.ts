@@ -13,6 +13,7 @@ import type { StatementSync } from 'node:sqlite';
 import type { AppDb } from './db.ts';
 import { RUN_ID, isRunAlive } from './run-lock.ts';
 import { rowsAs } from './rows.ts';
+import { stmt } from '../../storage/sqlite.ts';
 
 export type SpoolSource = 'collect' | 'push';
 
@@ -66,7 +67,12 @@ export class ReplySpool {
 
   /** The dedupe key of the message at `position` (0-based, in the order of the answer) of `answer`. */
   static identity(answer: string, position: number): string {
-    return `a:${answer}:${position}`;
+    return `${ReplySpool.identityPrefix(answer)}${position}`;
+  }
+
+  /** What the identities of `answer`'s messages begin with. */
+  static identityPrefix(answer: string): string {
+    return `a:${answer}:`;
   }
 
   /** A new answer; nothing is written until its first bytes. */
@@ -137,6 +143,21 @@ export class ReplySpool {
       if (options.removeId !== undefined) this.remove(options.removeId);
       return stored;
     });
+  }
+
+  /**
+   * How many inbound messages of content `contentKey` (ConversationsRepo.contentKey) a collected
+   * answer other than `answer` brought (issue 24 across runs: reply-intake.ts, a gateway that keeps
+   * collected messages answers a new run with them again). Served by the messages_content index.
+   */
+  collectedCopies(contentKey: string, answer: string): number {
+    const own = ReplySpool.identityPrefix(answer);
+    const row = stmt(
+      this.#app.db,
+      `SELECT count(*) AS n FROM messages m WHERE m.content_key = ? AND m.via IN ('collect', 'both')
+          AND substr(m.dedupe_key, 1, ?) <> ?`,
+    ).get(contentKey, own.length, own) as { n: number } | undefined;
+    return row?.n ?? 0;
   }
 
   /** Entries of runs no longer alive (and, with `own`, this run's), oldest first. */

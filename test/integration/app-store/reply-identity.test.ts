@@ -220,3 +220,37 @@ describe('reply identity', () => {
     expect(inboundCount()).toBe(0);
   });
 });
+
+describe('a push whose encoding only its HTTP charset gives (issue 24 item 2)', () => {
+  it('is read the same way when the run that spooled it died before storing it', async () => {
+    // The run received it (on disk) and died before storing it: here, no listener stores it.
+    const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool('acme') });
+    const url = await receiver.listen();
+    const xml = buildRequestEnvelope('DeliverMessage', {
+      Username: 'acme',
+      Recipient: { SendTo: US },
+      Message: { TextMessage: 'Grüße' },
+      ReplyTo: PHONE,
+      Timestamp1: '2026-11-27T09:00:00Z',
+    }).replace(/^<\?xml[^>]*\?>/, ''); // no declaration: the HTTP charset says it
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=ISO-8859-1' },
+        body: Buffer.from(xml, 'latin1'),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await receiver.close();
+    }
+    expect(inboundCount()).toBe(0);
+    store.app.db.prepare("UPDATE reply_spool SET owner = 'a-run-that-died'").run();
+    expect(intake.recover()).toBe(1);
+    expect(
+      store.app.db
+        .prepare("SELECT text FROM messages WHERE direction = 'in'")
+        .all()
+        .map((r) => r.text),
+    ).toEqual(['Grüße']);
+  });
+});

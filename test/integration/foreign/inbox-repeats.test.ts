@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../main/cli.ts';
 import type { CliIO } from '../../../main/cli.ts';
@@ -93,5 +94,50 @@ describe('a gateway that never removes collected messages', () => {
     expect(second.warning).toMatch(/keeps returning the same messages/);
     expect(logged.filter((l) => l.includes('keeps returning the same messages'))).toHaveLength(1);
     expect(await a.api.inbox.unreadTotal()).toBe(3);
+  });
+
+  it("the poller after a restart, and a dead run's spooled answer: the messages already kept are not kept again", async () => {
+    const server = await keepingServer();
+    const dir = await mkdtemp(join(tmpdir(), 'messenger-repeats-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const open = async () => {
+      const app = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
+      await app.api.accounts.signIn({
+        username: 'acme.1',
+        pin: 'Secret9',
+        primaryUrl: server.url,
+        rememberPin: false,
+      });
+      return app;
+    };
+    const first = await open();
+    expect((await first.api.inbox.pollNow()).received).toBe(3);
+    await first.close();
+
+    // A later run was killed with the gateway's next (same) answer on disk, not yet parsed.
+    const db = new DatabaseSync(join(dir, 'messenger.sqlite'));
+    try {
+      const row = db
+        .prepare(
+          `INSERT INTO reply_spool (answer, source, username, owner, received_at)
+           VALUES ('answer-of-a-dead-run', 'collect', 'acme.1', 'a-run-that-died', ?) RETURNING id`,
+        )
+        .get(Date.now()) as { id: number };
+      db.prepare('INSERT INTO reply_spool_chunks (spool_id, seq, bytes) VALUES (?, 0, ?)').run(
+        row.id,
+        Buffer.from(foreignCollectAnswer(PAGE)),
+      );
+    } finally {
+      db.close();
+    }
+
+    const again = await open();
+    cleanups.push(() => again.close());
+    expect(await again.api.inbox.unreadTotal()).toBe(3);
+    const before = server.requests.filter(isCollect).length;
+    const poll = await again.api.inbox.pollNow();
+    expect(poll.received).toBe(0);
+    expect(server.requests.filter(isCollect).length - before).toBeLessThanOrEqual(2);
+    expect(await again.api.inbox.unreadTotal()).toBe(3);
   });
 });

@@ -8,11 +8,14 @@ import { fromPhone } from '../../support/app.ts';
 import { messageCount, postForm, queueReplies, startTestGateway } from '../../support/gateway.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
+import type { NetworkSimulator } from '../../../gateway/network/simulator.ts';
 import { collectAll, collectorOf, inboundTexts, openDesk, waitFor } from '../../support/office-desk.ts';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { foreignCollectAnswer } from '../../support/foreign-server.ts';
 
 const cleanups: Cleanups = [];
 afterEach(async () => {
@@ -83,6 +86,112 @@ describe.skipIf(!havePostgres())('office mode: desks sharing one account', () =>
     await other.app.api.optouts.remove(['447700900803']);
     await waitFor('manual opt-out removal shared', async () =>
       (await collector.app.api.optouts.list()).every((o) => o.number !== '447700900803'),
+    );
+  });
+
+  it('two identical replies (same phone, second and text) collected once each: every desk holds two', async () => {
+    const { pg, gw, desks } = await office(2);
+    const collector = await collectorOf(desks);
+    const other = desks.find((d) => d !== collector)!;
+    // Issue 25 item 2 on every desk: CollectMessages gives no id; the two are two messages.
+    const at = new Date('2026-11-27T09:00:00Z');
+    for (let i = 0; i < 2; i++) {
+      const r = (gw.ctx.network as NetworkSimulator).injectInbound({
+        sendTo: DEMO_NUMBER,
+        replyTo: '447700900841',
+        message: 'reply 7',
+        timestamp: at,
+        source: 'sandbox',
+      });
+      expect(r.ok).toBe(true);
+    }
+    expect(await collectAll(collector.app, 2)).toBe(2);
+    expect((await inboundTexts(collector.app)).get('reply 7')).toBe(2);
+    await waitFor('both in the office database', async () => {
+      const rows = await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound');
+      return rows[0]?.n === '2';
+    });
+    // (a poll at a desk that does not collect imports what the office database holds)
+    expect(await other.app.api.inbox.pollNow()).toEqual({ received: 0 });
+    expect((await inboundTexts(other.app)).get('reply 7')).toBe(2);
+    expect(await other.app.api.inbox.unreadTotal()).toBe(2);
+  });
+
+  it('replies a desk spooled before it was killed reach every other desk once it is back', async () => {
+    const { pg, gw, desks } = await office(1);
+    const other = desks[0]!;
+    const dir = await mkdtemp(join(tmpdir(), 'office-desk-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const open = async () => {
+      const app = await createMessengerApp({
+        dataDir: dir,
+        env: {},
+        log: () => {},
+        office: pg.urlWithPassword,
+      });
+      await app.api.accounts.signIn({
+        username: gw.username,
+        pin: gw.pin,
+        primaryUrl: gw.url,
+        rememberPin: false,
+      });
+      return app;
+    };
+    await (await open()).close();
+    // What the desk left when it was killed after spooling a CollectMessages answer (reply-spool.ts).
+    const db = new DatabaseSync(join(dir, 'messenger.sqlite'));
+    try {
+      const row = db
+        .prepare(
+          `INSERT INTO reply_spool (answer, source, username, owner, received_at)
+           VALUES ('answer-of-a-dead-run', 'collect', ?, 'a-run-that-died', ?) RETURNING id`,
+        )
+        .get(gw.username, Date.now()) as { id: number };
+      const body = foreignCollectAnswer([
+        { from: '447700900861', text: 'reply 9', at: '2026-11-27T09:00:00Z' },
+      ]);
+      db.prepare('INSERT INTO reply_spool_chunks (spool_id, seq, bytes) VALUES (?, 0, ?)').run(
+        row.id,
+        Buffer.from(body),
+      );
+    } finally {
+      db.close();
+    }
+    const back = await open();
+    cleanups.push(() => back.close());
+    expect((await inboundTexts(back)).get('reply 9')).toBe(1);
+    await waitFor('the reply in the office database', async () => {
+      const rows = await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound');
+      return rows[0]?.n === '1';
+    });
+    await waitFor(
+      'the reply at the other desk',
+      async () => (await inboundTexts(other.app)).get('reply 9') === 1,
+    );
+  });
+
+  it('a reply collected after the collector deleted the conversation of the last one is shared too', async () => {
+    const { pg, gw, desks } = await office(2);
+    const collector = await collectorOf(desks);
+    const other = desks.find((d) => d !== collector)!;
+    const shared = (n: number) =>
+      waitFor(
+        `${n} in the office database`,
+        async () => (await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound'))[0]?.n === String(n),
+        8000,
+      );
+    await fromPhone(gw, '447700900871', 'reply 1');
+    expect(await collectAll(collector.app, 1)).toBe(1);
+    await shared(1);
+    // The collecting desk deletes that conversation (its newest message with it), then collects another.
+    const page = await collector.app.api.inbox.conversations();
+    for (const c of page.items) await collector.app.api.inbox.delete(c.id);
+    await fromPhone(gw, '447700900872', 'reply 2');
+    expect(await collectAll(collector.app, 1)).toBe(1);
+    await shared(2);
+    await waitFor(
+      'reply 2 at the other desk',
+      async () => (await inboundTexts(other.app)).get('reply 2') === 1,
     );
   });
 

@@ -339,26 +339,6 @@ export class ConversationsRepo {
     return row?.n ?? 0;
   }
 
-  /**
-   * Store collected inbound messages in one transaction, each once (storeInbound); a message without a
-   * sender is left out. Returns the messages that were new.
-   */
-  storeInboundAll(
-    items: readonly InboundMessageInput[],
-    /** Issue 28: run in the same transaction with what was stored (office mode queues it there). */
-    within?: (stored: MessageRecord[]) => void,
-  ): MessageRecord[] {
-    return this.#app.transaction(() => {
-      const stored = items.flatMap((m) => {
-        if (m.from.trim() === '') return [];
-        const r = this.storeInbound(m);
-        return r.stored ? [r.message] : [];
-      });
-      within?.(stored);
-      return stored;
-    });
-  }
-
   /** The key of a message's content: (from, to, timestamp, SHA-256 of the text), numbers normalised. */
   contentKey(input: Pick<InboundMessageInput, 'from' | 'to' | 'timestamp' | 'text'>): string {
     const from = peerKey(input.from, this.#defaultCountry);

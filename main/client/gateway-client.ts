@@ -8,11 +8,10 @@ import { encodeForm, FORM_CONTENT_TYPE } from '../../protocol/form.ts';
 import { LIMITS } from '../../protocol/limits.ts';
 import { classifyReport, describeReport, isAccepted, REPORT } from '../../protocol/reports.ts';
 import { parseManageResponse } from '../../protocol/responses.ts';
-import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import type { Operation } from '../../protocol/fields.ts';
 import { buildRequestEnvelope } from '../../protocol/soap/envelope.ts';
 import { SoapBuildError, SoapFaultError } from '../../protocol/soap/errors.ts';
-import { SENDSMS5_PROFILE, SOAP_CONTENT_TYPE, SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
+import { SENDSMS5_PROFILE, SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
 import type {
   AvailableCreditResponse,
@@ -58,7 +57,9 @@ import { readSoapAnswer, soapStream } from './soap-stream.ts';
 import { HttpTransport } from './transport.ts';
 import { SoapNamespaces, type SoapNamespaceInUse } from './soap-namespace.ts';
 import { reachOf, type AddressBookEntry } from './address-books.ts';
-import type { ServerRole, TransportOptions } from './transport.ts';
+import type { ServerRole } from './transport.ts';
+import { PATHS } from './client-options.ts';
+import type { FormSendOutcome, GatewayClientOptions } from './client-options.ts';
 
 export { interpretDeprecated, interpretRecords };
 export type { BatchInterpretation };
@@ -74,36 +75,8 @@ export type {
   TransferAmount,
 } from './requests.ts';
 
-export const PATHS = {
-  sendsms: OPERATION_PATHS.sendsms,
-  sendmms: OPERATION_PATHS.sendmms,
-  queryaccount: OPERATION_PATHS.queryaccount,
-  manageaccount: OPERATION_PATHS.manageaccount,
-  /** SOAP interface version 5 (spec 4.5, 9.1). */
-  soap: SOAP_PATHS.sendsms5,
-} as const;
-
-export interface GatewayClientOptions extends TransportOptions {
-  username: string;
-  pin: string;
-  /** ISO 3166 alpha-2 country for national numbers such as 07700 900123. */
-  defaultCountry?: string | undefined;
-  /** Path of the SOAP endpoint below the base URL; default /sendsms5. */
-  soapPath?: string | undefined;
-  /** Pins both SOAP namespaces: the gateway's WSDL is then not read. */
-  soapProfile?: SoapProfile | undefined;
-  /**
-   * Pins the SOAP types namespace (a setting or the deploy policy); the definitions namespace is the
-   * provider's. Without a pin the client reads the gateway's WSDL on its first SOAP call.
-   */
-  soapTypesNamespace?: string | undefined;
-  /** Recipients per request; at most (and by default) the spec's 350. */
-  batchSize?: number | undefined;
-}
-
-/** A sendFormFields answer, or why none: unsent (surely not sent), unknown (may have arrived: never re-sent). */
-export type FormSendOutcome =
-  { outcome: 'answered'; value: BatchInterpretation } | { outcome: 'unsent' | 'unknown'; reason: string };
+export { PATHS } from './client-options.ts';
+export type { FormSendOutcome, GatewayClientOptions } from './client-options.ts';
 
 export class GatewayClient {
   readonly #transport: HttpTransport;

@@ -87,32 +87,26 @@ export interface BinaryBody {
   contentType: string | undefined;
 }
 
+/** The whole body, refused past `max` bytes. */
+async function readAll(body: AsyncIterable<Uint8Array>, max: number): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.byteLength;
+    if (bytes > max) throw new Error(`the response is larger than the limit of ${max} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** The whole body as text (UTF-8, lenient as fetch's text()), refused past `max` bytes. */
 function textReader(max: number): BodyReader<string> {
-  return async (body) => {
-    const chunks: Uint8Array[] = [];
-    let bytes = 0;
-    for await (const chunk of body) {
-      bytes += chunk.byteLength;
-      if (bytes > max) throw new Error(`the response is larger than the limit of ${max} bytes`);
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  };
+  return async (body) => (await readAll(body, max)).toString('utf8');
 }
 
 /** The whole body as bytes, refused past `max` bytes. */
 function binaryReader(max: number): BodyReader<BinaryBody> {
-  return async (body, _status, contentType) => {
-    const chunks: Uint8Array[] = [];
-    let bytes = 0;
-    for await (const chunk of body) {
-      bytes += chunk.byteLength;
-      if (bytes > max) throw new Error(`the response is larger than the limit of ${max} bytes`);
-      chunks.push(chunk);
-    }
-    return { bytes: Buffer.concat(chunks), contentType };
-  };
+  return async (body, _status, contentType) => ({ bytes: await readAll(body, max), contentType });
 }
 
 /** Error codes that mean no TCP connection was made: safe to send the same request elsewhere. */

@@ -201,6 +201,17 @@ function readEnvelope(
   return reader.end().content;
 }
 
+/** A request envelope's content as the request it is. */
+function parsedRequest(content: EnvelopeContent): ParsedSoapRequest {
+  return {
+    operation: content.entry,
+    request: content.value,
+    namespace: content.namespace,
+    soapVersion: content.version,
+    ignored: content.ignored,
+  } as ParsedSoapRequest;
+}
+
 /**
  * Parse a request envelope of any of the eight operations. The body element may carry any prefix and
  * any namespace (reported as `namespace`). Throws SoapParseError.
@@ -209,14 +220,7 @@ export function parseRequestEnvelope(
   input: string | Uint8Array,
   options: SoapParseOptions = {},
 ): ParsedSoapRequest {
-  const content = readEnvelope({ kind: 'request' }, input, options);
-  return {
-    operation: content.entry,
-    request: content.value,
-    namespace: content.namespace,
-    soapVersion: content.version,
-    ignored: content.ignored,
-  } as ParsedSoapRequest;
+  return parsedRequest(readEnvelope({ kind: 'request' }, input, options));
 }
 
 /** Bytes parsed between two turns of the event loop by parseRequestEnvelopeInSlices. */
@@ -253,14 +257,7 @@ export async function parseRequestEnvelopeInSlices(
     reader.write(slice);
     if (at + SOAP_PARSE_SLICE_BYTES < input.byteLength) await yieldTurn();
   }
-  const content = reader.end().content;
-  return {
-    operation: content.entry,
-    request: content.value,
-    namespace: content.namespace,
-    soapVersion: content.version,
-    ignored: content.ignored,
-  } as ParsedSoapRequest;
+  return parsedRequest(reader.end().content);
 }
 
 /**

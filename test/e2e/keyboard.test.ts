@@ -111,8 +111,12 @@ describe.skipIf(!HAS_CHROMIUM)('keyboard alone (issue 26)', { timeout: 120_000 }
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await tabTo(page, /^Contacts & groups$/);
     await page.keyboard.press('Enter');
+    // Listening before Tab reaches the button: the file chooser is intercepted well before Enter opens it
+    // (once it failed to arrive when the listener and the key press went together on a loaded machine).
+    const chosen = page.waitForEvent('filechooser', { timeout: 60_000 });
     await tabTo(page, /^Import CSV…/);
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await page.keyboard.press('Enter');
+    const chooser = await chosen;
     await chooser.setFiles(file);
     const dialog = page.getByRole('dialog', { name: 'CSV column mapping' });
     await dialog.waitFor();

@@ -2,26 +2,13 @@
 // reference gateway's "book::group"). `address-book list` builds each SendToAddressBook reference
 // from the book asked for and the group, and never prints a group as if it were a book.
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../../main/cli.ts';
-import type { CliIO } from '../../../main/cli.ts';
+import { runCli as cli } from '../../support/cli-run.ts';
 import { foreignEnvelope, foreignServer, FOREIGN_TYPES_NS } from '../../support/foreign-server.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-async function cli(args: string[], env: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s), isTTY: false },
-    promptPin: () => Promise.resolve(undefined),
-  };
-  const code = await main(args, env, io);
-  return { code, out, err };
-}
 
 describe('a gateway that writes the group alone', () => {
   it('references are book::group with a book named; without one, groups are not taken for books', async () => {

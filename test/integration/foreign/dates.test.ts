@@ -3,8 +3,7 @@
 // `version` reads each, and the app's release date is the instant, a time without a zone read as UTC.
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../../main/client/gateway-client.ts';
-import { main } from '../../../main/cli.ts';
-import type { CliIO } from '../../../main/cli.ts';
+import { runCli } from '../../support/cli-run.ts';
 import { releaseFrom } from '../../../main/services/updates.ts';
 import { dateTimeMs, readDateTime } from '../../../protocol/soap/values.ts';
 import { foreignEnvelope, foreignServer, FOREIGN_TYPES_NS } from '../../support/foreign-server.ts';
@@ -30,17 +29,7 @@ async function versionServer(releaseDate: string): Promise<string> {
   return server.url;
 }
 
-async function version(url: string) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s), isTTY: false },
-    promptPin: () => Promise.resolve(undefined),
-  };
-  const code = await main(['version', '--url', url], {}, io);
-  return { code, out, err };
-}
+const version = (url: string) => runCli(['version', '--url', url], {});
 
 const FORMS: Array<[string, string]> = [
   ['2026-10-01 12:00:00', '2026-10-01T12:00:00.000Z'],

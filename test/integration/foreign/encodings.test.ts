@@ -3,8 +3,7 @@
 // CLI; our gateway reads requests a client writes in ISO-8859-1 or windows-1252. The bodies here are
 // raw bytes written by the test, not by this project's protocol/ code.
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../../main/cli.ts';
-import type { CliIO } from '../../../main/cli.ts';
+import { runCli as cli } from '../../support/cli-run.ts';
 import { setPushUrl } from '../../../gateway/sandbox.ts';
 import { postForm, startTestGateway } from '../../support/gateway.ts';
 import {
@@ -19,18 +18,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-async function cli(args: string[], env: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s), isTTY: false },
-    promptPin: () => Promise.resolve(undefined),
-  };
-  const code = await main(args, env, io);
-  return { code, out, err };
-}
 
 const GREETING = [{ from: '447700900301', text: 'Grüße aus Köln', at: '2026-11-27T08:00:00Z' }];
 

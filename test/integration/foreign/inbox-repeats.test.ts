@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../../main/cli.ts';
-import type { CliIO } from '../../../main/cli.ts';
+import { runCli as cli } from '../../support/cli-run.ts';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import { foreignCollectAnswer, foreignServer } from '../../support/foreign-server.ts';
 import type { ForeignRequest, ForeignServer } from '../../support/foreign-server.ts';
@@ -36,18 +35,6 @@ async function keepingServer(): Promise<ForeignServer> {
   });
   cleanups.push(() => server.close());
   return server;
-}
-
-async function cli(args: string[], env: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s), isTTY: false },
-    promptPin: () => Promise.resolve(undefined),
-  };
-  const code = await main(args, env, io);
-  return { code, out, err };
 }
 
 describe('a gateway that never removes collected messages', () => {

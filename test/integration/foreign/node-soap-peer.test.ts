@@ -74,17 +74,12 @@ describe('node-soap faults that carry a report code', () => {
     const c = client(gw.url);
     expect(await c.soapAvailableCredit()).toMatchObject({ outcome: 'rejected', code: '2' });
     expect(await c.collectMessages()).toMatchObject({ outcome: 'rejected', code: '2' });
-    const { main } = await import('../../../main/cli.ts');
-    let err = '';
-    const code = await main(
-      ['credit', '--soap'],
-      { MESSENGER_URL: gw.url, MESSENGER_USERNAME: 'acme.1', MESSENGER_PIN: 'Wrong1' },
-      {
-        stdout: { write: () => true },
-        stderr: { write: (t: string) => (err += t), isTTY: false },
-        promptPin: () => Promise.resolve(undefined),
-      },
-    );
+    const { runCli } = await import('../../support/cli-run.ts');
+    const { code, err } = await runCli(['credit', '--soap'], {
+      MESSENGER_URL: gw.url,
+      MESSENGER_USERNAME: 'acme.1',
+      MESSENGER_PIN: 'Wrong1',
+    });
     expect(code).toBe(1);
     expect(err).toMatch(/rejected by the gateway \(2\)/);
   });

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startGateway } from '../gateway/server.ts';
-import { createDemoAccount, DEMO_NUMBER } from '../gateway/demo.ts';
+import { createDemoAccount } from '../gateway/demo.ts';
 import type { NetworkSimulator } from '../gateway/network/simulator.ts';
-import { transaction } from '../gateway/store/db.ts';
+import { queueReplies } from './_replies.ts';
 import { createMessengerApp } from '../main/services/app.ts';
 import type { MessengerApp } from '../main/services/app.ts';
 import { feedTimings } from '../main/office/feed.ts';
@@ -24,20 +24,6 @@ import type { ChildDesk } from '../test/support/office-child.ts';
 
 const REPLIES = Number(process.env.BENCH_REPLIES ?? (process.env.BENCH_QUICK ? 2_000 : 10_000));
 const DESKS = 5;
-
-function queue(network: NetworkSimulator, db: Parameters<typeof transaction>[0], offset: number): void {
-  transaction(db, () => {
-    for (let i = 0; i < REPLIES; i++) {
-      const r = network.injectInbound({
-        sendTo: DEMO_NUMBER,
-        replyTo: String(447700100000 + ((offset + i) % 5_000)),
-        message: `reply ${offset + i}: yes please, count me in`,
-        source: 'sandbox',
-      });
-      if (!r.ok) throw new Error(r.reason);
-    }
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -74,7 +60,7 @@ export async function run(): Promise<void> {
   };
   try {
     // baseline: one desk on its own
-    queue(network, gw.ctx.db, 0);
+    queueReplies(network, gw.ctx.db, 0, REPLIES);
     const alone = await open('alone');
     let t = performance.now();
     const baseline = await alone.api.inbox.pollNow();
@@ -98,7 +84,7 @@ export async function run(): Promise<void> {
         stored += p.messages.length;
         if (stored === REPLIES) storedAt = performance.now();
       });
-      queue(network, gw.ctx.db, REPLIES);
+      queueReplies(network, gw.ctx.db, REPLIES, REPLIES);
       feedTimings.writeMs = 0;
       feedTimings.readMs = 0;
       t = performance.now();

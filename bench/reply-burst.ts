@@ -8,27 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startGateway } from '../gateway/server.ts';
-import { createDemoAccount, DEMO_NUMBER } from '../gateway/demo.ts';
+import { createDemoAccount } from '../gateway/demo.ts';
 import type { NetworkSimulator } from '../gateway/network/simulator.ts';
-import { transaction } from '../gateway/store/db.ts';
+import { queueReplies } from './_replies.ts';
 import { GatewayClient } from '../main/client/gateway-client.ts';
 import { createMessengerApp } from '../main/services/app.ts';
 
 const BURST = Number(process.env.BENCH_REPLIES ?? 30_000);
-
-function queue(network: NetworkSimulator, db: Parameters<typeof transaction>[0], offset: number): void {
-  transaction(db, () => {
-    for (let i = 0; i < BURST; i++) {
-      const r = network.injectInbound({
-        sendTo: DEMO_NUMBER,
-        replyTo: String(447700100000 + ((offset + i) % 5_000)),
-        message: `reply ${offset + i}: yes please, count me in`,
-        source: 'sandbox',
-      });
-      if (!r.ok) throw new Error(r.reason);
-    }
-  });
-}
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-burst-'));
@@ -44,7 +30,7 @@ export async function run(): Promise<void> {
   const network = gw.ctx.network as NetworkSimulator;
   try {
     // baseline: the bare client collecting every page, nothing stored
-    queue(network, gw.ctx.db, 0);
+    queueReplies(network, gw.ctx.db, 0, BURST);
     const client = new GatewayClient({ primaryUrl: gw.url, username, pin });
     let t = performance.now();
     let bare = 0;
@@ -58,7 +44,7 @@ export async function run(): Promise<void> {
     await client.close();
 
     // the app: sign in, then one poll that runs until the gateway is empty
-    queue(network, gw.ctx.db, BURST);
+    queueReplies(network, gw.ctx.db, BURST, BURST);
     const app = await createMessengerApp({ dataDir: join(dir, 'app'), env: {}, log: () => {} });
     await app.api.accounts.signIn({ username, pin, primaryUrl: gw.url, rememberPin: false });
     t = performance.now();

@@ -18,15 +18,16 @@ export interface AccountScopeDeps {
 export function createAccountScope(deps: AccountScopeDeps) {
   const { store, sessions } = deps;
   const account = (): string | null => sessions.current()?.account.id ?? null;
+  /** Nothing of another account is acted on: `why` when `jobId` is another account's. */
+  const refuseOthers = (jobId: number, why: string): void => {
+    const id = account();
+    if (id !== null && store.outboxAccount.isOtherAccounts(jobId, id))
+      throw new ApiError('invalid-state', why);
+  };
   const outbox: Pick<MessengerApi['outbox'], 'jobs' | 'unknownBatches' | 'cancel'> = {
     // As Continue sending and Resend: another account's pending send is left for that account.
     cancel: async (jobId) => {
-      const id = account();
-      if (id !== null && store.outboxAccount.isOtherAccounts(jobId, id))
-        throw new ApiError(
-          'invalid-state',
-          'this send belongs to another account: sign in to it to cancel what is left of it',
-        );
+      refuseOthers(jobId, 'this send belongs to another account: sign in to it to cancel what is left of it');
       return deps.cancel(jobId);
     },
     jobs: async (args) => {
@@ -46,12 +47,7 @@ export function createAccountScope(deps: AccountScopeDeps) {
   const campaigns: MessengerApi['campaigns'] = {
     ...deps.campaigns,
     get: async (jobId) => {
-      const id = account();
-      if (id !== null && store.outboxAccount.isOtherAccounts(jobId, id))
-        throw new ApiError(
-          'invalid-state',
-          'this campaign was sent from another account: sign in to it to see it',
-        );
+      refuseOthers(jobId, 'this campaign was sent from another account: sign in to it to see it');
       return deps.campaigns.get(jobId);
     },
   };

@@ -5,31 +5,7 @@ import type { AppDb } from './db.ts';
 import { rowsAs } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 
-/** The account's job ids (and those of no account), newest first. */
-export function jobIdsOfAccount(
-  app: AppDb,
-  accountId: string,
-  args: { limit?: number; beforeId?: number } = {},
-): number[] {
-  const limit = Math.max(1, Math.min(500, args.limit ?? 50));
-  return rowsAs<{ id: number }>(
-    stmt(
-      app.db,
-      `SELECT id FROM outbox_jobs WHERE (account_id = ? OR account_id IS NULL) AND id < ?
-        ORDER BY id DESC LIMIT ?`,
-    ).all(accountId, args.beforeId ?? Number.MAX_SAFE_INTEGER, limit),
-  ).map((r) => r.id);
-}
-
-/** Whether the job is another account's (false for one of no account, or one that does not exist). */
-export function isOtherAccountsJob(app: AppDb, jobId: number, accountId: string): boolean {
-  const row = rowsAs<{ account_id: string | null }>(
-    stmt(app.db, 'SELECT account_id FROM outbox_jobs WHERE id = ?').all(jobId),
-  )[0];
-  return row !== undefined && row.account_id !== null && row.account_id !== accountId;
-}
-
-/** The two reads above on one database, as the services see them (store.outboxAccount). */
+/** The services see it as store.outboxAccount. */
 export class OutboxAccountRepo {
   readonly #app: AppDb;
 
@@ -37,11 +13,23 @@ export class OutboxAccountRepo {
     this.#app = app;
   }
 
+  /** The account's job ids (and those of no account), newest first. */
   jobIds(accountId: string, args: { limit?: number; beforeId?: number } = {}): number[] {
-    return jobIdsOfAccount(this.#app, accountId, args);
+    const limit = Math.max(1, Math.min(500, args.limit ?? 50));
+    return rowsAs<{ id: number }>(
+      stmt(
+        this.#app.db,
+        `SELECT id FROM outbox_jobs WHERE (account_id = ? OR account_id IS NULL) AND id < ?
+          ORDER BY id DESC LIMIT ?`,
+      ).all(accountId, args.beforeId ?? Number.MAX_SAFE_INTEGER, limit),
+    ).map((r) => r.id);
   }
 
+  /** Whether the job is another account's (false for one of no account, or one that does not exist). */
   isOtherAccounts(jobId: number, accountId: string): boolean {
-    return isOtherAccountsJob(this.#app, jobId, accountId);
+    const row = rowsAs<{ account_id: string | null }>(
+      stmt(this.#app.db, 'SELECT account_id FROM outbox_jobs WHERE id = ?').all(jobId),
+    )[0];
+    return row !== undefined && row.account_id !== null && row.account_id !== accountId;
   }
 }

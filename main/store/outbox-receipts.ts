@@ -12,6 +12,9 @@ import type { DeliveryReceiptInput, MessageRecord, OutboundStatus } from '../../
 /** How long a receipt waits for its MessageIdentifier to be recorded. */
 const EARLY_RECEIPT_TTL_MS = 7 * 24 * 3600 * 1000;
 
+/** MESSAGE_COLUMNS as a RETURNING clause names them (unqualified). */
+const RETURNED_COLUMNS = MESSAGE_COLUMNS.replace(/\bm\./g, '');
+
 /** A delivery receipt's effect: an error report means the handset was not reached. */
 export function statusOfReceipt(report: string): OutboundStatus {
   return classifyReport(report) === 'error' ? 'failed' : 'delivered';
@@ -23,31 +26,30 @@ export function statusOfReceipt(report: string): OutboundStatus {
  */
 export function recordReceipt(app: AppDb, receipt: DeliveryReceiptInput, now: number): MessageRecord | null {
   return app.transaction(() => {
-    const row = rowAs<MessageRow>(
-      app.db
-        .prepare(
-          `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.message_identifier = ? AND m.direction = 'out'
-            ORDER BY m.id DESC LIMIT 1`,
-        )
-        .get(receipt.messageIdentifier),
+    const row = rowAs<{ id: number }>(
+      stmt(
+        app.db,
+        `SELECT id FROM messages WHERE message_identifier = ? AND direction = 'out' ORDER BY id DESC LIMIT 1`,
+      ).get(receipt.messageIdentifier),
     );
     const report = receipt.report.trim();
     if (!row) {
       // Receipts for identifiers that never show up (sent by another client of the account)
       // are not kept for ever.
-      app.db.prepare('DELETE FROM early_receipts WHERE received_at < ?').run(now - EARLY_RECEIPT_TTL_MS);
-      app.db
-        .prepare(
-          'INSERT INTO early_receipts (message_identifier, report, receipt_at, received_at) VALUES (?, ?, ?, ?)',
-        )
-        .run(receipt.messageIdentifier, report, receipt.at ?? now, now);
+      stmt(app.db, 'DELETE FROM early_receipts WHERE received_at < ?').run(now - EARLY_RECEIPT_TTL_MS);
+      stmt(
+        app.db,
+        'INSERT INTO early_receipts (message_identifier, report, receipt_at, received_at) VALUES (?, ?, ?, ?)',
+      ).run(receipt.messageIdentifier, report, receipt.at ?? now, now);
       return null;
     }
-    app.db
-      .prepare('UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE id = ?')
-      .run(statusOfReceipt(report), report, receipt.at ?? now, row.id);
+    // Issue 27: one statement writes the receipt and gives the message back (a campaign's receipts
+    // arrive by the thousand while it is being sent).
     const updated = rowAs<MessageRow>(
-      app.db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(row.id),
+      stmt(
+        app.db,
+        `UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE id = ? RETURNING ${RETURNED_COLUMNS}`,
+      ).get(statusOfReceipt(report), report, receipt.at ?? now, row.id),
     );
     return updated ? toMessage(updated) : null;
   });

@@ -79,9 +79,9 @@ export class OutboxJournal extends OutboxJobs {
   batchText(batchId: number): string | null {
     return (
       rowAs<{ text: string }>(
-        this.app.db
-          .prepare('SELECT text FROM messages WHERE batch_id = ? ORDER BY position LIMIT 1')
-          .get(batchId),
+        stmt(this.app.db, 'SELECT text FROM messages WHERE batch_id = ? ORDER BY position LIMIT 1').get(
+          batchId,
+        ),
       )?.text ?? null
     );
   }

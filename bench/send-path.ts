@@ -3,8 +3,12 @@
 // results stored, 'outbox:progress' per batch) until every recipient has its result, against
 //  1. a no-work peer (answers every sendsms with accepted records without doing anything; other
 //     requests, the sign-in probe and the credit, go on to a reference gateway), with the bare
-//     GatewayClient against the same peer and the same typed numbers as the baseline: target, the app
-//     adds ≤ 25 %;
+//     GatewayClient against the same peer and the same typed numbers as the baseline: target (issue 27
+//     item 6), the app's path ≤ 2× the bare client's (this bench said "adds ≤ 25 %" before, a target
+//     no issue set);
+//     and, to show the floor of that ratio, the journal alone: the same recipients journaled, each
+//     batch claimed, its answer held and its results stored, with no request at all (what the app
+//     must write per recipient: its row before any request, 'sending', its result);
 //  2. the local sandbox (the reference gateway on its worker thread, as `npm run web -- --sandbox`): target, the
 //     whole campaign ≤ 4 s; the bare client's campaign to the reference gateway is bench/client.ts's.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,12 +22,14 @@ import { createAccount } from '../gateway/accounts.ts';
 import { openGatewayDb } from '../gateway/store/db.ts';
 import { GatewayClient } from '../main/client/gateway-client.ts';
 import { createMessengerApp } from '../main/services/app.ts';
+import { openAppStore } from '../main/store/app-store.ts';
 import type { MessengerApp } from '../main/services/app.ts';
 import type { OutboxJob, SendAccepted } from '../preload/api.ts';
 import { listenOnLoopback } from '../test/support/listen.ts';
 
 const CAMPAIGN = Number(process.env.BENCH_SEND_RECIPIENTS ?? 100_000);
-const TARGET_OVERHEAD = 0.25;
+/** Issue 27 item 6: the app's send path at most this many times the bare client's. */
+const TARGET_RATIO = 2;
 const TARGET_SANDBOX_MS = 4_000;
 
 /** Distinct UK mobile numbers as typed: national, with a space. */
@@ -105,6 +111,40 @@ function taken(job: OutboxJob): number {
   return c.accepted + c.queued + c.delivered + c.failed;
 }
 
+/**
+ * The journal's own writes for `numbers` (normalised), no request made: createJob, then per batch
+ * what the sending loop does (answer held and the next batch claimed in one transaction, results
+ * stored), with accepted answers like the no-work peer's.
+ */
+function journalAlone(file: string, numbers: readonly string[]): { ms: number; createMs: number } {
+  const store = openAppStore(file);
+  try {
+    const t = performance.now();
+    const job = store.outbox.createJob(
+      numbers,
+      { kind: 'text', text: 'Bench campaign' },
+      { normalized: true },
+    );
+    const createMs = performance.now() - t;
+    let sequence = 0;
+    let batch = store.outbox.claimNext(job.id);
+    while (batch) {
+      const results = batch.recipients.map((to) => ({
+        to,
+        messageIdentifier: `N${String(++sequence).padStart(9, '0')}`,
+        report: '-3',
+        text: 'ok',
+      }));
+      const next = store.outbox.holdAnswerAndClaim(batch.id, results, job.id, () => true);
+      store.outbox.recordResults(batch.id, results);
+      batch = next;
+    }
+    return { ms: performance.now() - t, createMs };
+  } finally {
+    store.close();
+  }
+}
+
 const rate = (n: number, ms: number): string => `${Math.round((n / ms) * 1000).toLocaleString('en-GB')}/s`;
 const n = (x: number): string => x.toLocaleString('en-GB');
 
@@ -149,6 +189,11 @@ export async function run(): Promise<void> {
       await app.close();
     }
     if (taken(peerRun.job) !== CAMPAIGN) throw new Error(`app: ${taken(peerRun.job)} accepted`);
+    // 1c. The journal alone, the same recipients as the app journaled them (normalised).
+    const journal = journalAlone(
+      join(tmp, 'journal-alone', 'app.db'),
+      numbers.map((x) => `44${x.replace(/\D/g, '').slice(1)}`),
+    );
 
     // 2. The app on the local sandbox; its demo account's credit (10.00) topped up for the campaign
     //    through a second connection to the sandbox gateway's database.
@@ -173,18 +218,24 @@ export async function run(): Promise<void> {
     const receipts = sandboxRun.job.counts.delivered + sandboxRun.job.counts.failed;
 
     const overhead = peerRun.ms / bareMs - 1;
+    const ratio = peerRun.ms / bareMs;
     console.log(
       `app send path, ${n(CAMPAIGN)} typed recipients through send.submit (journal, ${peerRun.job.batchCount} batches, results stored, progress events):`,
     );
     console.log(
       `  against a no-work peer: ${(peerRun.ms / 1000).toFixed(2)} s = ${rate(CAMPAIGN, peerRun.ms)}; ` +
         `baseline bare GatewayClient, same peer and numbers: ${(bareMs / 1000).toFixed(2)} s = ${rate(CAMPAIGN, bareMs)}; ` +
-        `ratio ${(peerRun.ms / bareMs).toFixed(2)}×: the app adds ${Math.round(overhead * 100)} % ` +
-        `(target ≤ ${TARGET_OVERHEAD * 100} %: ${overhead <= TARGET_OVERHEAD ? 'met' : 'NOT met'})`,
+        `ratio ${ratio.toFixed(2)}×: the app adds ${Math.round(overhead * 100)} % ` +
+        `(target ≤ ${TARGET_RATIO}×: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})`,
     );
     console.log(
       `    of which send.submit (check, normalise, journal ${n(CAMPAIGN)} outbound messages) ${(peerRun.submitMs / 1000).toFixed(2)} s, ` +
         `batches sent and results stored ${((peerRun.ms - peerRun.submitMs) / 1000).toFixed(2)} s`,
+    );
+    console.log(
+      `    the journal alone, no request (${n(CAMPAIGN)} rows journaled ${(journal.createMs / 1000).toFixed(2)} s, ` +
+        `then claimed, held and their results stored): ${(journal.ms / 1000).toFixed(2)} s = ` +
+        `${(journal.ms / bareMs).toFixed(2)}× the bare client by itself`,
     );
     console.log(
       `  through the local sandbox: ${(sandboxRun.ms / 1000).toFixed(2)} s = ${rate(CAMPAIGN, sandboxRun.ms)}, ${n(accepted)} accepted by the gateway ` +

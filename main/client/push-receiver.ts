@@ -37,9 +37,10 @@ export interface PushReceiverOptions {
   maxBytes?: number | undefined;
   profile?: SoapProfile | undefined;
   /**
-   * Issue 25: keeps each POST's raw body on disk before it is parsed: `keep` returns a token that
-   * the 'message' event carries (the listener stores the message and ends the entry); a body that
-   * is no message (a receipt, refused) is `drop`ped. When `keep` throws (a full disk) the push is
+   * Issue 25: keeps a DeliverMessage's raw body on disk before the message is handed on or
+   * answered: `keep` returns a token that the 'message' event carries (the listener stores the
+   * message and ends the entry); a message refused (wrong credentials) is `drop`ped. Receipts and
+   * unreadable bodies are not kept (issue 27). When `keep` throws (a full disk) the push is
    * answered with a server fault, so the gateway keeps the message for a later push or poll.
    */
   spool?: { keep(body: Uint8Array, charset?: string): string; drop(token: string): void } | undefined;
@@ -59,6 +60,8 @@ export interface PushReceiverEvents {
 }
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+type Parsed = ReturnType<typeof parseRequestEnvelope>;
 
 /** An unguessable endpoint path (kept with the port so that the address survives restarts). */
 export function newPushPath(): string {
@@ -158,8 +161,20 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
       fault(res, 413, 'soap:Client', `request larger than ${max} bytes`);
       return;
     }
-    const spool = this.#options.spool;
     const charset = charsetOf(req.headers['content-type']);
+    let parsed: Parsed;
+    try {
+      parsed = parseRequestEnvelope(body, { maxBytes: max, charset });
+    } catch (err) {
+      const reason = err instanceof SoapParseError ? err.message : 'unreadable request';
+      this.emit('refused', { reason, remoteAddress });
+      fault(res, 500, 'soap:Client', reason);
+      return;
+    }
+    // Issue 27: only a message is spooled. A receipt is recorded by the listener before it is
+    // answered (the gateway pushes it again otherwise), and a spooled receipt was never read again
+    // (pushedMessage takes messages only): its fsynced spool write was all cost, one per receipt.
+    const spool = parsed.operation === 'DeliverMessage' ? this.#options.spool : undefined;
     let token: string | undefined;
     if (spool) {
       try {
@@ -175,31 +190,14 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
     // when answering threw (the listener could not store), the entry stays to be read again.
     let kept: boolean | undefined;
     try {
-      kept = this.#answer(body, charset, res, remoteAddress, token);
+      kept = this.#answer(parsed, res, remoteAddress, token);
     } finally {
       if (token !== undefined && kept === false) spool?.drop(token);
     }
   }
 
-  /** Answers the push `body`; true when it was a message handed to the listener. */
-  #answer(
-    body: Uint8Array,
-    /** The HTTP charset parameter (issue 24): with the BOM and the declaration it says the encoding. */
-    charset: string | undefined,
-    res: ServerResponse,
-    remoteAddress: string | undefined,
-    token?: string,
-  ): boolean {
-    const max = this.#options.maxBytes ?? DEFAULT_MAX_BYTES;
-    let parsed: ReturnType<typeof parseRequestEnvelope>;
-    try {
-      parsed = parseRequestEnvelope(body, { maxBytes: max, charset });
-    } catch (err) {
-      const reason = err instanceof SoapParseError ? err.message : 'unreadable request';
-      this.emit('refused', { reason, remoteAddress });
-      fault(res, 500, 'soap:Client', reason);
-      return false;
-    }
+  /** Answers the push read into `parsed`; true when it was a message handed to the listener. */
+  #answer(parsed: Parsed, res: ServerResponse, remoteAddress: string | undefined, token?: string): boolean {
     const profile = this.#options.profile ?? DEFAULT_SOAP_PROFILE;
     if (parsed.operation !== 'SubmitDeliveryReceipt' && parsed.operation !== 'DeliverMessage') {
       const reason = `operation ${parsed.operation} is not taken by this receiver`;

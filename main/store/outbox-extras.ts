@@ -90,7 +90,8 @@ export function saveExtraCounts(
       refusal ??= r.text ?? `report ${r.report}`;
     }
   }
-  db.prepare(
+  stmt(
+    db,
     'UPDATE outbox_batches SET extra_answered = ?, extra_accepted = ?, extra_rejected = ? WHERE id = ?',
   ).run(answered, accepted, rejected, batchId);
   return answered > 0 && rejected === answered ? refusal : null;
@@ -101,11 +102,9 @@ export function extraTally(
   db: DatabaseSync,
   batchId: number,
 ): { answered: number; accepted: number; rejected: number } {
-  const x = db
-    .prepare(
-      'SELECT extra_answered AS answered, extra_accepted AS accepted, extra_rejected AS rejected FROM outbox_batches WHERE id = ?',
-    )
-    .get(batchId) as
-    { answered: number | null; accepted: number | null; rejected: number | null } | undefined;
+  const x = stmt(
+    db,
+    'SELECT extra_answered AS answered, extra_accepted AS accepted, extra_rejected AS rejected FROM outbox_batches WHERE id = ?',
+  ).get(batchId) as { answered: number | null; accepted: number | null; rejected: number | null } | undefined;
   return { answered: x?.answered ?? 0, accepted: x?.accepted ?? 0, rejected: x?.rejected ?? 0 };
 }

@@ -15,12 +15,14 @@
 // is answered); here the states a send goes through.
 import { OWNER, RUN_ID, holdRunLock, isOrphaned, isProcessAlive, isRunAlive } from './run-lock.ts';
 import { REPORT, classifyReport } from '../../protocol/reports.ts';
+import type { ReportGroup } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import type { BatchRow } from './rows.ts';
 import { OutboxJobs, peerOf } from './outbox-jobs.ts';
+import { toOutcome } from './outbox-reads.ts';
 import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
@@ -77,9 +79,9 @@ export class OutboxJournal extends OutboxJobs {
   batchText(batchId: number): string | null {
     return (
       rowAs<{ text: string }>(
-        this.app.db
-          .prepare('SELECT text FROM messages WHERE batch_id = ? ORDER BY position LIMIT 1')
-          .get(batchId),
+        stmt(this.app.db, 'SELECT text FROM messages WHERE batch_id = ? ORDER BY position LIMIT 1').get(
+          batchId,
+        ),
       )?.text ?? null
     );
   }
@@ -116,16 +118,16 @@ export class OutboxJournal extends OutboxJobs {
     return this.app.transaction(() => {
       const now = this.clock();
       const row = rowAs<BatchRow>(
-        this.app.db
-          .prepare(
-            "UPDATE outbox_batches SET state = 'sending', started_at = ?, owner = ? WHERE id = ? AND state = 'pending' RETURNING *",
-          )
-          .get(now, OWNER, batchId),
+        stmt(
+          this.app.db,
+          "UPDATE outbox_batches SET state = 'sending', started_at = ?, owner = ? WHERE id = ? AND state = 'pending' RETURNING *",
+        ).get(now, OWNER, batchId),
       );
       if (!row) throw this.#stateError(batchId, 'pending', 'mark it sending');
-      this.app.db
-        .prepare("UPDATE messages SET status = 'sending', sent_at = ? WHERE batch_id = ?")
-        .run(now, batchId);
+      stmt(this.app.db, "UPDATE messages SET status = 'sending', sent_at = ? WHERE batch_id = ?").run(
+        now,
+        batchId,
+      );
       return this.toBatch(row);
     });
   }
@@ -186,8 +188,10 @@ export class OutboxJournal extends OutboxJobs {
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'record its results');
-      const recipients = rowsAs<{ id: number; peer: string }>(
-        stmt(this.app.db, 'SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position').all(batchId),
+      const recipients = rowsAs<{ id: number; peer: string; sent_at: number | null }>(
+        stmt(this.app.db, 'SELECT id, peer, sent_at FROM messages WHERE batch_id = ? ORDER BY position').all(
+          batchId,
+        ),
       );
       const byTo = new Map<string, RecipientResult>();
       const positional = results.some((r) => r.to === undefined);
@@ -204,28 +208,53 @@ export class OutboxJournal extends OutboxJobs {
         `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
                 answered_at = ? WHERE id = ?`,
       );
-      recipients.forEach((m, i) => {
+      // Issue 27: the outcomes are the values written (the rows are not read back): a receipt cannot
+      // have reached a row before its MessageIdentifier is written here; an early one is applied below.
+      const outcomes: RecipientOutcome[] = [];
+      const written = (
+        m: { peer: string; sent_at: number | null },
+        status: OutboundStatus,
+        messageIdentifier: string | null,
+        report: string | null,
+        reportText: string | null,
+        classification: ReportGroup | null,
+      ): void => {
+        outcomes.push(
+          toOutcome({
+            peer: m.peer,
+            status,
+            message_identifier: messageIdentifier,
+            report,
+            report_text: reportText,
+            classification,
+            receipt_report: null,
+            receipt_at: null,
+            sent_at: m.sent_at,
+          }),
+        );
+      };
+      for (const [i, m] of recipients.entries()) {
         const r = positional ? results[i] : byTo.get(m.peer);
         if (!r || (r.report === undefined && !r.notSent)) {
           const reason = r?.text ?? 'the gateway gave no result for this recipient';
-          update.run('unknown', r?.messageIdentifier ?? null, null, reason, null, now, m.id);
-          return;
+          const id = r?.messageIdentifier ?? null;
+          update.run('unknown', id, null, reason, null, now, m.id);
+          written(m, 'unknown', id, null, reason, null);
+          continue;
         }
         if (r.report === undefined) {
-          update.run('rejected', null, null, r.text ?? 'not sent', null, now, m.id);
-          return;
+          const reason = r.text ?? 'not sent';
+          update.run('rejected', null, null, reason, null, now, m.id);
+          written(m, 'rejected', null, null, reason, null);
+          continue;
         }
         const report = r.report.trim();
-        update.run(
-          statusOfReport(report),
-          r.messageIdentifier ?? null,
-          report,
-          r.text ?? null,
-          classifyReport(report),
-          now,
-          m.id,
-        );
-      });
+        const status = statusOfReport(report);
+        const classification = classifyReport(report);
+        const id = r.messageIdentifier ?? null;
+        update.run(status, id, report, r.text ?? null, classification, now, m.id);
+        written(m, status, id, report, r.text ?? null, classification);
+      }
       const peers = new Set(recipients.map((m) => m.peer));
       const reason = saveExtraCounts(
         this.app.db,
@@ -233,9 +262,9 @@ export class OutboxJournal extends OutboxJobs {
         results,
         (to) => peers.has(to) || peers.has(peerOf(to, this.defaultCountry)),
       );
-      this.#finishBatch(batchId, now, reason);
-      applyEarlyReceipts(this.app, batchId);
-      return this.recipientsOfBatch(batchId);
+      this.#finishBatch(batchId, now, reason, outcomes);
+      // A receipt that came before this answer changes its recipient: then the rows are read back.
+      return applyEarlyReceipts(this.app, batchId) > 0 ? this.recipientsOfBatch(batchId) : outcomes;
     });
   }
 
@@ -418,22 +447,26 @@ export class OutboxJournal extends OutboxJobs {
     return recordReceipt(this.app, receipt, this.clock());
   }
 
-  #finishBatch(batchId: number, now: number, reason: string | null): void {
-    const counts = rowsAs<{ status: string; n: number }>(
-      this.app.db
-        .prepare('SELECT status, count(*) AS n FROM messages WHERE batch_id = ? GROUP BY status')
-        .all(batchId),
-    );
-    const n = (s: string): number => counts.find((c) => c.status === s)?.n ?? 0;
+  /** The batch's state from its recipients' `outcomes` as just written (all its rows) and its extras. */
+  #finishBatch(
+    batchId: number,
+    now: number,
+    reason: string | null,
+    outcomes: readonly RecipientOutcome[],
+  ): void {
+    const counts = new Map<string, number>();
+    for (const o of outcomes) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
+    const n = (s: string): number => counts.get(s) ?? 0;
     // Issue 16: a book's or Cc/Bcc's records count as its recipients do.
     const x = extraTally(this.app.db, batchId);
-    const total = counts.reduce((sum, c) => sum + c.n, 0) + x.answered;
+    const total = outcomes.length + x.answered;
     const accepted = n('accepted') + n('queued') + x.accepted;
     const rejected = n('rejected') + x.rejected;
     const state = accepted > 0 ? 'accepted' : total > 0 && rejected === total ? 'rejected' : 'unknown';
-    this.app.db
-      .prepare('UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ?, answer = NULL WHERE id = ?')
-      .run(state, now, reason, batchId);
+    stmt(
+      this.app.db,
+      'UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ?, answer = NULL WHERE id = ?',
+    ).run(state, now, reason, batchId);
   }
 
   #mustState(batchId: number, state: OutboxBatch['state'], action: string): BatchRow {

@@ -47,7 +47,7 @@ export class OutboxReads {
   }
 
   job(jobId: number): OutboxJob | null {
-    const row = rowAs<JobRow>(this.app.db.prepare('SELECT * FROM outbox_jobs WHERE id = ?').get(jobId));
+    const row = rowAs<JobRow>(stmt(this.app.db, 'SELECT * FROM outbox_jobs WHERE id = ?').get(jobId));
     return row ? this.#toJob(row) : null;
   }
 
@@ -135,7 +135,7 @@ export class OutboxReads {
     return toBatch(
       row,
       rowsAs<{ peer: string }>(
-        this.app.db.prepare('SELECT peer FROM messages WHERE batch_id = ? ORDER BY position').all(row.id),
+        stmt(this.app.db, 'SELECT peer FROM messages WHERE batch_id = ? ORDER BY position').all(row.id),
       ).map((r) => r.peer),
     );
   }
@@ -144,23 +144,22 @@ export class OutboxReads {
     const counts: StatusCounts = { ...EMPTY_COUNTS };
     let recipientCount = 0;
     for (const c of rowsAs<{ status: string; n: number }>(
-      this.app.db
-        .prepare('SELECT status, count(*) AS n FROM messages WHERE job_id = ? GROUP BY status')
-        .all(row.id),
+      stmt(this.app.db, 'SELECT status, count(*) AS n FROM messages WHERE job_id = ? GROUP BY status').all(
+        row.id,
+      ),
     )) {
       if (c.status in counts) counts[c.status as OutboundStatus] = c.n;
       recipientCount += c.n;
     }
     const batchCount =
       rowAs<{ n: number }>(
-        this.app.db.prepare('SELECT count(*) AS n FROM outbox_batches WHERE job_id = ?').get(row.id),
+        stmt(this.app.db, 'SELECT count(*) AS n FROM outbox_batches WHERE job_id = ?').get(row.id),
       )?.n ?? 0;
     const extra = rowAs<{ n: number; reach: number | null; sized: number }>(
-      this.app.db
-        .prepare(
-          'SELECT count(*) AS n, sum(reach) AS reach, count(reach) AS sized FROM outbox_batches WHERE job_id = ? AND extra_fields IS NOT NULL',
-        )
-        .get(row.id),
+      stmt(
+        this.app.db,
+        'SELECT count(*) AS n, sum(reach) AS reach, count(reach) AS sized FROM outbox_batches WHERE job_id = ? AND extra_fields IS NOT NULL',
+      ).get(row.id),
     );
     const retried = counts.rejected + counts.failed > 0 ? failedRetried(this.app, row.id) : 0;
     return {

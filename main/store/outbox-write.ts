@@ -48,19 +48,24 @@ export function ensureCampaignConversations(
     const chunk = peers.slice(start, start + ROWS);
     const insertArgs: Array<string | number> = [];
     for (const peer of chunk) insertArgs.push(peer, at);
-    stmt(
+    // The new ones come back from the insert itself (issue 27: a new campaign's conversations are
+    // not looked up again); only the peers that had a conversation already are read.
+    const created = stmt(
       db,
       multiRow(
         'INSERT INTO conversations (peer, last_activity_at, campaign_only) VALUES',
         '(?, ?, 1)',
         chunk.length,
-        'ON CONFLICT (peer) DO NOTHING',
+        'ON CONFLICT (peer) DO NOTHING RETURNING id, peer',
       ),
-    ).run(...insertArgs);
+    ).all(...insertArgs) as Array<{ id: number; peer: string }>;
+    for (const r of created) ids.set(r.peer, r.id);
+    if (created.length === chunk.length) continue;
+    const existing = chunk.filter((peer) => !ids.has(peer));
     const rows = stmt(
       db,
-      `SELECT id, peer FROM conversations WHERE peer IN (${chunk.map(() => '?').join(', ')})`,
-    ).all(...chunk) as Array<{ id: number; peer: string }>;
+      `SELECT id, peer FROM conversations WHERE peer IN (${existing.map(() => '?').join(', ')})`,
+    ).all(...existing) as Array<{ id: number; peer: string }>;
     for (const r of rows) ids.set(r.peer, r.id);
   }
   return ids;

@@ -4,7 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildRequestEnvelope, parseFault, parseResponseEnvelope } from '../../../protocol/soap/envelope.ts';
 import { SOAP_CONTENT_TYPE } from '../../../protocol/soap/namespaces.ts';
 import { PushReceiver } from '../../../main/client/push-receiver.ts';
-import type { DeliveryReceipt, InboundMessage } from '../../../main/client/push-receiver.ts';
+import type {
+  DeliveryReceipt,
+  InboundMessage,
+  PushReceiverOptions,
+} from '../../../main/client/push-receiver.ts';
 
 let receiver: PushReceiver | undefined;
 afterEach(async () => {
@@ -14,8 +18,9 @@ afterEach(async () => {
 
 async function start(
   pin?: string,
+  spool?: PushReceiverOptions['spool'],
 ): Promise<{ url: string; receipts: DeliveryReceipt[]; messages: InboundMessage[]; refused: string[] }> {
-  receiver = new PushReceiver({ username: 'acme.1', ...(pin !== undefined ? { pin } : {}) });
+  receiver = new PushReceiver({ username: 'acme.1', ...(pin !== undefined ? { pin } : {}), spool });
   const receipts: DeliveryReceipt[] = [];
   const messages: InboundMessage[] = [];
   const refused: string[] = [];
@@ -147,5 +152,46 @@ describe('PushReceiver', () => {
     expect(r.refused).toHaveLength(3);
     const get = await fetch(r.url);
     expect(get.status).toBe(405);
+  });
+
+  it('spools only a message: a receipt is emitted without a spool write, even when the spool takes nothing (issue 27)', async () => {
+    const kept: string[] = [];
+    let full = false;
+    const r = await start(undefined, {
+      keep(body) {
+        if (full) throw new Error('disk full');
+        kept.push(Buffer.from(body).toString('utf8'));
+        return `t${kept.length}`;
+      },
+      drop() {},
+    });
+    const receipt = (id: string): string =>
+      buildRequestEnvelope('SubmitDeliveryReceipt', {
+        Username: 'acme.1',
+        Timestamp1: '2026-11-22T08:00:00',
+        SentTo: '447700900123',
+        MessageIdentifier: id,
+        Report: 0,
+      });
+    const message = buildRequestEnvelope('DeliverMessage', {
+      Username: 'acme.1',
+      Recipient: { SendTo: '447700900999' },
+      ReplyTo: '447700900123',
+      Message: { TextMessage: 'kept before it is answered' },
+      Timestamp1: '2026-11-22T08:01:00',
+    });
+    expect((await soapPost(r.url, receipt('M1'))).status).toBe(200);
+    expect((await soapPost(r.url, message)).status).toBe(200);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toContain('kept before it is answered');
+    // A spool that takes nothing (a full disk): the message is refused (the gateway keeps it), the
+    // receipt is still taken (the listener records it before the answer).
+    full = true;
+    expect((await soapPost(r.url, message)).status).toBe(500);
+    const res = await soapPost(r.url, receipt('M2'));
+    expect(res.status).toBe(200);
+    expect(parseResponseEnvelope('SubmitDeliveryReceipt', res.text).Report).toBe(0);
+    expect(r.receipts.map((x) => x.MessageIdentifier)).toEqual(['M1', 'M2']);
+    expect(r.messages).toHaveLength(1);
   });
 });

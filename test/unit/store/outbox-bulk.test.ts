@@ -8,7 +8,7 @@ import type { AppDb } from '../../../main/store/db.ts';
 import type { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import { SearchRepo } from '../../../main/store/search.ts';
-import { FULL_READ_MS, JobProgress } from '../../../main/services/send-progress.ts';
+import { FULL_READ_MS, JobProgress, READ_SHARE } from '../../../main/services/send-progress.ts';
 import type { OutboxContent, RecipientOutcome } from '../../../preload/api.ts';
 import { withJournal } from './helpers.ts';
 
@@ -154,6 +154,36 @@ describe('the job counts of progress events', () => {
     const last = progress.after(answerNext(job.id));
     expect(last?.counts).toEqual(journal.job(job.id)?.counts);
     expect(last?.counts).toMatchObject({ pending: 0, sending: 0, delivered: 1, rejected: 4 });
+  });
+
+  it('are read in full no more often than READ_SHARE times the last full read took (issue 27)', () => {
+    const job = journal.createJob(numbers(1400), TEXT, { normalized: true });
+    let clock = 0;
+    let reads = 0;
+    // A busy machine: each full read takes 40 ms by the clock.
+    const slow = {
+      outbox: {
+        job: (id: number) => {
+          reads++;
+          clock += 40;
+          return journal.job(id);
+        },
+        hasPending: (id: number) => journal.hasPending(id),
+      },
+    };
+    const progress = new JobProgress(slow, job.id, () => clock);
+    progress.after(answerNext(job.id));
+    expect(reads).toBe(1);
+    // FULL_READ_MS later, but sooner than READ_SHARE × 40 ms: counted from the outcomes.
+    clock += FULL_READ_MS;
+    expect(progress.after(answerNext(job.id))?.counts).toEqual(journal.job(job.id)?.counts);
+    expect(reads).toBe(1);
+    clock += READ_SHARE * 40;
+    progress.after(answerNext(job.id));
+    expect(reads).toBe(2);
+    // The last batch: always a full read, however soon.
+    progress.after(answerNext(job.id));
+    expect(reads).toBe(3);
   });
 
   it('take a batch claimed before the last full read from sending (the loop requests the next batch first)', () => {

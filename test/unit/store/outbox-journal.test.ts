@@ -157,6 +157,36 @@ describe('outbox journal', () => {
     expect(journal.recordReceipt({ messageIdentifier: 'M2', report: '5' })?.status).toBe('failed');
   });
 
+  it('returns, from recordResults, the outcomes exactly as stored: every kind of result (issue 27)', () => {
+    const list = numbers(6);
+    journal.createJob(list, TEXT);
+    const b = journal.markSending(journal.nextBatch()!.id);
+    // by number, out of order: accepted, queued, refused, not sent, an unknown code, and one left out
+    const outcomes = journal.recordResults(b.id, [
+      { to: list[3]!, notSent: true, text: 'not sent: the connection failed' },
+      { to: list[0]!, messageIdentifier: 'R1', report: '-3', text: 'ok' },
+      { to: list[1]!, messageIdentifier: 'R2', report: ' -2 ' },
+      { to: list[2]!, report: '15', text: 'Invalid destination' },
+      { to: list[4]!, messageIdentifier: 'R5', report: '999' },
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'accepted',
+      'queued',
+      'rejected',
+      'rejected',
+      'unknown',
+      'unknown',
+    ]);
+    expect(outcomes).toEqual(journal.recipientsOfBatch(b.id));
+    expect(journal.batch(b.id)?.state).toBe('accepted');
+    // by position, every one refused: the batch is rejected
+    journal.createJob(numbers(2, 10), TEXT);
+    const r = journal.markSending(journal.nextBatch()!.id);
+    const refused = journal.recordResults(r.id, [{ report: '15' }, { report: '15', text: 'no' }]);
+    expect(refused).toEqual(journal.recipientsOfBatch(r.id));
+    expect(journal.batch(r.id)?.state).toBe('rejected');
+  });
+
   it('keeps a receipt that arrives before its send is answered, and applies it then', () => {
     journal.createJob(numbers(2), TEXT);
     const b = journal.markSending(journal.nextBatch()!.id);

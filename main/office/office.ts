@@ -29,6 +29,7 @@ import { migrateOffice } from './db.ts';
 import { OFFICE_CHANNEL, pullInbound, pullOptOuts, pushPending } from './feed.ts';
 import { claimLease, releaseLease } from './lease.ts';
 import { OfficeLocal } from './local.ts';
+import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
 import type { SharedInbound } from './local.ts';
 
 const BATCH = 1000;
@@ -62,6 +63,20 @@ export function createOffice(deps: OfficeDeps) {
   const { store, log } = deps;
   const local = new OfficeLocal(store.app);
   const desk = local.deskId();
+  // contacts, groups, templates and auto-reply rules (share-library.ts)
+  const library = createLibraryShare({
+    app: store.app,
+    desk,
+    channel: OFFICE_CHANNEL,
+    accountKeyOf: (id) => {
+      const a = store.accounts.get(id);
+      return a === null || a.sandbox ? null : accountKey(a);
+    },
+    queued: () => void kick(),
+    changed: () => undefined,
+    get: (k) => local.get(k),
+    set: (k, v) => local.set(k, v),
+  });
   const url = shownUrl(deps.target);
   const config = clientConfig(deps.target, deps.password, deps.env);
   let officeId: string | null = null;
@@ -83,7 +98,7 @@ export function createOffice(deps: OfficeDeps) {
     url,
     connected,
     collector: Date.now() < leaseUntil,
-    pending: local.pendingCount(),
+    pending: local.pendingCount() + library.pendingCount(),
     error: connected ? null : lastError,
   });
   let shown = '';
@@ -144,7 +159,8 @@ export function createOffice(deps: OfficeDeps) {
         [desk, hostname()],
       );
       c.on('notification', (n) => {
-        if (n.channel === OFFICE_CHANNEL && n.payload === currentKey()) kick();
+        if (n.channel === OFFICE_CHANNEL && (n.payload === currentKey() || n.payload === LIBRARY_NOTIFY))
+          kick();
       });
       await c.query(`LISTEN ${OFFICE_CHANNEL}`);
     } catch (err) {
@@ -277,7 +293,9 @@ export function createOffice(deps: OfficeDeps) {
       }
       const a = deps.account();
       const key = currentKey();
-      if (a === null || key === null || officeId === null) return;
+      if (officeId === null) return;
+      await library.sync(c, officeId, key === null ? null : a, key);
+      if (a === null || key === null) return;
       await importOptOuts(c, a, key, officeId);
       await importInbound(c, key, officeId);
     });

@@ -73,7 +73,7 @@ export function createOffice(deps: OfficeDeps) {
       return a === null || a.sandbox ? null : accountKey(a);
     },
     queued: () => void kick(),
-    changed: () => undefined,
+    changed: (kinds) => deps.emit('office:library', { kinds: [...kinds] }),
     get: (k) => local.get(k),
     set: (k, v) => local.set(k, v),
   });

@@ -11,6 +11,8 @@
 //   doubles a reply.
 // - Opt-out list changes (keyword or manual) are queued the same way; every desk applies the feed
 //   to its local list, which the sender and the estimate read (and pull just before: `fresh`).
+// - Contacts, groups, templates (the office's) and keyword auto-reply rules (the account's) are
+//   shared through share-library.ts, written and imported in the same sync.
 // - Read/unread is per desk: each desk's store keeps its own (a reply read at one desk is still
 //   unread at another).
 // - The office database unreachable: the desk says so ('office:status', a banner), keeps working

@@ -11,6 +11,7 @@ import type { Cleanups } from '../../support/office-db.ts';
 import { collectAll, collectorOf, openDesk, waitFor } from '../../support/office-desk.ts';
 import { createMessengerApp } from '../../../main/services/app.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
+import { libraryTimings } from '../../../main/office/share-library.ts';
 
 const cleanups: Cleanups = [];
 afterEach(async () => {
@@ -94,6 +95,7 @@ describe.skipIf(!havePostgres())(
       const [a, b] = desks.map((d) => d.app) as [MessengerApp, MessengerApp];
       const lines = ['Name,Number,Group'];
       for (let i = 0; i < 10_000; i++) lines.push(`Person ${i},+44 7911 ${String(100000 + i)},Customers`);
+      libraryTimings.statements = 0;
       const t0 = performance.now();
       const r = await a.api.contacts.importCsv({
         csv: lines.join('\n'),
@@ -119,6 +121,8 @@ describe.skipIf(!havePostgres())(
         { kind: 'member', n: '10000' },
       ]);
       expect((await a.api.office.status())?.pending).toBe(0);
+      // 20,001 records (10,000 contacts, a group, 10,000 members) in batches of 1,000: one statement each
+      expect(libraryTimings.statements).toBeLessThanOrEqual(25);
     }, 240_000);
 
     it('two desks editing one contact at once end with the same contact: the last written wins', async () => {

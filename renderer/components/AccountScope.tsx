@@ -19,12 +19,12 @@ export type Scope = 'account' | 'desk' | 'inbox';
 export function AccountScope({
   scope,
   what,
-  officeWhat,
+  sharedInOffice = false,
 }: {
   scope: Scope;
   what: string;
-  /** Issue 28: what of it every desk of the office shares (account scope; none: not shared). */
-  officeWhat?: string;
+  /** Issue 28: an account's data every desk of the office signed in to it shares (account scope). */
+  sharedInOffice?: boolean;
 }) {
   const account = useContext(AccountContext);
   const office = useOfficeShared() === true;
@@ -33,8 +33,8 @@ export function AccountScope({
   const shared = office && !account.sandbox;
   const words =
     scope === 'account'
-      ? shared && officeWhat !== undefined
-        ? `${what} of ${name} only: ${officeWhat} shared by every desk of the office signed in to ${name}.`
+      ? shared && sharedInOffice
+        ? `${what} of ${name}: shared by every desk of the office signed in to this account.`
         : `${what} of ${name} only.`
       : scope === 'desk'
         ? office

@@ -148,6 +148,21 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
       const suggestion = b.locator('#recipient-suggestions option[value="Olive Office"]');
       await suggestion.waitFor({ state: 'attached', timeout: 15_000 });
       expect(await suggestion.textContent()).toBe('+447700900555');
+      // an auto-reply rule made at desk A: in desk B's open view, shared by the desks of the account
+      await b
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: /auto-replies/ })
+        .click();
+      expect(await b.getByTestId('account-scope').textContent()).toMatch(
+        /^Opt-outs and auto-replies of demo .*: shared by every desk of the office signed in to this account\.$/,
+      );
+      await a.evaluate(() =>
+        window
+          .messenger!.autoreplies.create({ keyword: 'HOURS', reply: 'Open 9 to 5' })
+          .then(() => undefined),
+      );
+      await b.getByText('Open 9 to 5').first().waitFor({ timeout: 30_000 });
+      await shots(b, 'office-autoreplies-desk-b');
       for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
     });
 

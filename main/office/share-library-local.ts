@@ -156,6 +156,12 @@ export class LibraryLocal {
         `INSERT OR IGNORE INTO group_members (group_id, contact_id)
          SELECT g.id, c.id FROM groups g, contacts c WHERE g.name = ? AND c.number = ?`,
       ),
+      // the group and the contact a membership names (null: not here yet)
+      memberParts: db.prepare(
+        'SELECT (SELECT id FROM groups WHERE name = ?) AS g, (SELECT id FROM contacts WHERE number = ?) AS c',
+      ),
+      wait: db.prepare('INSERT OR IGNORE INTO office_library_waiting (group_key, number) VALUES (?, ?)'),
+      waitGone: db.prepare('DELETE FROM office_library_waiting WHERE group_key = ? AND number = ?'),
       memberGone: db.prepare(
         `DELETE FROM group_members WHERE group_id = (SELECT id FROM groups WHERE name = ?)
            AND contact_id = (SELECT id FROM contacts WHERE number = ?)`,
@@ -177,6 +183,18 @@ export class LibraryLocal {
     this.#queued = db.prepare(
       'SELECT 1 AS n FROM office_library_queue WHERE scope = ? AND kind = ? AND key = ?',
     );
+  }
+
+  /** Memberships waiting for their group or contact made, once both are here (inside apply). */
+  #joinWaiting(): void {
+    const db = this.#app.db;
+    if (db.prepare('SELECT 1 AS n FROM office_library_waiting LIMIT 1').get() === undefined) return;
+    db.exec(`INSERT OR IGNORE INTO group_members (group_id, contact_id)
+      SELECT g.id, c.id FROM office_library_waiting w JOIN groups g ON g.name = w.group_key
+        JOIN contacts c ON c.number = w.number;
+      DELETE FROM office_library_waiting
+       WHERE EXISTS (SELECT 1 FROM groups g WHERE g.name = office_library_waiting.group_key)
+         AND EXISTS (SELECT 1 FROM contacts c WHERE c.number = office_library_waiting.number);`);
   }
 
   pendingCount(): number {
@@ -262,9 +280,16 @@ export class LibraryLocal {
             if (d) a.group!.run(d.name, d.createdAt);
             else a.groupGone!.run(r.key);
             break;
-          case 'member':
-            (d ? a.member! : a.memberGone!).run(...splitMember(r.key));
+          case 'member': {
+            const [g, n] = splitMember(r.key);
+            a.waitGone!.run(g, n);
+            if (!d) a.memberGone!.run(g, n);
+            else if (a.member!.run(g, n).changes === 0) {
+              const parts = rowAs<{ g: number | null; c: number | null }>(a.memberParts!.get(g, n));
+              if (parts === undefined || parts.g === null || parts.c === null) a.wait!.run(g, n);
+            }
             break;
+          }
           case 'template':
             if (d) a.template!.run(d.name, d.text, d.createdAt, now);
             else a.templateGone!.run(r.key);
@@ -279,6 +304,7 @@ export class LibraryLocal {
         }
         changed.add(r.kind);
       }
+      this.#joinWaiting();
       cursor();
       db.exec('DELETE FROM temp.office_applying');
     });

@@ -14,3 +14,12 @@ CREATE TABLE office_library_queue (
   mode TEXT NOT NULL DEFAULT 'set' CHECK (mode IN ('set', 'join')),
   UNIQUE (scope, kind, key)
 );
+
+-- A membership from the office database whose group or contact this desk does not hold yet (the
+-- office keeps each record's latest write only, so a contact edited after it joined a group comes
+-- later in the feed than that membership): kept here and made once both are here.
+CREATE TABLE office_library_waiting (
+  group_key TEXT NOT NULL,
+  number TEXT NOT NULL,
+  PRIMARY KEY (group_key, number)
+) WITHOUT ROWID;

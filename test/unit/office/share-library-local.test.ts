@@ -101,6 +101,30 @@ describe('the shared library, the desk’s side', () => {
     expect(queue(s)).toEqual(['contact:447700900201']);
   });
 
+  it('a membership that comes before its contact (edited since, so later in the feed) is made when the contact comes', () => {
+    const s = open();
+    const local = new LibraryLocal(s.app, () => undefined);
+    const contact = { name: 'Late', numberTyped: '+447700900301', email: '', notes: '', createdAt: 1 };
+    local.apply(
+      [
+        { scope: 'office', kind: 'group', key: 'vip', data: { name: 'VIP', createdAt: 1 } },
+        { scope: 'office', kind: 'member', key: 'vip\n447700900301', data: {} },
+      ],
+      'office',
+      () => undefined,
+    );
+    const vip = s.groups.list()[0]!;
+    expect(s.groups.members(vip.id)).toEqual([]);
+    local.apply(
+      [{ scope: 'office', kind: 'contact', key: '447700900301', data: contact }],
+      'office',
+      () => undefined,
+    );
+    expect(s.groups.members(vip.id).map((c) => c.name)).toEqual(['Late']);
+    expect(s.app.db.prepare('SELECT count(*) AS n FROM office_library_waiting').get()).toEqual({ n: 0 });
+    expect(queue(s)).toEqual([]);
+  });
+
   it('a desk joining queues what it holds, to be written only where the office has none', () => {
     const s = open();
     s.contacts.add({ name: 'Ann', number: '+447700900101' });

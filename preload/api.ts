@@ -307,6 +307,8 @@ export interface MessengerEvents {
   'inbox:held': ReplyHold;
   /** Issue 25: the thorough check found the database damaged while the app ran: it is no longer served. */
   'database:damaged': DatabaseStatus;
+  /** Issue 28: office mode: contacts, groups, templates or auto-reply rules changed at another desk (reload them). */
+  'office:library': { kinds: Array<'contact' | 'group' | 'member' | 'template' | 'rule'> };
 }
 
 /** "area.call" for every call of MessengerApi. */

@@ -143,6 +143,8 @@ export const EVENT_CHANNELS = [
   'inbox:held',
   // issue 25: the database found damaged while the app ran
   'database:damaged',
+  // issue 28: what another desk of the office changed in contacts, groups, templates, rules
+  'office:library',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.

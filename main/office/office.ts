@@ -11,6 +11,8 @@
 //   doubles a reply.
 // - Opt-out list changes (keyword or manual) are queued the same way; every desk applies the feed
 //   to its local list, which the sender and the estimate read (and pull just before: `fresh`).
+// - Contacts, groups, templates (the office's) and keyword auto-reply rules (the account's) are
+//   shared through share-library.ts, written and imported in the same sync.
 // - Read/unread is per desk: each desk's store keeps its own (a reply read at one desk is still
 //   unread at another).
 // - The office database unreachable: the desk says so ('office:status', a banner), keeps working
@@ -29,6 +31,7 @@ import { migrateOffice } from './db.ts';
 import { OFFICE_CHANNEL, pullInbound, pullOptOuts, pushPending } from './feed.ts';
 import { claimLease, releaseLease } from './lease.ts';
 import { OfficeLocal } from './local.ts';
+import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
 import type { SharedInbound } from './local.ts';
 
 const BATCH = 1000;
@@ -62,6 +65,20 @@ export function createOffice(deps: OfficeDeps) {
   const { store, log } = deps;
   const local = new OfficeLocal(store.app);
   const desk = local.deskId();
+  // contacts, groups, templates and auto-reply rules (share-library.ts)
+  const library = createLibraryShare({
+    app: store.app,
+    desk,
+    channel: OFFICE_CHANNEL,
+    accountKeyOf: (id) => {
+      const a = store.accounts.get(id);
+      return a === null || a.sandbox ? null : accountKey(a);
+    },
+    queued: () => void kick(),
+    changed: (kinds) => deps.emit('office:library', { kinds: [...kinds] }),
+    get: (k) => local.get(k),
+    set: (k, v) => local.set(k, v),
+  });
   const url = shownUrl(deps.target);
   const config = clientConfig(deps.target, deps.password, deps.env);
   let officeId: string | null = null;
@@ -83,7 +100,7 @@ export function createOffice(deps: OfficeDeps) {
     url,
     connected,
     collector: Date.now() < leaseUntil,
-    pending: local.pendingCount(),
+    pending: local.pendingCount() + library.pendingCount(),
     error: connected ? null : lastError,
   });
   let shown = '';
@@ -144,7 +161,8 @@ export function createOffice(deps: OfficeDeps) {
         [desk, hostname()],
       );
       c.on('notification', (n) => {
-        if (n.channel === OFFICE_CHANNEL && n.payload === currentKey()) kick();
+        if (n.channel === OFFICE_CHANNEL && (n.payload === currentKey() || n.payload === LIBRARY_NOTIFY))
+          kick();
       });
       await c.query(`LISTEN ${OFFICE_CHANNEL}`);
     } catch (err) {
@@ -277,7 +295,9 @@ export function createOffice(deps: OfficeDeps) {
       }
       const a = deps.account();
       const key = currentKey();
-      if (a === null || key === null || officeId === null) return;
+      if (officeId === null) return;
+      await library.sync(c, officeId, key === null ? null : a, key);
+      if (a === null || key === null) return;
       await importOptOuts(c, a, key, officeId);
       await importInbound(c, key, officeId);
     });

@@ -1,9 +1,12 @@
 // Issue 25 item 5: each view says whose data it shows. History, campaigns and opt-outs are the
 // signed-in account's; contacts, groups and templates are the desk's, shared by every account
 // signed in here; the Inbox holds the replies collected for every account of this desk (the store
-// keeps one conversation per phone number, not per account).
+// keeps one conversation per phone number, not per account). Issue 28: in office mode contacts,
+// groups and templates are the office's (every desk's), and an account's auto-reply rules are
+// shared by every desk signed in to it (the local sandbox's are the desk's own).
 import { createContext, useContext } from 'react';
 import type { AccountSummary } from '../../preload/api.ts';
+import { useOfficeShared } from '../hooks/useOfficeShared.ts';
 
 /** The signed-in account (App provides it). */
 export const AccountContext = createContext<AccountSummary | null>(null);
@@ -13,18 +16,37 @@ export const accountName = (a: AccountSummary): string =>
 
 export type Scope = 'account' | 'desk' | 'inbox';
 
-export function AccountScope({ scope, what }: { scope: Scope; what: string }) {
+export function AccountScope({
+  scope,
+  what,
+  sharedInOffice = false,
+}: {
+  scope: Scope;
+  what: string;
+  /** Issue 28: an account's data every desk of the office signed in to it shares (account scope). */
+  sharedInOffice?: boolean;
+}) {
   const account = useContext(AccountContext);
+  const office = useOfficeShared() === true;
   if (!account) return null;
   const name = accountName(account);
+  const shared = office && !account.sandbox;
   const words =
     scope === 'account'
-      ? `${what} of ${name} only.`
+      ? shared && sharedInOffice
+        ? `${what} of ${name}: shared by every desk of the office signed in to this account.`
+        : `${what} of ${name} only.`
       : scope === 'desk'
-        ? `${what}: shared by every account signed in on this desk.`
+        ? office
+          ? `${what}: shared by every desk of the office (and every account signed in on them).`
+          : `${what}: shared by every account signed in on this desk.`
         : `${what} for every account signed in on this desk (now signed in: ${name}).`;
   return (
-    <p className="muted small account-scope" data-testid="account-scope" data-scope={scope}>
+    <p
+      className="muted small account-scope"
+      data-testid="account-scope"
+      data-scope={office && scope === 'desk' ? 'office' : scope}
+    >
       {words}
     </p>
   );

@@ -28,6 +28,7 @@ export function AutoReplies() {
       .then((s) => setCap(s.autoReplyDailyCap));
   }, [load]);
   useEvent('outbox:progress', load);
+  useEvent('office:library', load); // issue 28: a rule changed at another desk of the office
 
   const add = useAction(async () => {
     await api().autoreplies.create({ keyword, reply });

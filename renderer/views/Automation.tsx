@@ -7,7 +7,7 @@ export function Automation() {
   return (
     <div className="view automation">
       <h1>Opt-outs &amp; auto-replies</h1>
-      <AccountScope scope="account" what="Opt-outs and auto-replies" />
+      <AccountScope scope="account" what="Opt-outs and auto-replies" sharedInOffice />
       <AutoReplies />
       <OptOuts />
     </div>

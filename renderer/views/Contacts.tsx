@@ -4,7 +4,7 @@
 // of `.contacts-sections`.
 import { useCallback, useEffect, useState } from 'react';
 import type { Contact, Group, ImportResult } from '../../domain/index.ts';
-import { api } from '../api.ts';
+import { api, useEvent } from '../api.ts';
 import { download, plural } from '../format.ts';
 import type { ComposeDraft } from './compose/Compose.tsx';
 import { ImportButtons } from './ContactImport.tsx';
@@ -40,6 +40,8 @@ export function Contacts({ onCompose }: { onCompose: (d: ComposeDraft) => void }
     a.contacts.list().then(setContacts, (e: unknown) => setError(e));
     a.groups.list().then(setGroups, (e: unknown) => setError(e));
   }, []);
+  // issue 28: another desk of the office changed the contacts or groups
+  useEvent('office:library', load);
   useEffect(() => {
     load();
     api()

@@ -1,6 +1,7 @@
 // End to end, issue 28: two desks side by side (two web shells with --office on one real
 // PostgreSQL, Debian's Chromium on each) signed in to one account of a reference gateway. A reply
-// collected by whichever desk collects shows in both Inboxes; the office database stopped, both
+// collected by whichever desk collects shows in both Inboxes; a contact added at one desk shows in
+// the other's Contacts and Compose suggestions; the office database stopped, both
 // show the office banner; started again, the banner goes. Screenshots in test-results/ (light and
 // dark, 1280x800 and 720x480).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -119,6 +120,49 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
       expect(roles.filter((r) => r.includes('receives the replies another desk collects')).length).toBe(1);
       const status = await desks[0]!.browser.page.evaluate(() => window.messenger!.office.status());
       expect(status).toMatchObject({ enabled: true, connected: true, url: server.url });
+      for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
+    });
+
+    it('a contact added at desk A shows in desk B’s Contacts (as it is added) and in B’s Compose suggestions', async () => {
+      const [a, b] = desks.map((d) => d.browser.page) as [Page, Page];
+      for (const page of [a, b])
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('button', { name: /Contacts/ })
+          .click();
+      for (const page of [a, b])
+        expect(await page.getByTestId('account-scope').textContent()).toBe(
+          'Contacts and groups: shared by every desk of the office (and every account signed in on them).',
+        );
+      await a.getByRole('button', { name: 'Add contact' }).click();
+      const form = a.getByRole('form', { name: 'Add contact' });
+      await form.getByLabel('Name').fill('Olive Office');
+      await form.getByLabel('Number').fill('+44 7700 900555');
+      await form.getByRole('button', { name: 'Save' }).click();
+      // desk B's open Contacts view follows without being reloaded
+      await b.getByText('Olive Office').first().waitFor({ timeout: 30_000 });
+      await a.getByText('Olive Office').first().waitFor({ timeout: 30_000 });
+      await shots(a, 'office-contacts-desk-a');
+      await shots(b, 'office-contacts-desk-b');
+      await b.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Compose' }).click();
+      const suggestion = b.locator('#recipient-suggestions option[value="Olive Office"]');
+      await suggestion.waitFor({ state: 'attached', timeout: 15_000 });
+      expect(await suggestion.textContent()).toBe('+447700900555');
+      // an auto-reply rule made at desk A: in desk B's open view, shared by the desks of the account
+      await b
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: /auto-replies/ })
+        .click();
+      expect(await b.getByTestId('account-scope').textContent()).toMatch(
+        /^Opt-outs and auto-replies of demo .*: shared by every desk of the office signed in to this account\.$/,
+      );
+      await a.evaluate(() =>
+        window
+          .messenger!.autoreplies.create({ keyword: 'HOURS', reply: 'Open 9 to 5' })
+          .then(() => undefined),
+      );
+      await b.getByText('Open 9 to 5').first().waitFor({ timeout: 30_000 });
+      await shots(b, 'office-autoreplies-desk-b');
       for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
     });
 

@@ -13,7 +13,7 @@ import type {
 } from '../../../domain/index.ts';
 import { isRichKind } from '../../../protocol/content.ts';
 import type { PhoneMake } from '../../../protocol/limits.ts';
-import { api, SEND_REQUEST_EVENT } from '../../api.ts';
+import { api, SEND_REQUEST_EVENT, useEvent } from '../../api.ts';
 import { useDialog } from '../../components/Dialog.tsx';
 import { ErrorText, errorParts } from '../../components/ErrorText.tsx';
 import { plural } from '../../format.ts';
@@ -153,6 +153,18 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
     );
     a.send.permittedReplyTo().then(setReplyTos, () => setReplyTos([]));
   }, [draft, resetPastes]);
+  // issue 28: contacts, groups or templates changed at another desk of the office: the suggestions follow
+  useEvent('office:library', () => {
+    const a = api();
+    void Promise.all([a.contacts.list(), a.groups.list(), a.templates.list()]).then(
+      ([c, g, t]) => {
+        setContacts(c);
+        setGroups(g);
+        setTemplates(t);
+      },
+      () => undefined,
+    );
+  });
 
   // After a send the form is locked until "New message" or "Edit and send again": a second click or
   // Ctrl+Enter cannot send the same content twice (a ref: the state arrives a render later).

@@ -8,6 +8,7 @@ import { api } from '../../api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { useAction } from '../../hooks/useAction.ts';
+import { AccountScope } from '../../components/AccountScope.tsx';
 
 /**
  * Inserts `text` at the textarea's cursor (replacing its selection) as an edit of the user's own:
@@ -121,6 +122,7 @@ export function TemplatesDialog({
 
   return (
     <Dialog title="Templates" onCancel={onClose} className="templates-dialog">
+      <AccountScope scope="desk" what="Templates" />
       <div className="templates-manage">
         <ul className="templates-list" aria-label="Templates">
           {templates.map((t) => (

@@ -182,6 +182,7 @@ async function openMessengerApp(
     sessions,
     campaigns: campaigns.api.campaigns,
     cancel: sender.api.outbox.cancel,
+    outbox: sender.api.outbox,
   });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });

@@ -307,6 +307,8 @@ export interface MessengerEvents {
   'inbox:held': ReplyHold;
   /** Issue 25: the thorough check found the database damaged while the app ran: it is no longer served. */
   'database:damaged': DatabaseStatus;
+  /** Issue 25: a backup failed or, after a failure, one was written again (backupFailed null). */
+  'database:backup': DatabaseStatus;
 }
 
 /** "area.call" for every call of MessengerApi. */

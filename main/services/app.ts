@@ -203,7 +203,7 @@ async function openMessengerApp(
   });
 
   const { updater, hooks: updaterHooks } = createAppUpdater({ opts, policy, sessions, emit, log });
-  const database = createDatabase({ store, log, keptAs, firstCheckMs: opts.firstBackupCheckMs });
+  const database = createDatabase({ store, log, emit, keptAs, firstCheckMs: opts.firstBackupCheckMs });
 
   const impl: MessengerApi = {
     accounts: sessions.api,

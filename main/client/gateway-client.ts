@@ -172,12 +172,17 @@ export class GatewayClient {
       contentType: FORM_CONTENT_TYPE,
     });
     if (res.kind === 'unsent') return { outcome: 'unsent', reason: res.reason };
-    if (res.kind === 'unknown') return { outcome: 'unknown', reason: res.reason };
-    if (res.status !== 200) return { outcome: 'unknown', reason: `the gateway answered HTTP ${res.status}` };
+    if (res.kind === 'unknown') return { outcome: 'unknown', reason: res.reason, cause: res.cause };
+    if (res.status !== 200)
+      return {
+        outcome: 'unknown',
+        reason: `the gateway answered HTTP ${res.status}`,
+        cause: 'answer-unreadable',
+      };
     try {
       return { outcome: 'answered', value: interpretRecords(res.body, to, book) };
     } catch (err) {
-      return { outcome: 'unknown', reason: errorText(err) };
+      return { outcome: 'unknown', reason: errorText(err), cause: 'answer-unreadable' };
     }
   }
 

@@ -2,11 +2,15 @@
 // say the cause (renderer/send-outcome.ts) instead of "the app stopped" for every unknown: a crash
 // recovered at start, a dropped connection or a time-out the sender names, an answer without a
 // result for the recipients; the job lists its causes, the most batches first.
+import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
-import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import { CRASH_REASON, OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import type { OutboxContent } from '../../../preload/api.ts';
-import { withJournal } from './helpers.ts';
+import { tempDbFile, withJournal } from './helpers.ts';
 
 let app: AppDb;
 let journal: OutboxJournal;
@@ -57,5 +61,37 @@ describe('why an outcome is unknown', () => {
     journal.recordResults(b.id, [{ report: '-3', messageIdentifier: 'M1' }]);
     expect(journal.batch(b.id)?.unknownCause).toBeNull();
     expect(journal.job(job.id)?.unknownCauses).toEqual([]);
+  });
+
+  it('is read from the reason for batches made unknown before migration 046', () => {
+    const t = tempDbFile();
+    try {
+      const all = fileURLToPath(new URL('../../../main/store/migrations/', import.meta.url));
+      const older = join(t.dir, 'migrations-045');
+      cpSync(all, older, { recursive: true });
+      for (const f of readdirSync(older)) if (Number(f.slice(0, 3)) >= 46) rmSync(join(older, f));
+      const before = openAppDb(t.file, { migrationsDir: older });
+      const job = new OutboxJournal(before, { batchSize: 1 }).createJob(numbers(3), TEXT);
+      const set = before.db.prepare("UPDATE outbox_batches SET state = 'unknown', reason = ? WHERE id = ?");
+      const ids = (
+        before.db.prepare('SELECT id FROM outbox_batches ORDER BY id').all() as { id: number }[]
+      ).map((r) => r.id);
+      set.run(CRASH_REASON, ids[0]!);
+      set.run(
+        'connection to http://127.0.0.1:1 failed after the request may have been sent (UND_ERR_SOCKET); it was not sent again',
+        ids[1]!,
+      );
+      before.close();
+      const after = openAppDb(t.file);
+      const journal = new OutboxJournal(after);
+      expect(journal.batches(job.id).map((b) => b.unknownCause)).toEqual([
+        'app-stopped',
+        'connection-lost',
+        null,
+      ]);
+      after.close();
+    } finally {
+      t.cleanup();
+    }
   });
 });

@@ -284,7 +284,7 @@ export class GatewayClient {
   async collectMessagesStreaming(
     keep: (items: MOMessage[]) => void | Promise<void>,
     signal?: AbortSignal,
-    raw?: (chunk: Uint8Array) => void,
+    raw?: (chunk: Uint8Array, charset: string | undefined) => void,
   ): Promise<Result<{ Report: number; count: number }>> {
     let keepError: { error: unknown } | undefined;
     const inUse = await this.soapNamespace(signal);
@@ -303,9 +303,9 @@ export class GatewayClient {
         }
       },
       raw &&
-        ((chunk) => {
+        ((chunk, charset) => {
           try {
-            raw(chunk);
+            raw(chunk, charset);
           } catch (error) {
             keepError = { error };
             throw error;

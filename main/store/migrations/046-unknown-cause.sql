@@ -12,3 +12,7 @@ UPDATE outbox_batches SET unknown_cause = CASE
     ELSE 'failed'
   END
   WHERE state = 'unknown';
+
+-- Issue 25 (the same release): a collected answer's HTTP charset (issue 24), kept with its spool entry,
+-- so that an answer whose encoding only the Content-Type gave is read right from the spool.
+ALTER TABLE reply_spool ADD COLUMN charset TEXT;

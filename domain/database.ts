@@ -25,6 +25,20 @@ export interface DatabaseBackup {
   bytes: number;
 }
 
+/**
+ * Issue 25: the last backup that failed (daily, before a migration, or asked for), until one is
+ * written and checked again: shown in a banner and in Settings ('database:backup').
+ */
+export interface DatabaseBackupFailure {
+  /** "daily", "before-migration-46", "manual". */
+  reason: string;
+  at: Millis;
+  /** What went wrong in words: "the disk is full", "the backups folder cannot be written", … */
+  problem: string;
+  /** The error as the system or SQLite gave it. */
+  detail: string;
+}
+
 /** The database at start: served ('ok'), or damaged and not served until the user chooses. */
 export interface DatabaseStatus {
   state: 'ok' | 'damaged';
@@ -36,6 +50,10 @@ export interface DatabaseStatus {
   backups: DatabaseBackup[];
   /** Where a damaged file was kept (renamed beside the database) after a restore or a new start. */
   keptAs: string | null;
+  /** Issue 25: the folder the backups are written to ("<data folder>/backups"). */
+  backupsFolder: string;
+  /** Issue 25: the last backup failed (and none has been written since), else null. */
+  backupFailed: DatabaseBackupFailure | null;
 }
 
 /** What "export what can still be read" wrote. */

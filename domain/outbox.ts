@@ -14,6 +14,22 @@ export type OutboxContent = Content;
 
 export type BatchState = 'pending' | 'sending' | 'accepted' | 'rejected' | 'unknown';
 
+/**
+ * Issue 25: what made a batch's outcome unknown (app migration 046), for words by cause
+ * (renderer/send-outcome.ts): the app stopped while it was out; the connection dropped after the
+ * request may have been sent; no answer in time; an answer that could not be read (or an HTTP
+ * error); the gateway answered without a result for its recipients; the answer came but could not
+ * be stored; the request failed in another way.
+ */
+export type UnknownCause =
+  | 'app-stopped'
+  | 'connection-lost'
+  | 'timed-out'
+  | 'answer-unreadable'
+  | 'no-result'
+  | 'not-stored'
+  | 'failed';
+
 export interface OutboxBatch {
   id: number;
   jobId: number;
@@ -25,6 +41,8 @@ export interface OutboxBatch {
   startedAt: Millis | null;
   finishedAt: Millis | null;
   reason: string | null;
+  /** Issue 25: why its outcome is unknown (state 'unknown' only; else null). */
+  unknownCause: UnknownCause | null;
   /**
    * Issue 16: what this batch sends beyond its own numbers — a server address book (one per batch)
    * or the first batch's Cc/Bcc — never expanded into numbers; absent for a batch of numbers only.
@@ -66,6 +84,8 @@ export interface OutboxJob {
    * again (absent when none): their latest attempt is that resend's, so History does not count them failed here.
    */
   failedRetried?: number;
+  /** Issue 25: why its unknown batches are unknown, the cause of the most batches first (empty when none). */
+  unknownCauses: UnknownCause[];
 }
 
 /** One recipient's result in a gateway response (format 3 record, spec 2.5), or its absence. */

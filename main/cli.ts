@@ -21,6 +21,7 @@ import { cmdChild } from './cli/child.ts';
 import { promptHidden, readText } from './cli/files.ts';
 import { printResult } from './cli/output.ts';
 import { cmdSend, cmdSendMms } from './cli/send.ts';
+import { defaultCliData, openCliReplies } from './services/cli-replies.ts';
 
 export { EXIT } from './cli/args.ts';
 export type { CliIO } from './cli/args.ts';
@@ -83,8 +84,19 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
           values.soap === true ? await client.soapPermittedReplyTo() : await client.permittedReplyTo();
         return printResult(io, json, r, (v) => v.join('\n'));
       }
-      case 'inbox':
-        return await cmdInbox(client, io, json);
+      case 'inbox': {
+        // Issue 25: through the app's reply intake, on the CLI's data folder (main/services/cli-replies.ts).
+        const data = values.data ?? (env.MESSENGER_DATA || defaultCliData(env));
+        const username = values.username ?? env.MESSENGER_USERNAME ?? '';
+        const country = values.country ?? env.MESSENGER_COUNTRY;
+        return await cmdInbox(client, io, json, (print) =>
+          openCliReplies(
+            data,
+            { username, defaultCountry: country, log: (l) => io.stderr.write(`${l}\n`) },
+            print,
+          ),
+        );
+      }
       case 'version': {
         const r = await client.mobileMessengerVersion();
         return printResult(

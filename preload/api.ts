@@ -309,6 +309,8 @@ export interface MessengerEvents {
   'database:damaged': DatabaseStatus;
   /** Issue 28: office mode: contacts, groups, templates or auto-reply rules changed at another desk (reload them). */
   'office:library': { kinds: Array<'contact' | 'group' | 'member' | 'template' | 'rule'> };
+  /** Issue 25: a backup failed or, after a failure, one was written again (backupFailed null). */
+  'database:backup': DatabaseStatus;
 }
 
 /** "area.call" for every call of MessengerApi. */

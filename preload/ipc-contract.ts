@@ -145,6 +145,8 @@ export const EVENT_CHANNELS = [
   'database:damaged',
   // issue 28: what another desk of the office changed in contacts, groups, templates, rules
   'office:library',
+  // issue 25: a backup failed, or one was written again after a failure
+  'database:backup',
 ] as const satisfies ReadonlyArray<EventChannel>;
 
 // Completeness: a call or event added to the interfaces of api.ts but not to the lists fails to compile.
@@ -224,7 +226,9 @@ export type ApiErrorCode =
   // issue 17: a sign-in over plain http to another machine, not confirmed (the PIN would go in clear)
   | 'insecure-gateway'
   // issue 25: the database is damaged; only the database.* calls answer until the user chooses
-  | 'database-damaged';
+  | 'database-damaged'
+  // issue 25: a backup asked for was not written (the disk is full, the folder cannot be written, …)
+  | 'backup-failed';
 
 /** A refused or failed call, the same object in main and, rebuilt from the envelope, in the renderer. */
 export class ApiError extends Error {

@@ -4,8 +4,16 @@
 // "Scheduled for …", "Sending: 3 of 400 answered" — never "Sent." when anything failed or is
 // unknown. A send's server books and Cc/Bcc (issue 16: batches without recipient rows) count by what
 // the gateway answered for them, so a send to a book alone finishes like any other. A send whose
-// loop stopped because the journal took no write (a full disk) says so (`halted`).
-import type { OutboxBatch, OutboxContent, RecipientOutcome, StatusCounts } from '../preload/api.ts';
+// loop stopped because the journal took no write (a full disk) says so (`halted`). An unknown
+// outcome gives the cause the journal recorded (the app stopped, the connection dropped, no answer in
+// time, …: unknownWhy), the same in the headline and in History's banner (unknownBanner).
+import type {
+  OutboxBatch,
+  OutboxContent,
+  RecipientOutcome,
+  StatusCounts,
+  UnknownCause,
+} from '../preload/api.ts';
 import { describeReport } from '../protocol/reports.ts';
 import { formatTime, plural } from './format.ts';
 
@@ -41,7 +49,47 @@ export interface OutcomeInput {
   failReason?: string | null;
   /** The sending loop stopped: the journal took no more writes (outbox.halts). */
   halted?: string | null;
+  /** Why its unknown batches are unknown, most batches first (OutboxJob.unknownCauses). */
+  unknownCauses?: readonly UnknownCause[];
 }
+
+/** What made an outcome unknown, as the end of "… because …" / "the outcome is unknown: …". */
+const UNKNOWN_WHY: Record<UnknownCause, string> = {
+  'app-stopped': 'the app stopped while it was being sent',
+  'connection-lost': 'the connection to the gateway dropped after the request was sent',
+  'timed-out': 'no answer came back in time',
+  'answer-unreadable': "the gateway's answer could not be read",
+  'no-result': 'the gateway answered without a result for these recipients',
+  'not-stored': 'the answer came back but could not be stored',
+  failed: 'the request failed after it may have been sent',
+};
+
+/** The causes in words, joined: "the app stopped …; the connection … dropped …". */
+export function unknownWhy(causes: readonly UnknownCause[]): string {
+  return causes.length === 0
+    ? 'the request may have reached the gateway, but no answer came back'
+    : causes.map((c) => UNKNOWN_WHY[c]).join('; ');
+}
+
+/**
+ * History's banner over batches whose outcome is unknown, by cause: "2 batches were being sent when
+ * the app stopped; 1 batch: the connection to the gateway dropped after the request was sent. …".
+ */
+export function unknownBanner(batches: readonly Pick<OutboxBatch, 'unknownCause'>[]): string {
+  const by = new Map<UnknownCause, number>();
+  for (const b of batches) {
+    const c = b.unknownCause ?? 'failed';
+    by.set(c, (by.get(c) ?? 0) + 1);
+  }
+  const parts = [...by].map(([cause, n]) =>
+    cause === 'app-stopped'
+      ? `${plural(n, 'batch', 'batches')} ${n === 1 ? 'was' : 'were'} being sent when the app stopped`
+      : `${plural(n, 'batch', 'batches')}: ${UNKNOWN_WHY[cause]}`,
+  );
+  return `${upperFirst(parts.join('; '))}; the outcome is unknown. Check the recipients below before resending — they may already have received the message.`;
+}
+
+const upperFirst = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
 
 /** A send with a schedule (SendTimeAbsolute or SendTimeDelay): when it goes out, as the user set it. */
 export function scheduledAt(content: OutboxContent, createdAt: number): string | null {
@@ -110,7 +158,9 @@ export function sendOutcome(input: OutcomeInput): Outcome {
     input.content && input.createdAt !== undefined ? scheduledAt(input.content, input.createdAt) : null;
   const answered = t.total - t.open;
   const failedWords = `${t.failed.toLocaleString()} failed${input.failReason ? `: ${input.failReason}` : ''}`;
-  const unknownWords = `${t.unknown.toLocaleString()} unknown (may have arrived; never re-sent by itself)`;
+  const unknownWords = `${t.unknown.toLocaleString()} unknown (${
+    input.unknownCauses?.length ? `${unknownWhy(input.unknownCauses)}; ` : ''
+  }may have arrived; never re-sent by itself)`;
   const parts = [
     t.accepted ? `${t.accepted.toLocaleString()} accepted` : '',
     t.failed ? failedWords : '',
@@ -158,7 +208,7 @@ export function sendOutcome(input: OutcomeInput): Outcome {
     return {
       tone: 'unknown',
       tally: t,
-      headline: `Outcome unknown for ${t.total === 1 ? 'the recipient' : `all ${t.total.toLocaleString()}`}: the request may have reached the gateway, but no answer came back. Never re-sent by itself.`,
+      headline: `Outcome unknown for ${t.total === 1 ? 'the recipient' : `all ${t.total.toLocaleString()}`}: ${unknownWhy(input.unknownCauses ?? [])}; it may have reached the gateway. Never re-sent by itself.`,
     };
   return { tone: 'partial', tally: t, headline: `${prefix}${parts.join(', ')}` };
 }

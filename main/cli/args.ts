@@ -29,7 +29,7 @@ Commands:
   address-book list [NAME[::GROUP]]
                 the account's server address books (QueryAddressBook): number, name, group
                 (without NAME, the group column is the SendToAddressBook reference: book or book::group)
-  inbox         collect inbound messages (SOAP CollectMessages)
+  inbox         collect inbound messages (SOAP CollectMessages), kept in --data before printed
   version       client software version (SOAP MobileMessengerVersion)
   child create  --type ${CHILD_ACCOUNT_TYPES.join('|')} --email E --country-code CC --mobile N [--given-name --family-name --company]
   child delete  <child-username>
@@ -58,6 +58,12 @@ send-mms: --type ${MMS_CONTENT_TYPES.join('|')}
   --no-repurposing --no-walled-garden --smil ${ADD_SMIL_VALUES.join('|')}
 credit, messages, reply-to: --soap uses the SOAP operation instead of queryaccount.
 
+inbox: --data DIR (MESSENGER_DATA; default $XDG_STATE_HOME/messenger-cli, else ~/.local/state/messenger-cli)
+  Each answer is written to DIR/messenger.sqlite (its reply spool, fsynced) before it is parsed, then
+  stored there and printed: a run that is killed loses nothing (the next run stores and prints what it
+  had received first), and a reply is printed once. Give the app's data folder to see the replies in
+  its Inbox. The gateway marks what it answers collected: without the spool a killed run lost it.
+
 Exit codes: 0 all accepted, 1 any failed, 2 usage/validation (nothing sent), 3 unknown (may have been sent).
 `;
 
@@ -69,6 +75,7 @@ export const OPTIONS = {
   timeout: { type: 'string' },
   ca: { type: 'string' },
   country: { type: 'string' },
+  data: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   soap: { type: 'boolean' },

@@ -4,7 +4,7 @@ import { OPERATION_PATHS } from '../../protocol/fields.ts';
 import { SOAP_PATHS } from '../../protocol/soap/namespaces.ts';
 import type { SoapProfile } from '../../protocol/soap/namespaces.ts';
 import type { BatchInterpretation } from './interpret.ts';
-import type { TransportOptions } from './transport.ts';
+import type { TransportOptions, UnknownTransportCause } from './transport.ts';
 
 export const PATHS = {
   sendsms: OPERATION_PATHS.sendsms,
@@ -35,4 +35,7 @@ export interface GatewayClientOptions extends TransportOptions {
 
 /** A sendFormFields answer, or why none: unsent (surely not sent), unknown (may have arrived: never re-sent). */
 export type FormSendOutcome =
-  { outcome: 'answered'; value: BatchInterpretation } | { outcome: 'unsent' | 'unknown'; reason: string };
+  | { outcome: 'answered'; value: BatchInterpretation }
+  | { outcome: 'unsent'; reason: string }
+  // Issue 25: why it is unknown, for words by cause (the app records it with the batch).
+  | { outcome: 'unknown'; reason: string; cause: UnknownTransportCause | 'answer-unreadable' };

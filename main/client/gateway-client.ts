@@ -172,12 +172,17 @@ export class GatewayClient {
       contentType: FORM_CONTENT_TYPE,
     });
     if (res.kind === 'unsent') return { outcome: 'unsent', reason: res.reason };
-    if (res.kind === 'unknown') return { outcome: 'unknown', reason: res.reason };
-    if (res.status !== 200) return { outcome: 'unknown', reason: `the gateway answered HTTP ${res.status}` };
+    if (res.kind === 'unknown') return { outcome: 'unknown', reason: res.reason, cause: res.cause };
+    if (res.status !== 200)
+      return {
+        outcome: 'unknown',
+        reason: `the gateway answered HTTP ${res.status}`,
+        cause: 'answer-unreadable',
+      };
     try {
       return { outcome: 'answered', value: interpretRecords(res.body, to, book) };
     } catch (err) {
-      return { outcome: 'unknown', reason: errorText(err) };
+      return { outcome: 'unknown', reason: errorText(err), cause: 'answer-unreadable' };
     }
   }
 
@@ -279,7 +284,7 @@ export class GatewayClient {
   async collectMessagesStreaming(
     keep: (items: MOMessage[]) => void | Promise<void>,
     signal?: AbortSignal,
-    raw?: (chunk: Uint8Array) => void,
+    raw?: (chunk: Uint8Array, charset: string | undefined) => void,
   ): Promise<Result<{ Report: number; count: number }>> {
     let keepError: { error: unknown } | undefined;
     const inUse = await this.soapNamespace(signal);
@@ -298,9 +303,9 @@ export class GatewayClient {
         }
       },
       raw &&
-        ((chunk) => {
+        ((chunk, charset) => {
           try {
-            raw(chunk);
+            raw(chunk, charset);
           } catch (error) {
             keepError = { error };
             throw error;

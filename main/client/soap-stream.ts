@@ -26,7 +26,7 @@ export async function soapStream<K extends SoapOperation>(
   req: SoapRequests[K],
   signal: AbortSignal | undefined,
   keep: (items: Array<SoapStreamedItem<K>>) => Promise<void>,
-  raw?: (chunk: Uint8Array) => void,
+  raw?: (chunk: Uint8Array, charset: string | undefined) => void,
 ): Promise<Result<{ response: SoapResponses[K]; count: number }>> {
   let body: string;
   try {
@@ -46,7 +46,7 @@ export async function soapStream<K extends SoapOperation>(
       let count = 0;
       try {
         for await (const chunk of chunks) {
-          raw?.(chunk); // issue 25: the bytes as received, before they are parsed
+          raw?.(chunk, charsetOf(contentType)); // issue 25: the bytes as received, before they are parsed
           const items = reader.write(chunk);
           count += items.length;
           if (items.length > 0) await keep(items);

@@ -69,7 +69,25 @@ export interface Attempt {
 export type TransportResult<B = string> =
   | { kind: 'response'; status: number; body: B; server: ServerRole; attempts: Attempt[] }
   | { kind: 'unsent'; reason: string; attempts: Attempt[] }
-  | { kind: 'unknown'; reason: string; server: ServerRole; attempts: Attempt[] };
+  | {
+      kind: 'unknown';
+      reason: string;
+      cause: UnknownTransportCause;
+      server: ServerRole;
+      attempts: Attempt[];
+    };
+
+/** Issue 25: why a request's outcome is unknown: no answer in time, or the connection dropped. */
+export type UnknownTransportCause = 'timed-out' | 'connection-lost';
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/** An error after the request may have been sent: a time-out (undici's, or an AbortSignal.timeout) or a drop. */
+export function unknownCauseOf(err: unknown): UnknownTransportCause {
+  const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+  const timedOut = name === 'TimeoutError' || codesOf(err).some((c) => TIMEOUT_CODES.has(c));
+  return timedOut ? 'timed-out' : 'connection-lost';
+}
 
 /**
  * Reads a response body as it arrives; an error it throws is a body cut off (the result is "unknown").
@@ -315,6 +333,7 @@ export class HttpTransport {
       return {
         kind: 'unknown',
         reason: `connection to ${url.origin} failed after the request may have been sent (${message}); it was not sent again`,
+        cause: unknownCauseOf(err),
         server: origin.role,
         attempts,
       };
@@ -331,6 +350,7 @@ export class HttpTransport {
       return {
         kind: 'unknown',
         reason: `the response from ${url.origin} was cut off (${describeError(err)}); the request was not sent again`,
+        cause: unknownCauseOf(err),
         server: origin.role,
         attempts,
       };

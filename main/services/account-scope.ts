@@ -1,7 +1,8 @@
 // Issue 25 item 5: one account's data at a time. History (outbox.jobs), its banner of batches whose
 // outcome is unknown (outbox.unknownBatches) and the campaign view (campaigns.get) answer for the
 // signed-in account only (./../store/outbox-account.ts); signed out, there is nothing to show.
-// Cancel refuses a send of another account, as Continue sending and Resend do.
+// Cancel refuses a send of another account, as Continue sending and Resend do; so do the reads of
+// one send (outbox.job, outbox.batches, outbox.recipients), as campaigns.get does.
 import type { AppStore } from '../store/app-store.ts';
 import type { Session } from './session.ts';
 import { ApiError } from './validate-args.ts';
@@ -13,6 +14,8 @@ export interface AccountScopeDeps {
   campaigns: MessengerApi['campaigns'];
   /** outbox.cancel of the sender, refused here for another account's send. */
   cancel: MessengerApi['outbox']['cancel'];
+  /** The sender's reads of one send, refused here for another account's send. */
+  outbox: Pick<MessengerApi['outbox'], 'job' | 'batches' | 'recipients'>;
 }
 
 export function createAccountScope(deps: AccountScopeDeps) {
@@ -24,11 +27,25 @@ export function createAccountScope(deps: AccountScopeDeps) {
     if (id !== null && store.outboxAccount.isOtherAccounts(jobId, id))
       throw new ApiError('invalid-state', why);
   };
-  const outbox: Pick<MessengerApi['outbox'], 'jobs' | 'unknownBatches' | 'cancel'> = {
+  type Scoped = 'jobs' | 'unknownBatches' | 'cancel' | 'job' | 'batches' | 'recipients';
+  const readRefused = 'this send was made from another account: sign in to it to see it';
+  const outbox: Pick<MessengerApi['outbox'], Scoped> = {
     // As Continue sending and Resend: another account's pending send is left for that account.
     cancel: async (jobId) => {
       refuseOthers(jobId, 'this send belongs to another account: sign in to it to cancel what is left of it');
       return deps.cancel(jobId);
+    },
+    job: async (jobId) => {
+      refuseOthers(jobId, readRefused);
+      return deps.outbox.job(jobId);
+    },
+    batches: async (jobId) => {
+      refuseOthers(jobId, readRefused);
+      return deps.outbox.batches(jobId);
+    },
+    recipients: async (jobId) => {
+      refuseOthers(jobId, readRefused);
+      return deps.outbox.recipients(jobId);
     },
     jobs: async (args) => {
       const id = account();

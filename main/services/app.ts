@@ -182,6 +182,7 @@ async function openMessengerApp(
     sessions,
     campaigns: campaigns.api.campaigns,
     cancel: sender.api.outbox.cancel,
+    outbox: sender.api.outbox,
   });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
@@ -202,7 +203,7 @@ async function openMessengerApp(
   });
 
   const { updater, hooks: updaterHooks } = createAppUpdater({ opts, policy, sessions, emit, log });
-  const database = createDatabase({ store, log, keptAs, firstCheckMs: opts.firstBackupCheckMs });
+  const database = createDatabase({ store, log, emit, keptAs, firstCheckMs: opts.firstBackupCheckMs });
 
   const impl: MessengerApi = {
     accounts: sessions.api,

@@ -13,7 +13,7 @@
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { listBackups } from '../store/backups.ts';
+import { backupsDir, listBackups } from '../store/backups.ts';
 import { checkDatabase } from '../store/db-health.ts';
 import type { DbHealth } from '../store/db-health.ts';
 import { salvageReadable } from '../store/salvage.ts';
@@ -77,6 +77,8 @@ export function createGuardedApp(
     problem: damage?.problem ?? null,
     backups: listBackups(file).map(toBackup),
     keptAs: null,
+    backupsFolder: backupsDir(file),
+    backupFailed: null,
   });
 
   /** Keeps the damaged file, puts `replace` in its place, then opens the full app. */

@@ -97,8 +97,8 @@ export interface ReplyIntakeDeps {
 
 /** One CollectMessages answer as it is read. */
 export interface CollectIntake {
-  /** Each chunk of the body as received (before it is parsed). Never throws. */
-  raw(chunk: Uint8Array): void;
+  /** Each chunk of the body as received (before it is parsed), with the answer's HTTP charset. Never throws. */
+  raw(chunk: Uint8Array, charset?: string): void;
   /** The answer is over (read to its end or broken off): its messages stored; how many are new. */
   finish(): number;
 }
@@ -189,7 +189,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
 
   /** Parses entry `id` again from the spool and stores what is missing; throws when it cannot. */
   function processEntry(
-    e: { id: number; answer: string; source: string; username: string },
+    e: { id: number; answer: string; source: string; username: string; charset?: string | null },
     fresh?: FreshFilter,
   ): number {
     const chunks = spool.bytes(e.id);
@@ -213,7 +213,8 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       keep(storeBatch('push', e.answer, 0, m ? [fromPushed(m)] : [], e.id));
       return count;
     }
-    const reader = createResponseStream('CollectMessages');
+    // the answer's HTTP charset, kept with the entry (an encoding only the Content-Type gave)
+    const reader = createResponseStream('CollectMessages', e.charset ? { charset: e.charset } : {});
     const earlier = keptBefore(e.answer);
     let position = 0;
     let last: Array<Inbound | null> = [];
@@ -288,7 +289,8 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       const a = spool.begin('collect', username);
       let holding: Held | null = null;
       return {
-        raw(chunk) {
+        raw(chunk, charset) {
+          if (a.seq === 0 && a.charset === undefined) a.charset = charset;
           if (holding) {
             holding.chunks.push(Buffer.from(chunk));
             return;
@@ -305,7 +307,10 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
         finish() {
           if (holding || a.id === null) return 0;
           try {
-            return processEntry({ id: a.id, answer: a.answer, source: 'collect', username }, fresh);
+            return processEntry(
+              { id: a.id, answer: a.answer, source: 'collect', username, charset: a.charset ?? null },
+              fresh,
+            );
           } catch (err) {
             failed(err, 'replies written to disk could not be stored yet');
             deferred.add(a.id);

@@ -142,7 +142,7 @@ export function createSender(deps: SenderDeps) {
           stop: null,
           results: batch.recipients.map((to) => ({ to, notSent: true, text: res.reason })),
         };
-      store.outbox.markUnknown(batch.id, res.reason);
+      store.outbox.markUnknown(batch.id, res.reason, res.cause);
       return { stop: null };
     }
     const interpreted = res.value;
@@ -190,6 +190,7 @@ export function createSender(deps: SenderDeps) {
         store.outbox.markUnknown(
           batchId,
           `answered, but the answer could not be stored (${message(why ?? err)})`,
+          'not-stored',
         );
       } catch {
         // the journal takes nothing now: the next start makes the batch unknown, or stores its held answer
@@ -210,7 +211,7 @@ export function createSender(deps: SenderDeps) {
   function request(s: Session, batch: OutboxBatch, content: OutboxContent): Promise<BatchSent> {
     return sendBatch(s, batch, content).catch((err: unknown) => {
       try {
-        store.outbox.markUnknown(batch.id, message(err));
+        store.outbox.markUnknown(batch.id, message(err), 'failed');
       } catch (inner) {
         log(`batch ${batch.id} not marked unknown: ${message(inner)}`);
       }

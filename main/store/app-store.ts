@@ -4,7 +4,7 @@
 import { chmodSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openAppDb } from './db.ts';
-import type { AppDb } from './db.ts';
+import type { AppDb, BackupFailure } from './db.ts';
 import { openPreferences } from './preferences.ts';
 import type { PreferencesStore } from './preferences.ts';
 import { SettingsRepo, migrateSqliteSettings } from './settings.ts';
@@ -59,6 +59,8 @@ export interface AppStore {
   file: string;
   /** Issue 25: a checked online backup into the data folder's backups/. */
   backupNow(reason: string): Promise<BackupInfo>;
+  /** Issue 25: the backup before this open's migrations failed (they were applied all the same). */
+  migrationBackupFailure: BackupFailure | null;
   close(): void;
 }
 
@@ -108,6 +110,7 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): Opene
       replySpool: new ReplySpool(app),
       file: app.file,
       backupNow: (reason) => backupNow(app.db, app.file, reason),
+      migrationBackupFailure: app.migrationBackupFailure,
       close: () => {
         app.close();
         releaseRunLock(file, outboxRunId()); // issue 17: this run is over

@@ -28,7 +28,8 @@ export function backupsDir(dataFile: string): string {
 /** The checked backups of `dataFile`, newest first. */
 export function listBackups(dataFile: string): BackupInfo[] {
   const dir = backupsDir(dataFile);
-  if (!existsSync(dir)) return [];
+  // No folder, or something else in its place (the backup into it fails and says so): none.
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
   return readdirSync(dir)
     .map((name) => NAME.exec(name))
     .filter((m): m is RegExpExecArray => m !== null)

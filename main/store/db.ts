@@ -14,6 +14,13 @@ import type { Migration } from '../../storage/sqlite.ts';
 
 export type { Migration };
 
+/** A backup that failed: which, when, and the error as thrown. */
+export interface BackupFailure {
+  reason: string;
+  at: number;
+  error: unknown;
+}
+
 // Rewritten for the Electron bundle by scripts/bundle-migrations.ts: keep this exact expression.
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
@@ -28,6 +35,12 @@ export interface AppDb {
   transaction<T>(fn: () => T): T;
   /** The highest applied migration version. */
   version(): number;
+  /**
+   * Issue 25: the backup before this open's migrations failed (they were applied all the same, each
+   * in its transaction: a full disk or an unwritable backups folder does not keep the app from
+   * starting); the app says so until a backup is written again. Null when it did not fail.
+   */
+  readonly migrationBackupFailure: BackupFailure | null;
   close(): void;
 }
 
@@ -38,6 +51,7 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 
 /** Open (creating if needed) the app database at `file` and bring its schema up to date. */
 export function openAppDb(file: string, options: { migrationsDir?: string } = {}): AppDb {
+  let migrationBackupFailure: BackupFailure | null = null;
   const db = openSqlite(file, {
     migrationsDir: options.migrationsDir ?? MIGRATIONS_DIR,
     times: 'epoch-ms',
@@ -46,7 +60,12 @@ export function openAppDb(file: string, options: { migrationsDir?: string } = {}
     ...(file !== ':memory:'
       ? {
           beforeMigrate: (db: DatabaseSync, pending: readonly Migration[]) => {
-            backupNowSync(db, file, `before-migration-${pending[0]?.version ?? 0}`);
+            const reason = `before-migration-${pending[0]?.version ?? 0}`;
+            try {
+              backupNowSync(db, file, reason);
+            } catch (error) {
+              migrationBackupFailure = { reason, at: Date.now(), error };
+            }
           },
         }
       : {}),
@@ -56,6 +75,7 @@ export function openAppDb(file: string, options: { migrationsDir?: string } = {}
     file,
     transaction: (fn) => transaction(db, fn),
     version: () => schemaVersion(db),
+    migrationBackupFailure,
     close: () => {
       if (db.isOpen) db.close();
     },

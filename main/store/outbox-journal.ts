@@ -33,6 +33,7 @@ import type {
   OutboxBatch,
   RecipientOutcome,
   RecipientResult,
+  UnknownCause,
 } from '../../domain/index.ts';
 
 export { statusOfReceipt } from './outbox-receipts.ts';
@@ -284,7 +285,7 @@ export class OutboxJournal extends OutboxJobs {
    * The request may or may not have reached the gateway (connection reset, time-out, unreadable
    * answer): sending → unknown, with the reason the user will see. Never retried.
    */
-  markUnknown(batchId: number, reason: string): OutboxBatch {
+  markUnknown(batchId: number, reason: string, cause: UnknownCause = 'failed'): OutboxBatch {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'mark it unknown');
       const now = this.clock();
@@ -294,8 +295,10 @@ export class OutboxJournal extends OutboxJobs {
         )
         .run(reason, now, batchId);
       this.app.db
-        .prepare("UPDATE outbox_batches SET state = 'unknown', finished_at = ?, reason = ? WHERE id = ?")
-        .run(now, reason, batchId);
+        .prepare(
+          "UPDATE outbox_batches SET state = 'unknown', finished_at = ?, reason = ?, unknown_cause = ? WHERE id = ?",
+        )
+        .run(now, reason, cause, batchId);
       return this.mustBatch(batchId);
     });
   }
@@ -322,7 +325,7 @@ export class OutboxJournal extends OutboxJobs {
       for (const r of orphans) {
         if (r.answer !== null) this.recordResults(r.id, JSON.parse(r.answer) as RecipientResult[]);
         else {
-          this.markUnknown(r.id, options.reason ?? CRASH_REASON);
+          this.markUnknown(r.id, options.reason ?? CRASH_REASON, 'app-stopped');
           unknown.push(r.id);
         }
       }
@@ -465,8 +468,10 @@ export class OutboxJournal extends OutboxJobs {
     const state = accepted > 0 ? 'accepted' : total > 0 && rejected === total ? 'rejected' : 'unknown';
     stmt(
       this.app.db,
-      'UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ?, answer = NULL WHERE id = ?',
-    ).run(state, now, reason, batchId);
+      'UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ?, answer = NULL, unknown_cause = ? WHERE id = ?',
+    )
+      // Issue 25: answered, yet no recipient's outcome is known: the gateway gave no result for them.
+      .run(state, now, reason, state === 'unknown' ? 'no-result' : null, batchId);
   }
 
   #mustState(batchId: number, state: OutboxBatch['state'], action: string): BatchRow {

@@ -15,6 +15,7 @@ import type {
   OutboxJob,
   RecipientOutcome,
   StatusCounts,
+  UnknownCause,
 } from '../../domain/index.ts';
 
 interface JobRow {
@@ -162,6 +163,18 @@ export class OutboxReads {
       ).get(row.id),
     );
     const retried = counts.rejected + counts.failed > 0 ? failedRetried(this.app, row.id) : 0;
+    // Issue 25: why its unknown batches are unknown, the cause of the most batches first.
+    const unknownCauses =
+      counts.unknown > 0 || (extra?.n ?? 0) > 0
+        ? rowsAs<{ cause: UnknownCause }>(
+            stmt(
+              this.app.db,
+              `SELECT coalesce(b.unknown_cause, 'failed') AS cause FROM outbox_batches b
+                WHERE b.job_id = ? AND b.state = 'unknown'
+                GROUP BY cause ORDER BY count(*) DESC, cause`,
+            ).all(row.id),
+          ).map((r) => r.cause)
+        : [];
     return {
       id: row.id,
       createdAt: row.created_at,
@@ -173,6 +186,7 @@ export class OutboxReads {
       counts,
       ...(extra && extra.n > 0 ? { extraReach: extra.sized === extra.n ? (extra.reach ?? 0) : null } : {}),
       ...(retried > 0 ? { failedRetried: retried } : {}),
+      unknownCauses,
     };
   }
 }

@@ -27,6 +27,8 @@ export interface SpoolAnswer {
   id: number | null;
   /** Chunks written so far. */
   seq: number;
+  /** Issue 25: the answer's HTTP charset (issue 24), written with the entry; undefined when none. */
+  charset?: string | undefined;
 }
 
 export interface SpoolEntry {
@@ -36,6 +38,8 @@ export interface SpoolEntry {
   username: string;
   owner: string;
   receivedAt: number;
+  /** The HTTP charset of a collected answer, when it had one. */
+  charset: string | null;
 }
 
 interface EntryRow {
@@ -45,6 +49,7 @@ interface EntryRow {
   username: string;
   owner: string;
   received_at: number;
+  charset: string | null;
 }
 
 export class ReplySpool {
@@ -58,7 +63,7 @@ export class ReplySpool {
     this.#app = app;
     const db = app.db;
     this.#insertEntry = db.prepare(
-      `INSERT INTO reply_spool (answer, source, username, owner, received_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO reply_spool (answer, source, username, owner, received_at, charset) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
     );
     this.#insertChunk = db.prepare('INSERT INTO reply_spool_chunks (spool_id, seq, bytes) VALUES (?, ?, ?)');
     this.#chunks = db.prepare('SELECT bytes FROM reply_spool_chunks WHERE spool_id = ? ORDER BY seq');
@@ -94,8 +99,14 @@ export class ReplySpool {
       const written = this.#app.transaction(() => {
         let id = a.id;
         if (id === null) {
-          const row = this.#insertEntry.get(a.answer, a.source, a.username, RUN_ID, Date.now()) as
-            { id: number } | undefined;
+          const row = this.#insertEntry.get(
+            a.answer,
+            a.source,
+            a.username,
+            RUN_ID,
+            Date.now(),
+            a.charset ?? null,
+          ) as { id: number } | undefined;
           if (!row) throw new Error('the spool entry was not written');
           id = row.id;
         }
@@ -164,7 +175,9 @@ export class ReplySpool {
   left(own = false): SpoolEntry[] {
     const rows = rowsAs<EntryRow>(
       this.#app.db
-        .prepare('SELECT id, answer, source, username, owner, received_at FROM reply_spool ORDER BY id')
+        .prepare(
+          'SELECT id, answer, source, username, owner, received_at, charset FROM reply_spool ORDER BY id',
+        )
         .all(),
     );
     return rows
@@ -176,6 +189,7 @@ export class ReplySpool {
         username: r.username,
         owner: r.owner,
         receivedAt: r.received_at,
+        charset: r.charset,
       }));
   }
 }

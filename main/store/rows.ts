@@ -10,6 +10,7 @@ import type {
   Millis,
   OutboxBatch,
   BatchState,
+  UnknownCause,
 } from '../../domain/index.ts';
 
 type Nullable<T> = T | null;
@@ -115,6 +116,8 @@ export interface BatchRow {
   started_at: Nullable<number>;
   finished_at: Nullable<number>;
   reason: Nullable<string>;
+  /** Issue 25 (migration 046). */
+  unknown_cause?: Nullable<string>;
   /** Issue 16 (migration 013). */
   extra_fields?: Nullable<string>;
   reach?: Nullable<number>;
@@ -148,6 +151,7 @@ export function toBatch(row: BatchRow, recipients: string[]): OutboxBatch {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     reason: row.reason,
+    unknownCause: row.state === 'unknown' ? ((row.unknown_cause ?? 'failed') as UnknownCause) : null,
     ...extras,
   };
 }

@@ -12,6 +12,7 @@ import { plural } from '../format.ts';
 import { CountryPicker, countryLabel } from './AccountCountry.tsx';
 import { AccountRates } from './AccountRates.tsx';
 import { AccountOffice } from './AccountOffice.tsx';
+import { AccountBackups } from './AccountBackups.tsx';
 
 /** What the saved settings now hold, for each one that the save changed (read back from the store). */
 function describeChanges(before: Settings | null, after: Settings): string[] {
@@ -318,6 +319,7 @@ export function Account({ account, onSignedOut }: { account: AccountSummary; onS
         <ErrorText error={error} />
       )}
       {account.sandbox ? null : <AccountOffice />}
+      <AccountBackups />
     </section>
   );
 }

@@ -114,6 +114,7 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
           createdAt: job.createdAt,
           failReason: mainFailReason(rows),
           halted: data.jobIds.map(halted).find((h) => h !== null) ?? null,
+          unknownCauses: job.unknownCauses,
         })}
         label="Campaign outcome"
         testId="campaign-outcome"

@@ -7,6 +7,7 @@ import type { DatabaseExport, DatabaseStatus } from '../../preload/api.ts';
 import { api, useEvent } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useDialog } from '../components/Dialog.tsx';
+import { BackupBanner } from '../components/BackupBanner.tsx';
 
 function when(ms: number): string {
   return new Date(ms).toLocaleString();
@@ -27,6 +28,8 @@ export function DatabaseGate({ children }: { children: ReactNode }) {
   }, []);
   // The thorough check, which runs after start, found damage: the app stopped serving the file.
   useEvent('database:damaged', setStatus);
+  // A backup failed, or one was written again after a failure.
+  useEvent('database:backup', setStatus);
   if (status === null)
     return (
       <main className="center-page" aria-busy="true">
@@ -38,6 +41,7 @@ export function DatabaseGate({ children }: { children: ReactNode }) {
   return (
     <>
       {status !== 'unknown' && status.keptAs ? <KeptBanner keptAs={status.keptAs} /> : null}
+      {status !== 'unknown' ? <BackupBanner status={status} /> : null}
       {children}
     </>
   );

@@ -15,7 +15,7 @@ import { continueSending, jobTitle, latestFailed, resendFailed } from './send-ac
 import { FAILED_STATUSES } from '../../domain/status-groups.ts';
 import { SendOutcome } from '../components/SendOutcome.tsx';
 import { useSendHalts } from '../hooks/useSendHalts.ts';
-import { mainFailReason, scheduledAt as scheduledFor, sendOutcome } from '../send-outcome.ts';
+import { mainFailReason, scheduledAt as scheduledFor, sendOutcome, unknownBanner } from '../send-outcome.ts';
 import { AccountScope } from '../components/AccountScope.tsx';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
@@ -46,6 +46,7 @@ function JobOutcomeLine({ job, halted }: { job: OutboxJob; halted: string | null
     content: job.content,
     createdAt: job.createdAt,
     halted,
+    unknownCauses: job.unknownCauses,
   });
   return (
     <span className={`job-outcome small send-outcome ${o.tone}`} data-testid="job-outcome">
@@ -125,10 +126,8 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
       <AccountScope scope="account" what="Sends" />
       <ErrorText error={error} />
       {unknown.length ? (
-        <div className="banner warn" role="status">
-          {plural(unknown.length, 'batch', 'batches')} {unknown.length === 1 ? 'was' : 'were'} being sent when
-          the app stopped; the outcome is unknown. Check the recipients below before resending — they may
-          already have received the message.
+        <div className="banner warn" role="status" data-testid="unknown-banner">
+          {unknownBanner(unknown)}
         </div>
       ) : null}
       {shown.length === 0 ? <p className="muted">No sends.</p> : null}
@@ -318,6 +317,7 @@ function JobDetail({
           createdAt: job.createdAt,
           failReason: mainFailReason(rows),
           halted,
+          unknownCauses: job.unknownCauses,
         })}
         label="Send outcome"
         testId="send-outcome"

@@ -133,10 +133,23 @@ describe.skipIf(!HAS_CHROMIUM)(
       const headline = await send('+447700900511, +447700900512', 'Dropped');
       control.intercept = undefined;
       expect(headline).toMatch(/^Outcome unknown for all 2: /);
+      // The cause the journal recorded: the connection dropped, not "the app stopped".
+      expect(headline).toContain('the connection to the gateway dropped after the request was sent');
       expect(await barParts()).toEqual(['unknown']);
       expect(await page.getByRole('button', { name: /Resend to failed/ }).count()).toBe(0);
       expect(await page.getByTestId('sent-lock').textContent()).not.toContain('Sent.');
       await shots('unknown');
+      // History's banner and the send's line give the same cause.
+      await page.getByRole('button', { name: 'History' }).click();
+      const banner = page.getByTestId('unknown-banner');
+      await banner.waitFor();
+      expect(await banner.textContent()).toMatch(
+        /^1 batch: the connection to the gateway dropped after the request was sent; the outcome is unknown\./,
+      );
+      expect(await banner.textContent()).not.toContain('app stopped');
+      const job = page.getByRole('listitem').filter({ hasText: 'Dropped' }).first();
+      await expect.poll(() => job.getByTestId('job-outcome').textContent()).toBe(headline);
+      await shots('history-unknown');
     });
 
     it('out of credit: how many went and why the rest failed, Resend to failed right there, the same words in History and the campaign', async () => {

@@ -116,6 +116,7 @@ export function Results({
     createdAt: job.createdAt,
     failReason: mainFailReason(rows),
     halted: halted(job.id),
+    unknownCauses: job.unknownCauses,
   });
   const failed = rows.filter((r) => groupOf(r) === 'failed').map((r) => r.to);
   const open = outcome.tally.open > 0 && outcome.tone !== 'halted';

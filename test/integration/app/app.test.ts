@@ -400,6 +400,13 @@ describe('createMessengerApp: schedules, rich content, failures and updates', ()
       primaryUrl: other.url,
       rememberPin: false,
     });
+    // Signed in to the other account, the send is not even shown (issue 25: one account's data at a
+    // time); signed out, the loop stays stopped and the send reads again.
+    await expect(a.api.outbox.batches(sent.job.id)).rejects.toMatchObject({ code: 'invalid-state' });
+    await expect(a.api.outbox.resend({ jobId: sent.job.id, numbers: [numbers[0]!] })).rejects.toMatchObject({
+      code: 'invalid-state',
+    });
+    await a.api.accounts.signOut();
     // The request in flight at the sign-in is answered and stored; nothing after it is requested
     // (waited for as a condition: on a busy machine the answer can take far longer than 300 ms).
     const states = async () => (await a.api.outbox.batches(sent.job.id)).map((b) => b.state);
@@ -410,10 +417,6 @@ describe('createMessengerApp: schedules, rich content, failures and updates', ()
     expect(messageCount(gw.ctx, gw.username)).toBe(
       batches.filter((b) => b.state === 'accepted').reduce((n, b) => n + b.recipients.length, 0),
     );
-    await expect(a.api.outbox.resend({ jobId: sent.job.id, numbers: [numbers[0]!] })).rejects.toMatchObject({
-      code: 'invalid-state',
-    });
-    expect(messageCount(other.ctx, other.username)).toBe(0);
   });
 
   it('backs off when collecting fails and says when it retries', async () => {

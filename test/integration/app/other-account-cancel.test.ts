@@ -1,6 +1,8 @@
 // Review of issue 25 item 5 ("nothing of another account is offered for action"): Continue sending
 // and Resend refuse a send of another account, and so does Cancel: signed in to account B, the
 // pending rest of account A's send is not cancelled (A continues it after signing in again).
+// Nor is it read: outbox.job, outbox.batches and outbox.recipients refuse another account's send
+// with the same check (History and the campaign view already list the signed-in account's only).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,11 +43,55 @@ describe("another account's send", () => {
       primaryUrl: other.url,
       rememberPin: false,
     });
-    const before = await loopStopped(a, sent.job.id);
-    expect(before.map((b) => b.state)).toContain('pending');
-
     await expect(a.api.outbox.cancel(sent.job.id)).rejects.toMatchObject({ code: 'invalid-state' });
-    const after = await a.api.outbox.batches(sent.job.id);
-    expect(after.map((b) => b.state)).toEqual(before.map((b) => b.state));
+    // Back in account A (sending does not resume by itself): the rest is still pending, none cancelled.
+    await a.api.accounts.signIn({
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    const after = await loopStopped(a, sent.job.id);
+    expect(after.map((b) => b.state)).toContain('pending');
+    expect(after.map((b) => b.state)).not.toContain('cancelled');
+  });
+
+  it('is not read while another account is signed in', { timeout: 60_000 }, async () => {
+    const gw = await startTestGateway({ credit: '100000.00' });
+    cleanups.push(() => gw.close());
+    const other = await startTestGateway({ credit: '100000.00' });
+    cleanups.push(() => other.close());
+    const dir = await mkdtemp(join(tmpdir(), 'messenger-other-read-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
+    cleanups.push(() => a.close());
+    const signIn = (g: typeof gw) =>
+      a.api.accounts.signIn({ username: g.username, pin: g.pin, primaryUrl: g.url, rememberPin: false });
+    await signIn(gw);
+    const sent = await a.api.send.submit({
+      recipients: ['447911200001'],
+      content: { kind: 'text', text: 'mine' },
+    });
+    await loopStopped(a, sent.job.id);
+    expect((await a.api.outbox.job(sent.job.id))?.id).toBe(sent.job.id);
+    expect(await a.api.outbox.recipients(sent.job.id)).toHaveLength(1);
+
+    await signIn(other);
+    const refused = { code: 'invalid-state', message: expect.stringMatching(/another account/) };
+    await expect(a.api.outbox.job(sent.job.id)).rejects.toMatchObject(refused);
+    await expect(a.api.outbox.batches(sent.job.id)).rejects.toMatchObject(refused);
+    await expect(a.api.outbox.recipients(sent.job.id)).rejects.toMatchObject(refused);
+    // A send of B's own is read as before.
+    const own = await a.api.send.submit({
+      recipients: ['447911200002'],
+      content: { kind: 'text', text: 'b' },
+    });
+    expect(await loopStopped(a, own.job.id)).toHaveLength(1);
+    expect((await a.api.outbox.job(own.job.id))?.id).toBe(own.job.id);
+    expect(await a.api.outbox.recipients(own.job.id)).toHaveLength(1);
+
+    // Signed in to A again, its send reads as before.
+    await signIn(gw);
+    expect(await a.api.outbox.batches(sent.job.id)).toHaveLength(1);
   });
 });

@@ -4,6 +4,9 @@
 // holds exactly 30,000 messages. The old client refused the 5 MB answer after the gateway had marked
 // every message collected: all were lost.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signedInApp } from '../../support/app.ts';
@@ -26,6 +29,8 @@ describe(`${BURST.toLocaleString('en-GB')} replies queued at the gateway`, () =>
     cleanups.push(() => gw.close());
     const acct = gw.addAccount({ number: '447700900990' });
     queueReplies(gw, '447700900990', BURST);
+    const data = mkdtempSync(join(tmpdir(), 'messenger-burst-cli-'));
+    cleanups.push(async () => rmSync(data, { recursive: true, force: true }));
     const inbox = () =>
       run(process.execPath, ['main/cli.ts', 'inbox', '--json'], {
         env: {
@@ -33,6 +38,7 @@ describe(`${BURST.toLocaleString('en-GB')} replies queued at the gateway`, () =>
           MESSENGER_URL: gw.url,
           MESSENGER_USERNAME: acct.username,
           MESSENGER_PIN: acct.pin,
+          MESSENGER_DATA: data, // issue 25: the CLI's replies are kept there before printed
         },
         maxBuffer: 64 * 1024 * 1024,
       });

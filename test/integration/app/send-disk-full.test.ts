@@ -4,8 +4,7 @@
 // and to a view opened later (outbox.halts()), instead of the send staying "sending" with the error
 // only in the log. Needs root for mount(8) (skipped otherwise).
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
@@ -13,43 +12,7 @@ import type { SendHalt } from '../../../preload/api.ts';
 import { startFrontGateway } from '../../support/front-gateway.ts';
 import { startTestGateway } from '../../support/gateway.ts';
 import type { Cleanups } from '../../support/app.ts';
-
-/** A tmpfs of `size` mounted on a new folder, or null where mounting is not permitted. */
-function smallDisk(size: string): string | null {
-  const dir = mkdtempSync(join(tmpdir(), 'messenger-full-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-}
-
-/** Writes `path` until the disk takes not one more byte. */
-function fillDisk(path: string): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [1 << 16, 4096, 512, 1]) {
-      const chunk = Buffer.alloc(size, 1);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const canMount = (() => {
-  const probe = smallDisk('1m');
-  if (probe === null) return false;
-  execFileSync('umount', [probe]);
-  rmSync(probe, { recursive: true, force: true });
-  return true;
-})();
+import { canMount, fillDisk, smallDisk } from '../../support/small-disk.ts';
 
 const cleanups: Cleanups = [];
 afterEach(async () => {

@@ -54,6 +54,7 @@ describe('sendFormFields', () => {
     ).toEqual({
       outcome: 'unknown',
       reason: 'the gateway answered HTTP 500',
+      cause: 'answer-unreadable', // issue 25: why, for words by cause
     });
     expect(http.count()).toBe(1);
     const short = await serve(() => 'MessageIdentifier=W1,W2&Report=-3,-3&Text=ok,ok');
@@ -63,6 +64,7 @@ describe('sendFormFields', () => {
       '447700900003',
     ]);
     expect(two.outcome).toBe('unknown');
+    expect(two.outcome === 'unknown' && two.cause).toBe('answer-unreadable');
     const closed = await client(await closedPortUrl()).sendFormFields('sendmms', {}, ['447700900001']);
     expect(closed.outcome).toBe('unsent');
   });

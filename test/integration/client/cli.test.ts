@@ -1,7 +1,7 @@
 // The CLI over real HTTP against recorded answers: connection from flags/environment, the PIN rule,
 // recipients from flags and files, table and JSON output, and the exit codes 0/1/2/3.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -47,8 +47,14 @@ async function cli(
       return Promise.resolve(pinAnswer);
     },
   };
-  const code = await main(args, env, io);
-  return { code, out, err, prompted };
+  // issue 25: `inbox` keeps replies in a data folder: one of its own per run
+  const data = mkdtempSync(join(tmpdir(), 'messenger-cli-data-'));
+  try {
+    const code = await main(args, { MESSENGER_DATA: data, ...env }, io);
+    return { code, out, err, prompted };
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
 }
 
 const accept = (req: ReceivedRequest): string => {

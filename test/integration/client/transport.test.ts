@@ -53,6 +53,8 @@ describe('HttpTransport failover', () => {
     expect(result.kind).toBe('unknown');
     if (result.kind !== 'unknown') return;
     expect(result.reason).toMatch(/may have been sent/);
+    // Issue 25: the cause is kept, for words by cause ("no answer came back in time").
+    expect(result.cause).toBe('timed-out');
     expect(result.server).toBe('primary');
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(primary.count()).toBe(1);
@@ -65,6 +67,7 @@ describe('HttpTransport failover', () => {
     const t = track(new HttpTransport({ primaryUrl: primary.url, secondaryUrl: secondary.url }));
     const result = await t.post(post);
     expect(result.kind).toBe('unknown');
+    expect(result.kind === 'unknown' && result.cause).toBe('connection-lost');
     expect(primary.count()).toBe(1);
     expect(secondary.count()).toBe(0);
   });

@@ -3,7 +3,7 @@
 // book alone finishes by its batches; a scheduled send says when; a halted loop says so.
 import { describe, expect, it } from 'vitest';
 import type { OutboxBatch, RecipientOutcome, StatusCounts } from '../../../preload/api.ts';
-import { mainFailReason, sendOutcome } from '../../../renderer/send-outcome.ts';
+import { mainFailReason, sendOutcome, unknownBanner } from '../../../renderer/send-outcome.ts';
 
 const counts = (c: Partial<StatusCounts>): StatusCounts => ({
   pending: 0,
@@ -43,6 +43,7 @@ const book = (
   startedAt: null,
   finishedAt: null,
   reason: null,
+  unknownCause: state === 'unknown' ? 'connection-lost' : null,
   extras: {
     fields: { SendToAddressBook: 'Friends' },
     reach: 3,
@@ -122,5 +123,36 @@ describe('sendOutcome', () => {
     expect(o.tone).toBe('halted');
     expect(o.headline).toContain('Stopped: 350 of 700 answered');
     expect(o.headline).toContain('database or disk is full');
+  });
+});
+
+describe('an unknown outcome by its cause', () => {
+  it('names the cause the journal recorded: a dropped connection is not "the app stopped"', () => {
+    const dropped = sendOutcome({ counts: counts({ unknown: 2 }), unknownCauses: ['connection-lost'] });
+    expect(dropped.headline).toBe(
+      'Outcome unknown for all 2: the connection to the gateway dropped after the request was sent; it may have reached the gateway. Never re-sent by itself.',
+    );
+    const stopped = sendOutcome({ counts: counts({ unknown: 1 }), unknownCauses: ['app-stopped'] });
+    expect(stopped.headline).toContain('the recipient: the app stopped while it was being sent');
+    const late = sendOutcome({ counts: counts({ accepted: 3, unknown: 1 }), unknownCauses: ['timed-out'] });
+    expect(late.headline).toBe(
+      '3 accepted, 1 unknown (no answer came back in time; may have arrived; never re-sent by itself)',
+    );
+  });
+
+  it("History's banner words each cause, the app stopping only where it did", () => {
+    expect(unknownBanner([{ unknownCause: 'connection-lost' }])).toBe(
+      '1 batch: the connection to the gateway dropped after the request was sent; the outcome is unknown. ' +
+        'Check the recipients below before resending — they may already have received the message.',
+    );
+    const mixed = unknownBanner([
+      { unknownCause: 'app-stopped' },
+      { unknownCause: 'app-stopped' },
+      { unknownCause: 'timed-out' },
+    ]);
+    expect(mixed).toMatch(
+      /^2 batches were being sent when the app stopped; 1 batch: no answer came back in time; the outcome is unknown\./,
+    );
+    expect(unknownBanner([{ unknownCause: 'timed-out' }])).not.toContain('app stopped');
   });
 });

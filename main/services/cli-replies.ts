@@ -1,0 +1,44 @@
+// Issue 25: the reply intake of `messenger inbox` (main/cli/inbox.ts), the app's own
+// (./reply-intake.ts: spool before parse, identity by answer and position, the repeat filter across
+// runs) on a data folder the CLI is given: its messenger.sqlite holds the spool and the replies kept.
+// Point it at the app's data folder and what the CLI collects is in the app's Inbox (the app and the
+// CLI may run together: SQLite's WAL and the spool's run locks keep each one's entries its own).
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { openAppStore } from '../store/app-store.ts';
+import { createReplyIntake } from './reply-intake.ts';
+import type { MessageRecord } from '../../preload/api.ts';
+import type { MOMessage } from '../../protocol/soap/operations.ts';
+
+/** The CLI's data folder when neither --data nor MESSENGER_DATA names one. */
+export function defaultCliData(env: NodeJS.ProcessEnv): string {
+  const state =
+    env.XDG_STATE_HOME && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
+  return join(state, 'messenger-cli');
+}
+
+export function openCliReplies(
+  dataDir: string,
+  options: { username: string; defaultCountry?: string | undefined; log: (line: string) => void },
+  print: (stored: MessageRecord[]) => void,
+) {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const store = openAppStore(join(dataDir, 'messenger.sqlite'), {
+    defaultCountry: options.defaultCountry ?? 'GB',
+  });
+  const intake = createReplyIntake({
+    store,
+    emit: () => {},
+    log: options.log,
+    announce: print,
+    repeatsAcrossRuns: true, // issue 24: what a gateway that keeps messages returned to an earlier run
+  });
+  return {
+    file: store.file,
+    recover: () => intake.recover(options.username),
+    ready: () => (intake.ready() ? null : (intake.state().reason ?? 'replies are held')),
+    collect: (fresh: (page: MOMessage[]) => MOMessage[]) => intake.collect(options.username, fresh),
+    close: () => store.close(),
+  };
+}

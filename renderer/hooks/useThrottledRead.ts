@@ -39,7 +39,9 @@ export function useThrottledRead<T>(read: () => Promise<T>): ThrottledRead<T> {
     read()
       .then(
         (d) => {
-          if (keep()) setData(d);
+          if (!keep()) return;
+          setData(d);
+          setError(null);
         },
         (e: unknown) => {
           if (keep()) setError(e);

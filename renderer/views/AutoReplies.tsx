@@ -1,33 +1,32 @@
 // Keyword auto-reply rules (issue 12): "inbound text starts with KEYWORD → reply TEXT", enabled per
 // rule. The main process answers as messages arrive, at most once per number per rule per day and
 // at most the daily cap in all; each reply shows as automatic in its conversation.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AutoReplyRule } from '../../domain/index.ts';
-import { api, useEvent } from '../api.ts';
+import { api } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useAction } from '../hooks/useAction.ts';
+import { useLiveRead } from '../hooks/useLiveRead.ts';
 import { plural } from '../format.ts';
 
+const readRules = () => api().autoreplies.list();
+
 export function AutoReplies() {
-  const [rules, setRules] = useState<AutoReplyRule[]>([]);
   const [keyword, setKeyword] = useState('');
   const [reply, setReply] = useState('');
   const [cap, setCap] = useState<number | null>(null);
   const dialog = useDialog();
 
-  const load = useCallback(() => {
-    void api()
-      .autoreplies.list()
-      .then(setRules, () => undefined);
-  }, []);
+  // The rules and their counts, read again (throttled: the renderer's one way, useLiveRead) as sends
+  // progress: an auto-reply is a send.
+  const { data, load } = useLiveRead(readRules, { 'outbox:progress': () => true });
+  const rules: AutoReplyRule[] = data ?? [];
   useEffect(() => {
-    load();
     void api()
       .settings.get()
       .then((s) => setCap(s.autoReplyDailyCap));
-  }, [load]);
-  useEvent('outbox:progress', load);
+  }, []);
 
   const add = useAction(async () => {
     await api().autoreplies.create({ keyword, reply });

@@ -1,6 +1,6 @@
 // Compose's per-recipient results of the job it sent, kept up the renderer's one way (issue 27,
 // hooks/useLiveRead): a progress event, a delivery receipt or a crash recovery of that job says it
-// changed, and a throttled read of the journal (the job's counts, its rows, its book batches) says
+// changed, and throttled reads of the journal (the job's counts and book batches; its rows) say
 // what it is now. Nothing is merged from events, so a receipt, a resend or an event the window
 // missed reads the same here as in History.
 import { useCallback, useState } from 'react';
@@ -16,12 +16,14 @@ import { useSendHalts } from '../../hooks/useSendHalts.ts';
 import { mainFailReason, sendOutcome } from '../../send-outcome.ts';
 import { resendFailed } from '../send-actions.ts';
 
-/** One read of the job followed. */
-interface SendRead {
+/** The job followed and its book batches: a small read, so the headline and the bar move often. */
+interface JobRead {
   job: OutboxJob;
-  rows: RecipientOutcome[];
   books: OutboxBatch[];
 }
+
+/** Rows drawn at once: a send to 100,000 would take the page's thread for seconds on every read. */
+export const SHOWN_MAX = 500;
 
 export interface SendJob {
   /** The job followed, as last read (the snapshot submit() answered until the first read does). */
@@ -30,7 +32,7 @@ export interface SendJob {
   rows: RecipientOutcome[];
   /** Its batches that carry a server book or Cc/Bcc (issue 16: no recipient rows of their own). */
   books: OutboxBatch[];
-  /** The read failed (shown in Results). */
+  /** A read failed (shown in Results). */
   error: unknown;
   /** Follow this job (submit() or a resend accepted it); the last one's rows go. */
   follow: (accepted: OutboxJob) => void;
@@ -42,30 +44,40 @@ export function useSendJob(): SendJob {
   const [followed, setFollowed] = useState<OutboxJob | null>(null);
   const id = followed?.id ?? null;
   const withBooks = followed !== null && followed.extraReach !== undefined;
-  // A new job is a new read, made at once: a small send that finished before submit() answered
-  // reads finished, though its events came while no job was followed.
-  const read = useCallback(async (): Promise<SendRead | null> => {
+  // The events that concern the job followed: each asks both reads again.
+  const triggers = {
+    'outbox:progress': (p: { jobId: number }) => p.jobId === id,
+    'inbox:receipt': (p: { message: { jobId: number | null } }) => p.message.jobId === id,
+    'outbox:recovered': (p: { batches: readonly OutboxBatch[] }) => p.batches.some((b) => b.jobId === id),
+  };
+  // Two reads, each throttled by its own time (useThrottledRead): the job's counts and books are
+  // quick to read and move the headline and the bar often; its rows (100,000 for a large send) are
+  // read as often as they can be. A new job is a new read, made at once: a small send that finished
+  // before submit() answered reads finished, though its events came while no job was followed.
+  const readJob = useCallback(async (): Promise<JobRead | null> => {
     if (id === null) return null;
-    const [job, rows, batches] = await Promise.all([
+    const [job, batches] = await Promise.all([
       api().outbox.job(id),
-      api().outbox.recipients(id),
       withBooks ? api().outbox.batches(id) : Promise.resolve([]),
     ]);
-    return job ? { job, rows, books: batches.filter((b) => b.extras) } : null;
+    return job ? { job, books: batches.filter((b) => b.extras) } : null;
   }, [id, withBooks]);
-  const { data, error } = useLiveRead(read, {
-    'outbox:progress': (p) => p.jobId === id,
-    'inbox:receipt': (p) => p.message.jobId === id,
-    'outbox:recovered': (p) => p.batches.some((b) => b.jobId === id),
-  });
-  // The last read, while it is of the job followed (a resend's first read has not answered yet).
-  const current = data !== null && data.job.id === id ? data : null;
+  const readRows = useCallback(
+    async (): Promise<{ id: number; rows: RecipientOutcome[] } | null> =>
+      id === null ? null : { id, rows: await api().outbox.recipients(id) },
+    [id],
+  );
+  const jobRead = useLiveRead(readJob, triggers);
+  const rowsRead = useLiveRead(readRows, triggers);
+  // The last reads, while they are of the job followed (a resend's first reads have not answered yet).
+  const current = jobRead.data !== null && jobRead.data.job.id === id ? jobRead.data : null;
+  const rows = rowsRead.data !== null && rowsRead.data.id === id ? rowsRead.data.rows : [];
   const reset = useCallback(() => setFollowed(null), []);
   return {
     job: current?.job ?? followed,
-    rows: current?.rows ?? [],
+    rows,
     books: current?.books ?? [],
-    error,
+    error: jobRead.error ?? rowsRead.error,
     follow: setFollowed,
     reset,
   };
@@ -119,7 +131,13 @@ export function Results({
       <p className="muted small">
         <SummaryLine rows={rows} />
       </p>
-      <RecipientTable rows={rows} names={names} testId="send-results" />
+      {rows.length > SHOWN_MAX ? (
+        <p className="muted small" data-testid="results-shown">
+          Showing the first {SHOWN_MAX.toLocaleString()} of {rows.length.toLocaleString()}: History&apos;s
+          campaign view has them all, with search and the CSV.
+        </p>
+      ) : null}
+      <RecipientTable rows={rows.slice(0, SHOWN_MAX)} names={names} testId="send-results" />
     </div>
   );
 }

@@ -1,8 +1,9 @@
 // The groups a recipient's status falls in, defined once (issue 27): the summary and filter of
 // every recipient table (renderer/components/RecipientTable.tsx), History's filter and the store's
-// "Resend to failed" (main/store/outbox-campaigns.ts) all read them here.
+// "Resend to failed" (main/store/outbox-campaigns.ts), a send's outcome headline and bar
+// (renderer/send-outcome.ts) and History's Failed badge all read them here.
 import type { OutboundStatus } from './messages.ts';
-import type { RecipientOutcome } from './outbox.ts';
+import type { RecipientOutcome, StatusCounts } from './outbox.ts';
 
 /** The groups a summary counts and a filter picks; each recipient is in exactly one. */
 export type StatusGroup =
@@ -33,4 +34,11 @@ export const FAILED_STATUSES: readonly OutboundStatus[] = statusesOf('failed');
 export function statusGroupOf(r: Pick<RecipientOutcome, 'status' | 'receiptOverdue'>): StatusGroup {
   const group = STATUS_GROUP[r.status];
   return group === 'accepted' && r.receiptOverdue ? 'noReceipt' : group;
+}
+
+/** A send's recipients by group, from its counts by status (a job's or a campaign's). */
+export function groupCounts(counts: StatusCounts): Record<Exclude<StatusGroup, 'noReceipt'>, number> {
+  const g = { delivered: 0, accepted: 0, failed: 0, unknown: 0, pending: 0, sending: 0 };
+  for (const s of Object.keys(STATUS_GROUP) as OutboundStatus[]) g[STATUS_GROUP[s]] += counts[s];
+  return g;
 }

@@ -15,6 +15,7 @@ import type {
   UnknownCause,
 } from '../preload/api.ts';
 import { describeReport } from '../protocol/reports.ts';
+import { STATUS_GROUP, groupCounts } from '../domain/status-groups.ts';
 import { formatTime, plural } from './format.ts';
 
 /** Recipients by outcome: the parts of the bar, in its order. */
@@ -100,12 +101,13 @@ export function scheduledAt(content: OutboxContent, createdAt: number): string |
 
 /** The recipients of `counts` and of the book batches, grouped as the bar shows them. */
 export function tallyOf(counts: StatusCounts, books: readonly OutboxBatch[] = []): Tally {
+  const g = groupCounts(counts);
   const t: Tally = {
-    accepted: counts.accepted + counts.queued + counts.delivered,
-    delivered: counts.delivered,
-    failed: counts.rejected + counts.failed,
-    unknown: counts.unknown,
-    open: counts.pending + counts.sending,
+    accepted: g.accepted + g.delivered,
+    delivered: g.delivered,
+    failed: g.failed,
+    unknown: g.unknown,
+    open: g.pending + g.sending,
     total: 0,
   };
   for (const b of books) {
@@ -130,7 +132,7 @@ export function tallyOf(counts: StatusCounts, books: readonly OutboxBatch[] = []
 export function mainFailReason(rows: readonly RecipientOutcome[]): string | null {
   const seen = new Map<string, number>();
   for (const r of rows) {
-    if (r.status !== 'rejected' && r.status !== 'failed') continue;
+    if (STATUS_GROUP[r.status] !== 'failed') continue;
     const why =
       r.status === 'failed' && r.receiptReport !== null
         ? describeReport(r.receiptReport)

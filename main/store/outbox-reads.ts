@@ -6,6 +6,7 @@ import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
+import { FAILED_STATUSES, groupCounts } from '../../domain/status-groups.ts';
 import type { BatchRow, MessageRow } from './rows.ts';
 import type { ReportGroup } from '../../protocol/reports.ts';
 import type {
@@ -162,7 +163,7 @@ export class OutboxReads {
         'SELECT count(*) AS n, sum(reach) AS reach, count(reach) AS sized FROM outbox_batches WHERE job_id = ? AND extra_fields IS NOT NULL',
       ).get(row.id),
     );
-    const retried = counts.rejected + counts.failed > 0 ? failedRetried(this.app, row.id) : 0;
+    const retried = groupCounts(counts).failed > 0 ? failedRetried(this.app, row.id) : 0;
     // Issue 25: why its unknown batches are unknown, the cause of the most batches first.
     const unknownCauses =
       counts.unknown > 0 || (extra?.n ?? 0) > 0
@@ -191,6 +192,9 @@ export class OutboxReads {
   }
 }
 
+/** The failed group's statuses as an SQL list (constants of domain/status-groups.ts, never user input). */
+const FAILED_IN = FAILED_STATUSES.map((s) => `'${s}'`).join(', ');
+
 /**
  * Issue 26: how many of a send's failed recipients (rejected or failed) a later send of its
  * campaign (the first send and its resends, outbox_jobs.resend_of) tried again. Their latest
@@ -209,7 +213,7 @@ export function failedRetried(app: AppDb, jobId: number): number {
            SELECT id FROM up WHERE parent IS NULL
            UNION SELECT j.id FROM outbox_jobs j JOIN tree t ON j.resend_of = t.id)
          SELECT count(*) AS n FROM messages m
-          WHERE m.job_id = ?1 AND m.direction = 'out' AND m.status IN ('rejected', 'failed')
+          WHERE m.job_id = ?1 AND m.direction = 'out' AND m.status IN (${FAILED_IN})
             AND EXISTS (SELECT 1 FROM messages l
                          WHERE l.conversation_id = m.conversation_id AND l.direction = 'out'
                            AND l.job_id IN (SELECT id FROM tree WHERE id > ?1))`,

@@ -1,34 +1,35 @@
 // Keyword auto-reply rules (issue 12): "inbound text starts with KEYWORD → reply TEXT", enabled per
 // rule. The main process answers as messages arrive, at most once per number per rule per day and
 // at most the daily cap in all; each reply shows as automatic in its conversation.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AutoReplyRule } from '../../domain/index.ts';
-import { api, useEvent } from '../api.ts';
+import { api } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useAction } from '../hooks/useAction.ts';
+import { useLiveRead } from '../hooks/useLiveRead.ts';
 import { plural } from '../format.ts';
 
+const readRules = () => api().autoreplies.list();
+
 export function AutoReplies() {
-  const [rules, setRules] = useState<AutoReplyRule[]>([]);
   const [keyword, setKeyword] = useState('');
   const [reply, setReply] = useState('');
   const [cap, setCap] = useState<number | null>(null);
   const dialog = useDialog();
 
-  const load = useCallback(() => {
-    void api()
-      .autoreplies.list()
-      .then(setRules, () => undefined);
-  }, []);
+  // The rules and their counts, read again (throttled: the renderer's one way, useLiveRead) as sends
+  // progress (an auto-reply is a send) and, in office mode, when a rule changed at another desk (issue 28).
+  const { data, load } = useLiveRead(readRules, {
+    'outbox:progress': () => true,
+    'office:library': () => true,
+  });
+  const rules: AutoReplyRule[] = data ?? [];
   useEffect(() => {
-    load();
     void api()
       .settings.get()
       .then((s) => setCap(s.autoReplyDailyCap));
-  }, [load]);
-  useEvent('outbox:progress', load);
-  useEvent('office:library', load); // issue 28: a rule changed at another desk of the office
+  }, []);
 
   const add = useAction(async () => {
     await api().autoreplies.create({ keyword, reply });

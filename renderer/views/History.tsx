@@ -12,7 +12,7 @@ import type { ComposeDraft } from './compose/Compose.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { Campaign } from './Campaign.tsx';
 import { continueSending, jobTitle, latestFailed, resendFailed } from './send-actions.ts';
-import { FAILED_STATUSES } from '../../domain/status-groups.ts';
+import { FAILED_STATUSES, groupCounts, statusesOf } from '../../domain/status-groups.ts';
 import { SendOutcome } from '../components/SendOutcome.tsx';
 import { useSendHalts } from '../hooks/useSendHalts.ts';
 import { mainFailReason, scheduledAt as scheduledFor, sendOutcome, unknownBanner } from '../send-outcome.ts';
@@ -21,18 +21,18 @@ import { AccountScope } from '../components/AccountScope.tsx';
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
   all: null,
-  accepted: ['accepted', 'queued', 'delivered'],
-  delivered: ['delivered'],
+  accepted: [...statusesOf('accepted'), ...statusesOf('delivered')],
+  delivered: statusesOf('delivered'),
   failed: [...FAILED_STATUSES],
-  unknown: ['unknown'],
-  pending: ['pending', 'sending'],
+  unknown: statusesOf('unknown'),
+  pending: [...statusesOf('pending'), ...statusesOf('sending')],
   scheduled: null,
 };
 
 /** A send with a schedule the gateway accepted and has not delivered yet (spec: no cancel). */
 const isScheduled = (j: OutboxJob): boolean =>
   (j.content.sendTimeAbsolute !== undefined || j.content.sendTimeDelay !== undefined) &&
-  j.counts.accepted + j.counts.queued + j.counts.pending > 0;
+  groupCounts(j.counts).accepted + j.counts.pending > 0;
 
 /** When a scheduled send goes out, as the user set it. */
 const scheduledAt = (j: OutboxJob): string | null => scheduledFor(j.content, j.createdAt);

@@ -10,7 +10,11 @@ import { useDialog } from '../components/Dialog.tsx';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { StatusPill } from '../components/StatusPill.tsx';
 import { useAction } from '../hooks/useAction.ts';
+import { useLiveRead } from '../hooks/useLiveRead.ts';
 import { displayNumber, download, formatTime } from '../format.ts';
+
+/** Messages per page: the first read and each "Load older messages". */
+const PAGE = 100;
 
 export interface ConvRef {
   id: number;
@@ -40,29 +44,44 @@ export function Thread({
   /** Back to the list (shown where the window is too narrow for both). */
   onBack: () => void;
 }) {
-  const [messages, setMessages] = useState<MessageRecord[]>([]);
-  const [next, setNext] = useState<ThreadCursor | null>(null);
   const [reply, setReply] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const [actionError, setError] = useState<unknown>(null);
   const [contactName, setContactName] = useState(conv.contactName);
   const dialog = useDialog();
   const endRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLTextAreaElement>(null);
 
-  const load = useCallback(() => {
-    api()
-      .inbox.thread({ conversationId: conv.id, limit: 100 })
-      .then(
-        (p) => {
-          setMessages(p.items.slice().reverse());
-          setNext(p.next);
-        },
-        (e: unknown) => setError(e),
-      );
-  }, [conv.id]);
+  // The conversation as far back as the user has asked ("Load older messages" asks for a page more),
+  // read again (throttled: the renderer's one way, useLiveRead) when a message of it arrives, a
+  // receipt changes one of its messages or a send to its number makes progress. Read whole, never
+  // merged: a message that arrives does not drop the older pages, a receipt of an old one shows.
+  const [depth, setDepth] = useState(PAGE);
+  const read = useCallback(async (): Promise<{ items: MessageRecord[]; next: ThreadCursor | null }> => {
+    const items: MessageRecord[] = [];
+    let next: ThreadCursor | null = null;
+    do {
+      const p = await api().inbox.thread({
+        conversationId: conv.id,
+        ...(next ? { cursor: next } : {}),
+        limit: Math.min(PAGE, depth - items.length),
+      });
+      items.push(...p.items);
+      next = p.next;
+    } while (next !== null && items.length < depth);
+    return { items: items.reverse(), next };
+  }, [conv.id, depth]);
+  const thread = useLiveRead(read, {
+    'inbox:received': (p) => p.messages.some((m) => m.conversationId === conv.id),
+    'inbox:receipt': (p) => p.message.conversationId === conv.id,
+    'outbox:progress': (p) => p.outcomes.some((o) => o.to === conv.peer),
+  });
+  const { load } = thread;
+  const current = thread.data;
+  const messages = current?.items ?? [];
+  const next = current?.next ?? null;
+  const error = actionError ?? thread.error;
 
   useEffect(() => {
-    load();
     if (conv.hasUnread) void api().inbox.markRead(conv.id).then(onChanged);
     // Opening marks read once; onChanged is stable enough for this purpose.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -71,31 +90,14 @@ export function Thread({
     // A block body: newer Chromium returns a Promise from scrollIntoView, which an effect must not return.
     endRef.current?.scrollIntoView({ block: 'end' });
   }, [messages.length]);
-
+  // A message that arrives in the open conversation is read (an action, not a copy of the event).
   useEvent('inbox:received', (p) => {
-    if (p.messages.some((m) => m.conversationId === conv.id)) {
-      load();
+    if (p.messages.some((m) => m.conversationId === conv.id))
       void api().inbox.markRead(conv.id).then(onChanged);
-    }
-  });
-  useEvent('inbox:receipt', (p) => {
-    setMessages((ms) => ms.map((m) => (m.id === p.message.id ? p.message : m)));
-  });
-  useEvent('outbox:progress', (p) => {
-    if (p.outcomes.some((o) => o.to === conv.peer)) load();
   });
 
   const older = () => {
-    if (!next) return;
-    api()
-      .inbox.thread({ conversationId: conv.id, cursor: next, limit: 100 })
-      .then(
-        (p) => {
-          setMessages((ms) => [...p.items.slice().reverse(), ...ms]);
-          setNext(p.next);
-        },
-        (e: unknown) => setError(e),
-      );
+    if (next) setDepth(messages.length + PAGE);
   };
 
   const text = replyText(reply);

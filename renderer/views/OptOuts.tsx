@@ -1,12 +1,13 @@
 // The account's opt-out list (issue 12): numbers that sent STOP (or another opt-out keyword of the
 // settings) or that the user added; sends skip them. View, add, remove, export as CSV, and the
 // keywords themselves.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { OptOut, Settings } from '../../domain/index.ts';
 import { parseRecipientText } from '../../protocol/msisdn.ts';
-import { api, useEvent } from '../api.ts';
+import { api } from '../api.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { useAction } from '../hooks/useAction.ts';
+import { useLiveRead } from '../hooks/useLiveRead.ts';
 import { displayNumber, download, formatTime, plural } from '../format.ts';
 
 const words = (s: string): string[] =>
@@ -15,8 +16,9 @@ const words = (s: string): string[] =>
     .map((w) => w.trim().toUpperCase())
     .filter(Boolean);
 
+const readOptOuts = () => api().optouts.list();
+
 export function OptOuts() {
-  const [list, setList] = useState<OptOut[]>([]);
   const [filter, setFilter] = useState('');
   const [adding, setAdding] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
@@ -24,13 +26,10 @@ export function OptOuts() {
   const [outWords, setOutWords] = useState('');
   const [inWords, setInWords] = useState('');
 
-  const load = useCallback(() => {
-    void api()
-      .optouts.list()
-      .then(setList, () => undefined);
-  }, []);
+  // A STOP that arrives while the list is open shows soon (a throttled read: useLiveRead).
+  const { data, load } = useLiveRead(readOptOuts, { 'inbox:received': () => true });
+  const list: OptOut[] = data ?? [];
   useEffect(() => {
-    load();
     void api()
       .settings.get()
       .then((s) => {
@@ -38,9 +37,7 @@ export function OptOuts() {
         setOutWords(s.optOutKeywords.join(', '));
         setInWords(s.optInKeywords.join(', '));
       });
-  }, [load]);
-  // A STOP that arrives while the list is open shows at once.
-  useEvent('inbox:received', load);
+  }, []);
 
   const add = useAction(async () => {
     const r = await api().optouts.add(parseRecipientText(adding));

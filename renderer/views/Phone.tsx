@@ -1,10 +1,10 @@
 // The virtual phone (local sandbox only): what each recipient's handset received, read from the
 // sandbox gateway's network (sandbox.outbound) and decoded with protocol/smart as a handset would.
-// Refreshes on demand and after every send's progress.
+// Refreshes on demand and, throttled, as sends progress.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { bytesToHex, formatRtttl, rtttlDurationMs } from '../../protocol/smart/index.ts';
 import type { Bitmap, DecodedContent, RtttlSong } from '../../protocol/smart/index.ts';
-import { api, useEvent } from '../api.ts';
+import { api } from '../api.ts';
 import { displayNumber, formatTime } from '../format.ts';
 import { playSong } from './media/audio.ts';
 import {
@@ -20,61 +20,48 @@ import type { Handset, HandsetMessage, PduWindow } from './phone-model.ts';
 import { ErrorText } from '../components/ErrorText.tsx';
 import { NumberWithName } from '../components/RecipientTable.tsx';
 import { useContactNames } from '../hooks/useContactNames.ts';
+import { useLiveRead } from '../hooks/useLiveRead.ts';
 
 /** PDUs kept in memory: the most recent ones (a large sandbox campaign must not grow the view forever). */
 const MAX_PDUS = 5000;
 const PAGE = 1000;
 
 export function Phone() {
-  const [held, setHeld] = useState<PduWindow>({ pdus: [], trimmed: false });
-  const { pdus, trimmed } = held;
-  const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [find, setFind] = useState('');
+  // What the sandbox's network has sent so far, and the cursor past it: each read asks for what came
+  // after (each page is kept as it arrives, so a failing later page loses nothing).
+  const held = useRef<PduWindow>({ pdus: [], trimmed: false });
   const cursor = useRef(0);
-  const running = useRef<Promise<void> | null>(null);
-  const again = useRef(false);
-
-  const load = useCallback(async (): Promise<void> => {
-    setLoading(true);
-    try {
-      // each page is kept as it arrives, and the cursor moves with it: a failing later page loses nothing
-      await pullPdus(
-        (args) => api().sandbox.outbound(args),
-        cursor.current,
-        PAGE,
-        (items, next) => {
-          cursor.current = next;
-          setHeld((old) => appendPdus(old, items, MAX_PDUS));
-        },
-      );
-      setError(null);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setLoading(false);
-    }
+  // One pull at a time (the Refresh button may ask while an event's read is under way).
+  const pulling = useRef<Promise<unknown>>(Promise.resolve());
+  const read = useCallback((): Promise<PduWindow> => {
+    const pull = pulling.current
+      .catch(() => undefined)
+      .then(async () => {
+        setLoading(true);
+        try {
+          await pullPdus(
+            (args) => api().sandbox.outbound(args),
+            cursor.current,
+            PAGE,
+            (items, next) => {
+              cursor.current = next;
+              held.current = appendPdus(held.current, items, MAX_PDUS);
+            },
+          );
+          return held.current;
+        } finally {
+          setLoading(false);
+        }
+      });
+    pulling.current = pull;
+    return pull;
   }, []);
-
-  /** One load at a time; a request during a load runs once more after it. */
-  const refresh = useCallback((): void => {
-    if (running.current) {
-      again.current = true;
-      return;
-    }
-    running.current = (async () => {
-      do {
-        again.current = false;
-        await load();
-      } while (again.current);
-    })().finally(() => {
-      running.current = null;
-    });
-  }, [load]);
-
-  useEffect(() => refresh(), [refresh]);
-  useEvent('outbox:progress', () => refresh());
+  // Read again (throttled: the renderer's one way, useLiveRead) as sends progress.
+  const { data, error, load: refresh } = useLiveRead(read, { 'outbox:progress': () => true });
+  const { pdus, trimmed } = data ?? held.current;
 
   const handsets = useMemo(() => buildHandsets(pdus), [pdus]);
   // Issue 12: a handset that is a contact shows its name beside the number.

@@ -5,6 +5,7 @@
 // since are left out and counted).
 import type { OutboxJob, SendEstimate } from '../../domain/index.ts';
 import { contentLabel, summaryLine } from '../../protocol/content-label.ts';
+import { groupCounts } from '../../domain/status-groups.ts';
 import { api } from '../api.ts';
 import type { useDialog } from '../components/Dialog.tsx';
 import { plural } from '../format.ts';
@@ -16,8 +17,7 @@ export const jobTitle = (j: OutboxJob): string => summaryLine(contentLabel(j.con
  * Issue 26: a send's failed recipients (rejected or failed) whose latest attempt is this send's:
  * those a later resend of the campaign tried again are counted there. History's Failed badge and filter.
  */
-export const latestFailed = (j: OutboxJob): number =>
-  j.counts.rejected + j.counts.failed - (j.failedRetried ?? 0);
+export const latestFailed = (j: OutboxJob): number => groupCounts(j.counts).failed - (j.failedRetried ?? 0);
 
 /** The estimate's figures in words, for the resend question. */
 function estimateWords(e: SendEstimate): string {

@@ -186,4 +186,34 @@ describe.skipIf(!HAS_CHROMIUM)('Dialog and useAction (Chromium)', { timeout: 60_
     await page.getByRole('button', { name: 'Save', exact: true }).waitFor();
     expect(await alert.count()).toBe(0);
   });
+
+  it('useThrottledRead: an older answer never replaces a newer one; an event during a read reads once after it', async () => {
+    const data = () => page.getByTestId('read-data').textContent();
+    const started = () => page.getByTestId('reads-started').textContent();
+    const answer = (i: number, v: string) => page.evaluate(([i, v]) => window.reads![i]!(v), [i, v] as const);
+    // The first read (on mount) is still unanswered; a second starts and answers first.
+    await expect.poll(started).toBe('1');
+    await page.getByRole('button', { name: 'Read now' }).click();
+    await expect.poll(started).toBe('2');
+    await answer(1, 'newer');
+    await expect.poll(data).toBe('newer');
+    await answer(0, 'older');
+    await page.waitForTimeout(200);
+    expect(await data()).toBe('newer');
+
+    // Events while a read is under way: no second read at the same time, one more after it (each
+    // waits four times the last read's time, which the test made long).
+    await page.getByRole('button', { name: 'Event' }).click();
+    await expect.poll(started, { timeout: 30_000 }).toBe('3');
+    for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Event' }).click();
+    await page.waitForTimeout(1_000);
+    expect(await started()).toBe('3');
+    await answer(2, 'third');
+    await expect.poll(data).toBe('third');
+    await expect.poll(started, { timeout: 30_000 }).toBe('4');
+    await answer(3, 'fourth');
+    await expect.poll(data).toBe('fourth');
+    await page.waitForTimeout(1_000);
+    expect(await started()).toBe('4');
+  });
 });

@@ -26,7 +26,7 @@ import { chipsOfDraft, savedDraftOf, useDraftSaver } from './draft.ts';
 import { Results, useSendJob } from './Results.tsx';
 import { Copies, copiesOf, copiesReach, NO_COPIES, type CopiesForm } from './Copies.tsx';
 import { sendingNotice, useServerBooks } from './server-books.ts';
-import { JobBooks, useJobBooks } from '../HistoryBooks.tsx';
+import { JobBooks } from '../HistoryBooks.tsx';
 import { SendConfirm, type SendChoice } from './SendConfirm.tsx';
 import { TemplatesDialog } from './Templates.tsx';
 import { optedOutQuestion } from './opted-out.ts';
@@ -198,7 +198,6 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       if (choice === null) return;
       if (choice === 'first') limit = estimate.affordableRecipients ?? undefined;
     }
-    sendJob.clear();
     const accepted = await api().send.submit(limit !== undefined ? { ...request, limit } : request);
     sentRef.current = true;
     setSent(true);
@@ -286,7 +285,6 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
 
   const contentBlocked = check.contentIssues.length > 0;
   const { job } = sendJob;
-  const jobBooks = useJobBooks(job);
   const saveTemplate = async () => {
     const name = await dialog.askText({
       title: 'Save as template',
@@ -446,18 +444,8 @@ export function Compose({ draft, credit }: { draft: ComposeDraft | null; credit:
       ) : null}
       {confirming ? <SendConfirm estimate={confirming} onAnswer={(c) => answerRef.current(c)} /> : null}
 
-      <JobBooks batches={jobBooks} />
-      {job ? (
-        <Results
-          {...sendJob}
-          job={job}
-          books={jobBooks}
-          onResent={(resend) => {
-            sendJob.clear();
-            sendJob.follow(resend);
-          }}
-        />
-      ) : null}
+      <JobBooks batches={sendJob.books} />
+      {job ? <Results {...sendJob} job={job} onResent={sendJob.follow} /> : null}
     </section>
   );
 }

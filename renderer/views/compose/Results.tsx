@@ -1,96 +1,86 @@
-// Compose's per-recipient results of the job it sent: progress events and delivery receipts of that
-// job update the rows while the view is open.
-import { useRef, useState } from 'react';
+// Compose's per-recipient results of the job it sent, kept up the renderer's one way (issue 27,
+// hooks/useLiveRead): a progress event, a delivery receipt or a crash recovery of that job says it
+// changed, and throttled reads of the journal (the job's counts and book batches; its rows) say
+// what it is now. Nothing is merged from events, so a receipt, a resend or an event the window
+// missed reads the same here as in History.
+import { useCallback, useState } from 'react';
 import type { OutboxBatch, OutboxJob, RecipientOutcome } from '../../../domain/index.ts';
-import { api, useEvent } from '../../api.ts';
+import { api } from '../../api.ts';
 import { useDialog } from '../../components/Dialog.tsx';
 import { ErrorText } from '../../components/ErrorText.tsx';
 import { RecipientTable, SummaryLine, groupOf } from '../../components/RecipientTable.tsx';
 import { SendOutcome } from '../../components/SendOutcome.tsx';
 import { useContactNames } from '../../hooks/useContactNames.ts';
+import { useLiveRead } from '../../hooks/useLiveRead.ts';
 import { useSendHalts } from '../../hooks/useSendHalts.ts';
 import { mainFailReason, sendOutcome } from '../../send-outcome.ts';
 import { resendFailed } from '../send-actions.ts';
 
-/** Of two snapshots of the same job, the one with fewer recipients still pending or sending. */
-function laterSnapshot(current: OutboxJob | null, next: OutboxJob): OutboxJob {
-  if (!current || current.id !== next.id) return next;
-  const open = (j: OutboxJob) => j.counts.pending + j.counts.sending;
-  return open(next) <= open(current) ? next : current;
+/** The job followed and its book batches: a small read, so the headline and the bar move often. */
+interface JobRead {
+  job: OutboxJob;
+  books: OutboxBatch[];
 }
 
+/** Rows drawn at once: a send to 100,000 would take the page's thread for seconds on every read. */
+export const SHOWN_MAX = 500;
+
 export interface SendJob {
+  /** The job followed, as last read (the snapshot submit() answered until the first read does). */
   job: OutboxJob | null;
-  outcomes: Map<string, RecipientOutcome>;
-  /** Recipients answered so far. */
-  done: number;
-  /** A new send starts: the last one's rows go. */
-  clear: () => void;
-  /** The job submit() accepted. */
+  /** Its recipients as last read (none until then). */
+  rows: RecipientOutcome[];
+  /** Its batches that carry a server book or Cc/Bcc (issue 16: no recipient rows of their own). */
+  books: OutboxBatch[];
+  /** A read failed (shown in Results). */
+  error: unknown;
+  /** Follow this job (submit() or a resend accepted it); the last one's rows go. */
   follow: (accepted: OutboxJob) => void;
   /** No job shown (a new message). */
   reset: () => void;
 }
 
 export function useSendJob(): SendJob {
-  const [job, setJob] = useState<OutboxJob | null>(null);
-  const [outcomes, setOutcomes] = useState<Map<string, RecipientOutcome>>(new Map());
-  // The job followed, known at once: an event arriving before the next render is not dropped.
-  const jobId = useRef<number | null>(null);
-
-  useEvent('outbox:progress', (p) => {
-    if (p.jobId !== jobId.current) return;
-    setJob((current) => laterSnapshot(current, p.job));
-    setOutcomes((m) => {
-      const next = new Map(m);
-      for (const o of p.outcomes) next.set(o.to, o);
-      return next;
-    });
-  });
-  useEvent('inbox:receipt', (p) => {
-    const msg = p.message;
-    if (msg.jobId !== jobId.current) return;
-    setOutcomes((m) => {
-      const prev = m.get(msg.peer);
-      if (!prev) return m;
-      const next = new Map(m);
-      next.set(msg.peer, {
-        ...prev,
-        status: msg.status as RecipientOutcome['status'],
-        receiptReport: msg.receiptReport,
-      });
-      return next;
-    });
-  });
-
-  const follow = (accepted: OutboxJob) => {
-    jobId.current = accepted.id;
-    setJob((current) => laterSnapshot(current, accepted));
-    // A small send can finish before submit() answers: its progress events came while no job was
-    // shown, so read the job back once instead of showing it as still pending.
-    void api()
-      .outbox.job(accepted.id)
-      .then((fresh) => {
-        if (fresh) setJob((current) => laterSnapshot(current, fresh));
-      });
-    void api()
-      .outbox.recipients(accepted.id)
-      .then((list) =>
-        setOutcomes((m) => {
-          const next = new Map(list.map((o) => [o.to, o] as const));
-          for (const [k, v] of m) next.set(k, v);
-          return next;
-        }),
-      );
+  const [followed, setFollowed] = useState<OutboxJob | null>(null);
+  const id = followed?.id ?? null;
+  const withBooks = followed !== null && followed.extraReach !== undefined;
+  // The events that concern the job followed: each asks both reads again.
+  const triggers = {
+    'outbox:progress': (p: { jobId: number }) => p.jobId === id,
+    'inbox:receipt': (p: { message: { jobId: number | null } }) => p.message.jobId === id,
+    'outbox:recovered': (p: { batches: readonly OutboxBatch[] }) => p.batches.some((b) => b.jobId === id),
   };
-
-  const done = job ? job.recipientCount - job.counts.pending - job.counts.sending : 0;
-  const reset = () => {
-    jobId.current = null;
-    setJob(null);
-    setOutcomes(new Map());
+  // Two reads, each throttled by its own time (useThrottledRead): the job's counts and books are
+  // quick to read and move the headline and the bar often; its rows (100,000 for a large send) are
+  // read as often as they can be. A new job is a new read, made at once: a small send that finished
+  // before submit() answered reads finished, though its events came while no job was followed.
+  const readJob = useCallback(async (): Promise<JobRead | null> => {
+    if (id === null) return null;
+    const [job, batches] = await Promise.all([
+      api().outbox.job(id),
+      withBooks ? api().outbox.batches(id) : Promise.resolve([]),
+    ]);
+    return job ? { job, books: batches.filter((b) => b.extras) } : null;
+  }, [id, withBooks]);
+  const readRows = useCallback(
+    async (): Promise<{ id: number; rows: RecipientOutcome[] } | null> =>
+      id === null ? null : { id, rows: await api().outbox.recipients(id) },
+    [id],
+  );
+  const jobRead = useLiveRead(readJob, triggers);
+  const rowsRead = useLiveRead(readRows, triggers);
+  // The last reads, while they are of the job followed (a resend's first reads have not answered yet).
+  const current = jobRead.data !== null && jobRead.data.job.id === id ? jobRead.data : null;
+  const rows = rowsRead.data !== null && rowsRead.data.id === id ? rowsRead.data.rows : [];
+  const reset = useCallback(() => setFollowed(null), []);
+  return {
+    job: current?.job ?? followed,
+    rows,
+    books: current?.books ?? [],
+    error: jobRead.error ?? rowsRead.error,
+    follow: setFollowed,
+    reset,
   };
-  return { job, outcomes, done, clear: () => setOutcomes(new Map()), follow, reset };
 }
 
 /**
@@ -99,16 +89,16 @@ export function useSendJob(): SendJob {
  */
 export function Results({
   job,
-  outcomes,
+  rows,
   books,
+  error: readError,
   onResent,
-}: SendJob & { job: OutboxJob; books: readonly OutboxBatch[]; onResent: (job: OutboxJob) => void }) {
+}: Omit<SendJob, 'follow' | 'reset'> & { job: OutboxJob; onResent: (job: OutboxJob) => void }) {
   const names = useContactNames();
   const dialog = useDialog();
   const halted = useSendHalts();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const rows = [...outcomes.values()];
   const outcome = sendOutcome({
     counts: job.counts,
     books,
@@ -137,12 +127,18 @@ export function Results({
           </button>
         </div>
       ) : null}
-      <ErrorText error={error} />
+      <ErrorText error={error ?? readError} />
       {/* The rows the table shows, counted (issue 12). */}
       <p className="muted small">
         <SummaryLine rows={rows} />
       </p>
-      <RecipientTable rows={rows} names={names} testId="send-results" />
+      {rows.length > SHOWN_MAX ? (
+        <p className="muted small" data-testid="results-shown">
+          Showing the first {SHOWN_MAX.toLocaleString()} of {rows.length.toLocaleString()}: History&apos;s
+          campaign view has them all, with search and the CSV.
+        </p>
+      ) : null}
+      <RecipientTable rows={rows.slice(0, SHOWN_MAX)} names={names} testId="send-results" />
     </div>
   );
 }

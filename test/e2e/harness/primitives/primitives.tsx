@@ -1,15 +1,19 @@
 // The renderer primitives' harness page: the real DialogProvider with a confirm and a text question
 // asked from click handlers, as the views ask them (the answer is written where the test reads it),
-// and a useAction whose run the test finishes through window.finishSave.
-import { useState } from 'react';
+// a useAction whose run the test finishes through window.finishSave, and a useThrottledRead whose
+// reads the test answers through window.reads (issue 27).
+import { useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DialogProvider, useDialog } from '../../../../renderer/components/Dialog.tsx';
 import { ErrorText } from '../../../../renderer/components/ErrorText.tsx';
 import { useAction } from '../../../../renderer/hooks/useAction.ts';
+import { useThrottledRead } from '../../../../renderer/hooks/useThrottledRead.ts';
 
 declare global {
   interface Window {
     finishSave?: (ok: boolean) => void;
+    /** The answers of the reads started, in order. */
+    reads?: ((value: string) => void)[];
   }
 }
 
@@ -36,6 +40,32 @@ function SaveAction() {
       </button>
       <output data-testid="calls">{calls}</output>
       <ErrorText error={save.error} />
+    </div>
+  );
+}
+
+/** A throttled read the test answers: "Read now" is load(), "Event" is soon(). */
+function ThrottledProbe() {
+  const [started, setStarted] = useState(0);
+  const read = useCallback(
+    () =>
+      new Promise<string>((resolve) => {
+        (window.reads ??= []).push(resolve);
+        setStarted((n) => n + 1);
+      }),
+    [],
+  );
+  const { data, load, soon } = useThrottledRead(read);
+  return (
+    <div className="row">
+      <button type="button" onClick={load}>
+        Read now
+      </button>
+      <button type="button" onClick={soon}>
+        Event
+      </button>
+      <output data-testid="read-data">{data ?? 'none'}</output>
+      <output data-testid="reads-started">{started}</output>
     </div>
   );
 }
@@ -84,6 +114,7 @@ function Page() {
       </div>
       <output data-testid="answer">{answer}</output>
       <SaveAction />
+      <ThrottledProbe />
     </main>
   );
 }

@@ -66,6 +66,11 @@ export interface OutboxJob {
    * again (absent when none): their latest attempt is that resend's, so History does not count them failed here.
    */
   failedRetried?: number;
+  /**
+   * Issue 28, office mode: the desk that sent it (absent on a desk of its own). A send of another
+   * desk (`here` false) is read-only here: only that desk sends, continues or resends it.
+   */
+  sentBy?: { desk: string; here: boolean };
 }
 
 /** One recipient's result in a gateway response (format 3 record, spec 2.5), or its absence. */

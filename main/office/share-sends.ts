@@ -8,7 +8,7 @@
 // - Reading: every desk follows the account's recipient changes and stores other desks' sends as
 //   read-only sends (a job without batches: nothing of it can be claimed, sent, continued or
 //   recovered here). Only the desk that journaled a send ever sends it.
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
 import type { OpenedAppStore } from '../store/app-store.ts';
 import type { AccountSummary, MessengerEvents } from '../../preload/api.ts';
 import type { Emit } from '../services/app-options.ts';
@@ -38,7 +38,7 @@ export function createShareSends(deps: ShareSendsDeps) {
   sends.watchJournal();
 
   /** This desk's journal changes, written to the office database page by page. */
-  async function push(c: PoolClient): Promise<void> {
+  async function push(c: ClientBase): Promise<void> {
     for (;;) {
       const page = sends.changes(PAGE);
       if (page === null) return;
@@ -55,7 +55,7 @@ export function createShareSends(deps: ShareSendsDeps) {
   }
 
   /** The account's recipient changes since this desk's cursor; other desks' sends stored here. */
-  async function pull(c: PoolClient, a: AccountSummary, key: string, office: string): Promise<void> {
+  async function pull(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
     const changed = new Set<number>();
     for (;;) {
       const after = local.cursor(office, key, 'sends');

@@ -394,6 +394,16 @@ export function createOffice(deps: OfficeDeps) {
       // written once the caller's transaction has committed: a long poll shares page by page
       if (messages.length > 0) setImmediate(() => void kick());
     },
+    /**
+     * A delivery receipt pushed here matched no send of this desk (the account has one push URL):
+     * passed on through the office database to the desk that sent it (share-sends.ts).
+     */
+    receiptUnmatched(r: { messageIdentifier: string; report: string; at?: number }): void {
+      const key = currentKey();
+      if (key === null) return;
+      sends.receiptUnmatched(key, r);
+      setImmediate(() => void kick());
+    },
     /** An opt-out list change made here: queued for the office database. Call inside its transaction. */
     optOutChanged(
       numbers: readonly string[],

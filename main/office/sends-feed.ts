@@ -7,7 +7,7 @@
 // `change` values commit in order and a desk's cursor never passes a change still to commit.
 import type { ClientBase } from 'pg';
 import { FEED_LOCK, OFFICE_CHANNEL } from './feed.ts';
-import type { SharedRecipient, SharedSend } from './sends-local.ts';
+import type { SharedReceipt, SharedRecipient, SharedSend } from './sends-local.ts';
 
 export interface SendsWrite {
   account: string;
@@ -159,5 +159,66 @@ export async function sendsByUid(
     createdAt: Number(x.created_at),
     content: x.content,
     resendOf: x.resend_of,
+  }));
+}
+
+/** Receipts pushed to a desk that does not hold their send, shared (idempotent by uid). */
+export async function pushReceipts(
+  c: ClientBase,
+  desk: string,
+  rows: ReadonlyArray<SharedReceipt & { account: string }>,
+): Promise<void> {
+  await c.query('BEGIN');
+  try {
+    await c.query('SELECT pg_advisory_xact_lock($1)', [FEED_LOCK.toString()]);
+    await c.query(
+      `INSERT INTO receipts (account, uid, message_identifier, report, at, desk)
+       SELECT u.account, u.uid, u.mi, u.report, u.at, $1
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) AS u(account, uid, mi, report, at)
+       ON CONFLICT (uid) DO NOTHING`,
+      [
+        desk,
+        rows.map((r) => r.account),
+        rows.map((r) => r.uid),
+        rows.map((r) => r.messageIdentifier),
+        rows.map((r) => r.report),
+        rows.map((r) => r.at),
+      ],
+    );
+    for (const a of new Set(rows.map((r) => r.account)))
+      await c.query('SELECT pg_notify($1, $2)', [OFFICE_CHANNEL, a]);
+    await c.query('COMMIT');
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The account's shared receipts after `after` that another desk passed on, oldest first. */
+export async function pullReceipts(
+  c: ClientBase,
+  account: string,
+  after: number,
+  limit: number,
+): Promise<Array<SharedReceipt & { id: number; desk: string }>> {
+  const r = await c.query<{
+    id: string;
+    uid: string;
+    message_identifier: string;
+    report: string;
+    at: string | null;
+    desk: string;
+  }>(
+    `SELECT id, uid, message_identifier, report, at, desk FROM receipts
+      WHERE account = $1 AND id > $2 ORDER BY id LIMIT $3`,
+    [account, after, limit],
+  );
+  return r.rows.map((x) => ({
+    id: Number(x.id),
+    uid: x.uid,
+    messageIdentifier: x.message_identifier,
+    report: x.report,
+    at: x.at === null ? null : Number(x.at),
+    desk: x.desk,
   }));
 }

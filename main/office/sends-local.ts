@@ -48,6 +48,14 @@ export interface SharedSend {
   resendOf: string | null;
 }
 
+/** A delivery receipt as the office database passes it on. */
+export interface SharedReceipt {
+  uid: string;
+  messageIdentifier: string;
+  report: string;
+  at: number | null;
+}
+
 /** This desk's changes read for one write to the office database, by the local account id. */
 export interface LocalChanges {
   /** The last change read (dropped once written). */
@@ -96,7 +104,10 @@ export class SendsLocal {
   }
 
   hasPending(): boolean {
-    return stmt(this.#app.db, 'SELECT 1 AS n FROM office_send_changes LIMIT 1').get() !== undefined;
+    return (
+      stmt(this.#app.db, 'SELECT 1 AS n FROM office_send_changes LIMIT 1').get() !== undefined ||
+      stmt(this.#app.db, 'SELECT 1 AS n FROM office_receipts_out LIMIT 1').get() !== undefined
+    );
   }
 
   pendingCount(): number {
@@ -184,7 +195,56 @@ export class SendsLocal {
     stmt(this.#app.db, 'DELETE FROM office_send_changes WHERE seq <= ?').run(seq);
   }
 
+  // ------------------------------------------------------------------ receipts of other desks' sends
+
+  /** A receipt pushed here that matched no send of this desk: queued for the desk that sent it. */
+  queueReceipt(account: string, r: SharedReceipt): void {
+    stmt(
+      this.#app.db,
+      'INSERT INTO office_receipts_out (account, uid, message_identifier, report, at) VALUES (?, ?, ?, ?, ?)',
+    ).run(account, r.uid, r.messageIdentifier, r.report, r.at);
+  }
+
+  queuedReceipts(limit: number): Array<SharedReceipt & { id: number; account: string }> {
+    return rowsAs<{
+      id: number;
+      account: string;
+      uid: string;
+      message_identifier: string;
+      report: string;
+      at: number | null;
+    }>(
+      stmt(
+        this.#app.db,
+        'SELECT id, account, uid, message_identifier, report, at FROM office_receipts_out ORDER BY id LIMIT ?',
+      ).all(limit),
+    ).map((r) => ({
+      id: r.id,
+      account: r.account,
+      uid: r.uid,
+      messageIdentifier: r.message_identifier,
+      report: r.report,
+      at: r.at,
+    }));
+  }
+
+  receiptsWritten(upTo: number): void {
+    stmt(this.#app.db, 'DELETE FROM office_receipts_out WHERE id <= ?').run(upTo);
+  }
+
   // ------------------------------------------------------------------ other desks' sends
+
+  /** The job of this desk's outbound message with `messageIdentifier`, or null when it has none. */
+  jobOfMessageIdentifier(messageIdentifier: string): number | null {
+    return (
+      rowAs<{ job_id: number }>(
+        stmt(
+          this.#app.db,
+          "SELECT job_id FROM messages WHERE message_identifier = ? AND direction = 'out' AND job_id IS NOT NULL LIMIT 1",
+        ).get(messageIdentifier),
+      )?.job_id ?? null
+    );
+  }
 
   /** The local job of another desk's send, or null when it is not here yet. */
   jobOf(uid: string): number | null {

@@ -13,9 +13,10 @@ import type { OpenedAppStore } from '../store/app-store.ts';
 import type { AccountSummary, MessengerEvents } from '../../preload/api.ts';
 import type { Emit } from '../services/app-options.ts';
 import type { OfficeLocal } from './local.ts';
+import { randomUUID } from 'node:crypto';
 import { SendsLocal } from './sends-local.ts';
 import type { SharedRecipient } from './sends-local.ts';
-import { pullSendChanges, pushSends, sendsByUid } from './sends-feed.ts';
+import { pullReceipts, pullSendChanges, pushReceipts, pushSends, sendsByUid } from './sends-feed.ts';
 import type { SendsWrite } from './sends-feed.ts';
 
 /** Recipient states per write and per read: a 100,000-recipient send is 20 writes. */
@@ -41,7 +42,7 @@ export function createShareSends(deps: ShareSendsDeps) {
   async function push(c: ClientBase): Promise<void> {
     for (;;) {
       const page = sends.changes(PAGE);
-      if (page === null) return;
+      if (page === null) break;
       const writes: SendsWrite[] = [];
       for (const [accountId, w] of page.byAccount) {
         const a = store.accounts.get(accountId);
@@ -51,6 +52,37 @@ export function createShareSends(deps: ShareSendsDeps) {
       }
       if (writes.length > 0) await pushSends(c, desk, writes);
       sends.written(page.upTo);
+    }
+    for (;;) {
+      const receipts = sends.queuedReceipts(PAGE);
+      const upTo = receipts.at(-1)?.id;
+      if (upTo === undefined) return;
+      await pushReceipts(c, desk, receipts);
+      sends.receiptsWritten(upTo);
+    }
+  }
+
+  /** Receipts another desk was pushed for this desk's sends: applied here (and so shared as states). */
+  async function pullReceiptsOf(c: ClientBase, key: string, office: string): Promise<void> {
+    for (;;) {
+      const after = local.cursor(office, key, 'receipts');
+      const rows = await pullReceipts(c, key, after, PAGE);
+      if (rows.length === 0) return;
+      const applied: MessengerEvents['inbox:receipt'][] = [];
+      store.app.transaction(() => {
+        for (const r of rows) {
+          if (r.desk === desk || sends.jobOfMessageIdentifier(r.messageIdentifier) === null) continue;
+          const m = store.outbox.recordReceipt({
+            messageIdentifier: r.messageIdentifier,
+            report: r.report,
+            ...(r.at === null ? {} : { at: r.at }),
+          });
+          if (m) applied.push({ message: m });
+        }
+        local.setCursor(office, key, 'receipts', rows.at(-1)?.id ?? after);
+      });
+      for (const e of applied) deps.emit('inbox:receipt', e);
+      if (rows.length < PAGE) return;
     }
   }
 
@@ -83,6 +115,7 @@ export function createShareSends(deps: ShareSendsDeps) {
       });
       if (rows.length < PAGE) break;
     }
+    await pullReceiptsOf(c, key, office);
     if (changed.size > 0)
       deps.emit('office:sends', { jobIds: [...changed] } satisfies MessengerEvents['office:sends']);
   }
@@ -90,6 +123,18 @@ export function createShareSends(deps: ShareSendsDeps) {
   return {
     push,
     pull,
+    /**
+     * A receipt pushed to this desk matched none of its sends (recordReceipt kept it as early): it may
+     * be another desk's send's, so it is queued for the office database (account: the office key).
+     */
+    receiptUnmatched(account: string, r: { messageIdentifier: string; report: string; at?: number }): void {
+      sends.queueReceipt(account, {
+        uid: `${desk}:${randomUUID()}`,
+        messageIdentifier: r.messageIdentifier,
+        report: r.report,
+        at: r.at ?? null,
+      });
+    },
     /** This desk's send changes not yet written to the office database. */
     pendingCount: (): number => sends.pendingCount(),
     hasPending: (): boolean => sends.hasPending(),

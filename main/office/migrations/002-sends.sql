@@ -36,3 +36,16 @@ CREATE TABLE send_recipients (
   PRIMARY KEY (send_id, peer)
 );
 CREATE INDEX send_recipients_feed ON send_recipients (account, change);
+
+-- Delivery receipts the gateway pushed to a desk that does not hold their send (the account has one push
+-- URL): shared, so that the desk that sent it applies them (and shares its recipient's new state).
+CREATE TABLE receipts (
+  id bigserial PRIMARY KEY,
+  account text NOT NULL,
+  uid text NOT NULL UNIQUE,
+  message_identifier text NOT NULL,
+  report text NOT NULL,
+  at bigint,
+  desk text NOT NULL
+);
+CREATE INDEX receipts_feed ON receipts (account, id);

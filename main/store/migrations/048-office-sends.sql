@@ -32,3 +32,13 @@ CREATE TABLE office_send_recipients (
   PRIMARY KEY (job_id, peer)
 );
 CREATE INDEX office_send_recipients_order ON office_send_recipients (job_id, position);
+
+-- Delivery receipts pushed here for a send this desk does not hold (another desk's), still to share.
+CREATE TABLE office_receipts_out (
+  id INTEGER PRIMARY KEY,
+  account TEXT NOT NULL,
+  uid TEXT NOT NULL,
+  message_identifier TEXT NOT NULL,
+  report TEXT NOT NULL,
+  at INTEGER
+);

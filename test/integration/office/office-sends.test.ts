@@ -128,6 +128,31 @@ describe.skipIf(!havePostgres())('office mode: sends shared between desks', () =
     expect(await pg.query('SELECT count(*)::int AS n FROM sends')).toEqual([{ n: 2 }]);
   }, 120_000);
 
+  it("receipts of desk A's send pushed to desk B (the account's one push URL) reach desk A, and so both Histories", async () => {
+    const pg = await startTestPostgres(cleanups);
+    const gw = await startTestGateway({ receiptDelayMs: 100 });
+    cleanups.push(() => gw.close());
+    const a = await openDesk(cleanups, gw, pg.urlWithPassword);
+    const b = await openDesk(cleanups, gw, pg.urlWithPassword);
+    await receiptsTo(gw, b);
+    const sent = await a.app.api.send.submit({
+      recipients: numbers(3, 200),
+      content: { kind: 'text', text: 'Receipts elsewhere' },
+    });
+    // (the simulated network answers by number: delivered, failed, or no receipt)
+    const done = await jobAt(
+      a,
+      (j) => j.id === sent.job.id && j.counts.delivered + j.counts.failed >= 2,
+      'receipts at A, pushed to B',
+    );
+    expect(done.counts.pending + done.counts.sending).toBe(0);
+    const atB = await jobAt(b, (j) => j.content.text === 'Receipts elsewhere', "A's send at B");
+    await waitFor('the receipts at B too', async () => {
+      const j = await b.app.api.outbox.job(atB.id);
+      return JSON.stringify(j?.counts) === JSON.stringify((await a.app.api.outbox.job(sent.job.id))?.counts);
+    });
+  }, 120_000);
+
   it('desk A killed mid-send: desk B never sends any of it; desk A, started again, completes it once', async () => {
     const pg = await startTestPostgres(cleanups);
     const gw = await startTestGateway({ receiptDelayMs: 100 });

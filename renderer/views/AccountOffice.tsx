@@ -69,7 +69,7 @@ export function AccountOffice() {
     <form className="card settings" onSubmit={save} aria-label="Office database">
       <h2>Office database</h2>
       <p className="muted">
-        Several desks on one account share its replies and opt-out list through a PostgreSQL database.
+        Several desks on one account share its replies, opt-out list and sends through a PostgreSQL database.
         Read/unread stays each desk&apos;s own.
       </p>
       <p role="status" data-testid="office-state">

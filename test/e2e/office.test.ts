@@ -131,6 +131,9 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
       await card.getByLabel(/This desk's name/).fill('Front desk');
       await card.getByRole('button', { name: 'Save name' }).click();
       await card.getByRole('button', { name: 'Save name' }).and(a.locator(':disabled')).waitFor();
+      expect(await card.getByLabel(/This desk's name/).inputValue()).toBe('Front desk');
+      await card.getByLabel(/This desk's name/).scrollIntoViewIfNeeded();
+      await shots(a, 'office-account-name-desk-a');
       await b.evaluate(() => window.messenger!.office.rename({ name: 'Back office' }).then(() => undefined));
       const sent = await a.evaluate(() =>
         window.messenger!.send.submit({

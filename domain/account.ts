@@ -317,6 +317,8 @@ export interface OfficeSetting {
   active: string | null;
   /** The setting differs from what is in use: it applies when the app starts again. */
   restartNeeded: boolean;
+  /** Issue 28: this desk's name as other desks show it beside its sends (default: the host name). */
+  deskName: string;
 }
 
 /** A desk in office mode: its office database, whether it reaches it, whether it collects. */

@@ -86,6 +86,11 @@ export interface OutboxJob {
   failedRetried?: number;
   /** Issue 25: why its unknown batches are unknown, the cause of the most batches first (empty when none). */
   unknownCauses: UnknownCause[];
+  /**
+   * Issue 28, office mode: the desk that sent it (absent on a desk of its own). A send of another
+   * desk (`here` false) is read-only here: only that desk sends, continues or resends it.
+   */
+  sentBy?: { desk: string; here: boolean };
 }
 
 /** One recipient's result in a gateway response (format 3 record, spec 2.5), or its absence. */

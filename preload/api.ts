@@ -271,6 +271,8 @@ export interface MessengerApi {
     setting(): Promise<OfficeSetting>;
     /** Sets (null: clears) the URL, without a password; `password` is kept by the OS keyring. */
     configure(args: { url: string | null; password?: string }): Promise<OfficeSetting>;
+    /** This desk's name beside its sends at the other desks ('' : the host name). */
+    rename(args: { name: string }): Promise<OfficeSetting>;
   };
   // issue 25: the database's health, its backups, and the three choices when it is damaged
   database: DatabaseApi;
@@ -303,6 +305,8 @@ export interface MessengerEvents {
   // issue 28
   /** Office mode: the office database connected or lost, this desk collecting or not. */
   'office:status': OfficeStatus;
+  /** Issue 28: sends of other desks imported or changed (History and campaigns read them again). */
+  'office:sends': { jobIds: number[] };
   /** Issue 25: replies received but not stored yet (a full disk), or that state ended. */
   'inbox:held': ReplyHold;
   /** Issue 25: the thorough check found the database damaged while the app ran: it is no longer served. */

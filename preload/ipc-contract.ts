@@ -111,6 +111,7 @@ export const API_CHANNELS = [
   'office.status',
   'office.setting',
   'office.configure',
+  'office.rename',
   // issue 25: database health, backups, recovery
   'database.status',
   'database.backupNow',
@@ -139,6 +140,8 @@ export const EVENT_CHANNELS = [
   'outbox:halted',
   // issue 28: office mode's state (the renderer's banner)
   'office:status',
+  // issue 28: other desks' sends imported or changed
+  'office:sends',
   // issue 25: replies held through a full disk
   'inbox:held',
   // issue 25: the database found damaged while the app ran

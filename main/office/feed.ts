@@ -9,7 +9,7 @@ import type { OutboxRow, SharedInbound, SharedOptOut } from './local.ts';
 
 export const OFFICE_CHANNEL = 'messenger_office';
 /** pg_advisory_xact_lock key of the feed writers ("MSGRFEED"). */
-const FEED_LOCK = 0x4d53475246454544n;
+export const FEED_LOCK = 0x4d53475246454544n;
 
 /** Time spent in the feeds' queries by this process, ms (bench/office.ts reports PostgreSQL's share). */
 export const feedTimings = { writeMs: 0, readMs: 0 };

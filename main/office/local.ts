@@ -78,11 +78,11 @@ export class OfficeLocal {
     return made;
   }
 
-  cursor(office: string, account: string, feed: OutboxKind): number {
+  cursor(office: string, account: string, feed: OutboxKind | 'sends' | 'receipts'): number {
     return Number(this.get(`cursor:${office}:${feed}:${account}`) ?? 0);
   }
 
-  setCursor(office: string, account: string, feed: OutboxKind, id: number): void {
+  setCursor(office: string, account: string, feed: OutboxKind | 'sends' | 'receipts', id: number): void {
     this.set(`cursor:${office}:${feed}:${account}`, String(id));
   }
 

@@ -33,6 +33,8 @@ import { claimLease, releaseLease } from './lease.ts';
 import { OfficeLocal } from './local.ts';
 import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
 import type { SharedInbound } from './local.ts';
+import { createShareSends } from './share-sends.ts';
+import { DESK_NAME_KEY } from './setting.ts';
 
 const BATCH = 1000;
 /** The longest a query of the pool may wait for the server's answer. */
@@ -40,6 +42,8 @@ const QUERY_TIMEOUT_MS = 10_000;
 const MAX_RECONNECT_MS = 15_000;
 /** The longest a send waits for the office database's opt-out list before going on with the local copy. */
 const FRESH_TIMEOUT_MS = 2000;
+/** How often the journal's queued send changes are looked for (one indexed read; office mode only). */
+const SENDS_CHECK_MS = 300;
 
 export interface OfficeDeps {
   /** The store as opened: office mode writes its queue in the app's own transactions (like a repository). */
@@ -90,17 +94,21 @@ export function createOffice(deps: OfficeDeps) {
   let reconnectMs = 500;
   let reconnectTimer: NodeJS.Timeout | null = null;
   let leaseTimer: NodeJS.Timeout | null = null;
+  /** Writes what the journal queued for the office database (share-sends.ts) soon after it does. */
+  let sendsTimer: NodeJS.Timeout | null = null;
   /** Until when (this desk's clock) the lease is surely ours; 0: not the collector. */
   let leaseUntil = 0;
   let syncing: Promise<void> | null = null;
   let syncAgain = false;
+  // sends shared (share-sends.ts): the journal's changes queued from here on, in its transactions
+  const sends = createShareSends({ store, local, desk, keyOf: accountKey, emit: deps.emit });
 
   const status = (): OfficeStatus => ({
     enabled: true,
     url,
     connected,
     collector: Date.now() < leaseUntil,
-    pending: local.pendingCount() + library.pendingCount(),
+    pending: local.pendingCount() + library.pendingCount() + sends.pendingCount(),
     error: connected ? null : lastError,
   });
   let shown = '';
@@ -158,7 +166,7 @@ export function createOffice(deps: OfficeDeps) {
       officeId = (await c.query<{ id: string }>('SELECT id FROM office LIMIT 1')).rows[0]?.id ?? null;
       await c.query(
         `INSERT INTO desks (id, name) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET last_seen = now(), name = excluded.name`,
-        [desk, hostname()],
+        [desk, deskName()],
       );
       c.on('notification', (n) => {
         if (n.channel === OFFICE_CHANNEL && (n.payload === currentKey() || n.payload === LIBRARY_NOTIFY))
@@ -293,6 +301,7 @@ export function createOffice(deps: OfficeDeps) {
         await pushPending(c, desk, rows);
         local.done(rows.map((r) => r.id));
       }
+      await sends.push(c);
       const a = deps.account();
       const key = currentKey();
       if (officeId === null) return;
@@ -300,6 +309,7 @@ export function createOffice(deps: OfficeDeps) {
       if (a === null || key === null) return;
       await importOptOuts(c, a, key, officeId);
       await importInbound(c, key, officeId);
+      await sends.pull(c, a, key, officeId);
     });
   }
 
@@ -352,10 +362,29 @@ export function createOffice(deps: OfficeDeps) {
     }
   }
 
+  /** This desk's name as the other desks show it: set in the Account view, else the host name. */
+  const deskName = (): string => local.get(DESK_NAME_KEY) ?? hostname();
+
   void connect();
+  sendsTimer = setInterval(() => {
+    if (connected && !closed && syncing === null && sends.hasPending()) void kick();
+  }, SENDS_CHECK_MS);
+  sendsTimer.unref();
 
   return {
     desk,
+    deskName,
+    /** The Account view renamed this desk: the office database's desks row follows (sends made from now on). */
+    async renamed(): Promise<void> {
+      if (closed) return;
+      // (also while connecting: a connection made before the change wrote the old name)
+      await withClient((c) => c.query('UPDATE desks SET name = $1 WHERE id = $2', [deskName(), desk])).catch(
+        (err: unknown) =>
+          log(`office: desk name not written now (written at the next connection): ${why(err)}`),
+      );
+    },
+    /** Other desks' sends kept here (History and campaigns read them: services/office-sends.ts). */
+    sends: sends.local,
     status,
     /**
      * Whether this desk may call CollectMessages now: it holds the account's lease (an account the
@@ -384,6 +413,16 @@ export function createOffice(deps: OfficeDeps) {
       }
       // written once the caller's transaction has committed: a long poll shares page by page
       if (messages.length > 0) setImmediate(() => void kick());
+    },
+    /**
+     * A delivery receipt pushed here matched no send of this desk (the account has one push URL):
+     * passed on through the office database to the desk that sent it (share-sends.ts).
+     */
+    receiptUnmatched(r: { messageIdentifier: string; report: string; at?: number }): void {
+      const key = currentKey();
+      if (key === null) return;
+      sends.receiptUnmatched(key, r);
+      setImmediate(() => void kick());
     },
     /** An opt-out list change made here: queued for the office database. Call inside its transaction. */
     optOutChanged(
@@ -434,6 +473,7 @@ export function createOffice(deps: OfficeDeps) {
       closed = true;
       if (reconnectTimer) clearTimeout(reconnectTimer);
       if (leaseTimer) clearTimeout(leaseTimer);
+      if (sendsTimer) clearInterval(sendsTimer);
       if (key !== null && connected && leaseUntil > Date.now()) {
         await withClient((c) => releaseLease(c, key, desk)).catch(() => undefined);
       }

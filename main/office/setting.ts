@@ -3,6 +3,7 @@
 // like the PIN: encrypted by the OS keyring (Electron's safeStorage, main/electron/secrets.ts), never
 // in clear. Outside Electron there is no keyring: the password then comes from
 // MESSENGER_OFFICE_PASSWORD. A change applies when the app starts again.
+import { hostname } from 'node:os';
 import { ApiError } from '../../preload/ipc-contract.ts';
 import type { OfficeSetting } from '../../preload/api.ts';
 import type { OpenedAppStore } from '../store/app-store.ts';
@@ -23,7 +24,14 @@ export interface OfficeSettingDeps {
   policy: string | null;
   /** The URL in use now (shown form), null when the desk is not in office mode. */
   active(): string | null;
+  /** This desk's name changed: the office database is told now when it is reached. */
+  renamed?(): Promise<void>;
 }
+
+/** office_state's key of this desk's name (office.ts reads it). */
+export const DESK_NAME_KEY = 'desk_name';
+/** The longest desk name kept. */
+const DESK_NAME_MAX = 60;
 
 const shown = (url: string): string => {
   const p = parseOfficeUrl(url);
@@ -47,12 +55,22 @@ export function createOfficeSetting(deps: OfficeSettingDeps) {
       keyring,
       active: deps.active(),
       restartNeeded: configured !== deps.active(),
+      deskName: local.get(DESK_NAME_KEY) ?? hostname(),
     };
   }
 
   return {
     api: {
       get: async (): Promise<OfficeSetting> => get(),
+      rename: async (args: { name: string }): Promise<OfficeSetting> => {
+        const name = args.name.trim();
+        if (name.length > DESK_NAME_MAX)
+          throw new ApiError('invalid-input', `a desk's name is at most ${DESK_NAME_MAX} characters`);
+        if (name === '') local.delete(DESK_NAME_KEY);
+        else local.set(DESK_NAME_KEY, name);
+        await deps.renamed?.();
+        return get();
+      },
       set: async (args: { url: string | null; password?: string }): Promise<OfficeSetting> => {
         const now = get();
         if (now.source === 'command-line' || now.source === 'policy')

@@ -35,6 +35,7 @@ export async function openOffice(
     commandLine: args.url,
     policy: args.policy.officeDatabase,
     active: () => office?.status().url ?? null,
+    renamed: async () => office?.renamed(),
   });
   const fromSetting = args.url === undefined && args.policy.officeDatabase === null;
   const given = args.url ?? args.policy.officeDatabase ?? setting.storedUrl() ?? undefined;

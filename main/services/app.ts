@@ -33,6 +33,8 @@ import { createSettings } from './settings.ts';
 import { ApiError } from './validate-args.ts';
 import type { MessengerApi } from '../../preload/api.ts';
 import { openOffice } from '../office/setup.ts';
+import { SendsLocal } from '../office/sends-local.ts';
+import { withOfficeSends } from './office-sends.ts';
 
 export { ApiError };
 export type { MessengerApp, MessengerAppOptions, MessengerEventsHub } from './app-options.ts';
@@ -184,6 +186,16 @@ async function openMessengerApp(
     cancel: sender.api.outbox.cancel,
     outbox: sender.api.outbox,
   });
+  // Issue 28: every desk's sends in History and campaigns; another desk's read-only (office-sends.ts).
+  // Always on: a desk that has left office mode still shows the sends it imported, read-only.
+  const officeSends = withOfficeSends({
+    sends: office?.sends ?? new SendsLocal(store.app, ''),
+    deskName: () => office?.deskName() ?? null,
+    optedOut: () => {
+      const id = sessions.current()?.account.id;
+      return id === undefined ? undefined : (list) => store.optOuts.filter(id, list);
+    },
+  });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
   const optouts = createOptOuts({
@@ -208,7 +220,7 @@ async function openMessengerApp(
   const impl: MessengerApi = {
     accounts: sessions.api,
     ...sender.api,
-    outbox: { ...sender.api.outbox, ...halts.api, ...scope.api.outbox },
+    outbox: officeSends.outbox({ ...sender.api.outbox, ...halts.api, ...scope.api.outbox }),
     inbox: { ...records.api.inbox, pollNow: poller.api.pollNow },
     history: records.api.history,
     contacts: records.api.contacts,
@@ -226,11 +238,12 @@ async function openMessengerApp(
     optouts: optouts.api,
     autoreplies: autoReplies.api,
     mailmerge: mergeMeasure.api,
-    campaigns: scope.api.campaigns,
+    campaigns: officeSends.campaigns(scope.api.campaigns),
     office: {
       status: async () => office?.status() ?? null,
       setting: officeSetting.api.get,
       configure: officeSetting.api.set,
+      rename: officeSetting.api.rename,
     },
     database: database.api,
   };

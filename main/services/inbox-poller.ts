@@ -37,7 +37,7 @@ export interface InboxPollerDeps {
   /** New inbound messages, after they are stored and announced (opt-outs, auto-replies; issue 12). */
   onReceived?(messages: MessageRecord[]): void;
   /** Issue 28: office mode (main/office/): who collects, and each reply shared once. */
-  office?: Pick<Office, 'mayCollect' | 'inboundStored' | 'sync'>;
+  office?: Pick<Office, 'mayCollect' | 'inboundStored' | 'sync' | 'receiptUnmatched'>;
   /** Free bytes needed before an answer is asked for (reply-intake.ts MIN_FREE_BYTES by default). */
   minFreeBytes?: number | undefined;
 }
@@ -183,6 +183,13 @@ export function createInboxPoller(deps: InboxPollerDeps) {
           ...(p.SentTo !== undefined ? { sentTo: p.SentTo } : {}),
         });
         if (updated) emit('inbox:receipt', { message: updated });
+        // issue 28: another desk's send's receipt (the account's one push URL is this desk's): passed on
+        else
+          deps.office?.receiptUnmatched({
+            messageIdentifier: p.MessageIdentifier ?? '',
+            report: String(p.Report),
+            ...(Number.isFinite(at) ? { at } : {}),
+          });
       });
       rcv.on('message', (m, token) => intake.pushed(token, m));
       rcv.on('refused', (p) => log(`push refused: ${p.reason}`));

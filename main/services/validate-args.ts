@@ -369,6 +369,7 @@ export const ARG_CHECKS: { [C in ApiChannel]: Check<ArgOf<C>> } = {
   'office.status': none,
   'office.setting': none,
   'office.configure': obj({ url: nullable(str), 'password?': str }),
+  'office.rename': obj({ name: str }),
   // issue 25
   'database.status': none,
   'database.backupNow': none,

@@ -20,6 +20,7 @@ export function AccountOffice() {
   const [status, setStatus] = useState<OfficeStatus | null>(null);
   const [url, setUrl] = useState('');
   const [password, setPassword] = useState('');
+  const [deskName, setDeskName] = useState('');
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
@@ -28,6 +29,7 @@ export function AccountOffice() {
       .then((s) => {
         setSetting(s);
         setUrl(s.url ?? '');
+        setDeskName(s.deskName);
       }, setError);
     api().office.status().then(setStatus, setError);
   }, []);
@@ -52,11 +54,22 @@ export function AccountOffice() {
       }, setError);
   };
 
+  // Issue 28: the name the other desks show beside this desk's sends (empty: the computer's name).
+  const rename = (): void => {
+    setError(null);
+    api()
+      .office.rename({ name: deskName })
+      .then((s) => {
+        setSetting(s);
+        setDeskName(s.deskName);
+      }, setError);
+  };
+
   return (
     <form className="card settings" onSubmit={save} aria-label="Office database">
       <h2>Office database</h2>
       <p className="muted">
-        Several desks on one account share its replies and opt-out list through a PostgreSQL database.
+        Several desks on one account share its replies, opt-out list and sends through a PostgreSQL database.
         Read/unread stays each desk&apos;s own.
       </p>
       <p role="status" data-testid="office-state">
@@ -97,6 +110,26 @@ export function AccountOffice() {
         </>
       )}
       {setting.restartNeeded ? <p role="status">Applies when Messenger starts again.</p> : null}
+      <div className="row">
+        <label>
+          This desk&apos;s name (beside its sends in the other desks&apos; History)
+          <input
+            value={deskName}
+            maxLength={60}
+            onChange={(e) => setDeskName(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                rename();
+              }
+            }}
+            autoComplete="off"
+          />
+        </label>
+        <button type="button" onClick={rename} disabled={deskName.trim() === setting.deskName}>
+          Save name
+        </button>
+      </div>
       <ErrorText error={error} />
       {locked ? null : (
         <div className="row">

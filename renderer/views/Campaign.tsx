@@ -24,11 +24,22 @@ import { SendOutcome } from '../components/SendOutcome.tsx';
 import { useSendHalts } from '../hooks/useSendHalts.ts';
 import { mainFailReason, sendOutcome } from '../send-outcome.ts';
 import { AccountScope } from '../components/AccountScope.tsx';
+import type { ComposeDraft } from './compose/Compose.tsx';
+import { OtherDeskNote, SendToFailedHere, SentBy } from './OfficeSends.tsx';
 
 /** Rows drawn at once; the filter, the search and the CSV reach the rest. */
 const SHOWN_MAX = 500;
 
-export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void }) {
+export function Campaign({
+  jobId,
+  onBack,
+  onCompose,
+}: {
+  jobId: number;
+  onBack: () => void;
+  /** Issue 28: "Send to failed from this desk" of another desk's campaign opens Compose. */
+  onCompose?: (d: ComposeDraft) => void;
+}) {
   const read = useCallback(() => api().campaigns.get(jobId), [jobId]);
   // The campaign's sends as last read (a resend of it is a new job of the campaign).
   const ids = (last: CampaignData | null): number[] => last?.jobIds ?? [jobId];
@@ -39,6 +50,7 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
   } = useLiveRead<CampaignData>(read, {
     'outbox:progress': (p, last) => ids(last).includes(p.jobId) || p.job.resendOf !== null,
     'inbox:receipt': (p, last) => p.message.jobId !== null && ids(last).includes(p.message.jobId),
+    'office:sends': (p, last) => ids(last).some((id) => p.jobIds.includes(id)), // issue 28
   });
   const [actionError, setError] = useState<unknown>(null);
   const error = actionError ?? readError;
@@ -61,6 +73,8 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
     );
 
   const { job, rows } = data;
+  // Issue 28: another desk's campaign is read-only here (only the desk that sent it sends any of it).
+  const otherDesk = job.sentBy && !job.sentBy.here ? job.sentBy.desk : null;
   const counts = summarize(rows);
   const total = rows.length;
   const answered = total - counts.pending - counts.sending;
@@ -100,12 +114,14 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
         <span className="muted small">
           {formatTime(job.createdAt)} ·{' '}
           {data.jobIds.length > 1 ? plural(data.jobIds.length - 1, 'resend') : 'no resend yet'}
+          <SentBy job={job} />
         </span>
       </div>
       <h1 id="campaign-title" className="campaign-title">
         Campaign: {jobTitle(job)}
       </h1>
       <AccountScope scope="account" what="A send" />
+      {otherDesk !== null ? <OtherDeskNote desk={otherDesk} /> : null}
       {/* Issue 25: the campaign's latest attempts, in the words Compose and History use. */}
       <SendOutcome
         outcome={sendOutcome({
@@ -142,15 +158,19 @@ export function Campaign({ jobId, onBack }: { jobId: number; onBack: () => void 
           ))}
       </div>
       <div className="row">
-        <button
-          type="button"
-          className="primary"
-          disabled={busy || failed.length === 0}
-          onClick={() => act(resendFailed(dialog, job, failed))}
-        >
-          Resend to failed ({failed.length.toLocaleString()})
-        </button>
-        {pendingJobs.length > 0 && counts.sending === 0 ? (
+        {otherDesk === null ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy || failed.length === 0}
+            onClick={() => act(resendFailed(dialog, job, failed))}
+          >
+            Resend to failed ({failed.length.toLocaleString()})
+          </button>
+        ) : failed.length > 0 && onCompose ? (
+          <SendToFailedHere failed={failed} job={job} onCompose={onCompose} />
+        ) : null}
+        {pendingJobs.length > 0 && counts.sending === 0 && otherDesk === null ? (
           <button type="button" disabled={busy} onClick={() => act(continueSending(pendingJobs))}>
             Continue sending ({counts.pending.toLocaleString()})
           </button>

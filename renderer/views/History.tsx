@@ -17,6 +17,7 @@ import { SendOutcome } from '../components/SendOutcome.tsx';
 import { useSendHalts } from '../hooks/useSendHalts.ts';
 import { mainFailReason, scheduledAt as scheduledFor, sendOutcome, unknownBanner } from '../send-outcome.ts';
 import { AccountScope } from '../components/AccountScope.tsx';
+import { OtherDeskNote, SendToFailedHere, SentBy } from './OfficeSends.tsx';
 
 type Filter = 'all' | 'accepted' | 'delivered' | 'failed' | 'unknown' | 'pending' | 'scheduled';
 const FILTER_STATUSES: Record<Filter, OutboundStatus[] | null> = {
@@ -80,6 +81,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
       'outbox:progress': () => true,
       'outbox:recovered': () => true,
       'inbox:receipt': (p) => p.message.jobId !== null,
+      'office:sends': () => true, // issue 28: other desks' sends imported or changed
     },
   );
   const { load, error } = list;
@@ -99,6 +101,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
     return (
       <Campaign
         jobId={campaign}
+        onCompose={onCompose}
         onBack={() => {
           setCampaign(null);
           load();
@@ -149,6 +152,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
                 {j.recipientCount > 1 ? ' · campaign' : ''}
                 {j.resendOf !== null ? ` · resend of #${j.resendOf}` : ''}
                 {scheduledAt(j) ? ` · scheduled for ${scheduledAt(j)}` : ''}
+                <SentBy job={j} />
               </span>
               <span className="counts">
                 {/* One pill per outcome: rejected and failed are both "failed". */}
@@ -246,8 +250,11 @@ function JobDetail({
     );
   // A book's batch (issue 16) has no recipient rows: it counts as one.
   const pendingCount = job.counts.pending + books.filter((b) => b.state === 'pending').length;
+  // Issue 28: another desk's send is read-only here (only the desk that sent it sends any of it).
+  const otherDesk = job.sentBy && !job.sentBy.here ? job.sentBy.desk : null;
   return (
     <div className="job-detail">
+      {otherDesk !== null ? <OtherDeskNote desk={otherDesk} /> : null}
       <div className="row">
         {job.recipientCount > 1 || job.resendOf !== null ? (
           <button type="button" className="primary" onClick={() => onCampaign(job.id)}>
@@ -255,10 +262,13 @@ function JobDetail({
           </button>
         ) : null}
         {/* Offered when something failed (a disabled "(0)" on every send was noise). */}
-        {failed.length > 0 ? (
+        {failed.length > 0 && otherDesk === null ? (
           <button type="button" onClick={() => void act(resendFailed(dialog, job, failed))}>
             Resend to failed ({failed.length})
           </button>
+        ) : null}
+        {failed.length > 0 && otherDesk !== null ? (
+          <SendToFailedHere failed={failed} job={job} onCompose={onCompose} />
         ) : null}
         <button
           type="button"
@@ -272,13 +282,13 @@ function JobDetail({
         >
           Edit and send again
         </button>
-        {pendingCount && !job.counts.sending ? (
+        {pendingCount && !job.counts.sending && otherDesk === null ? (
           // Issue 17: only the recipients never requested; an unknown one is not sent again.
           <button type="button" className="primary" onClick={() => void act(continueSending([job.id]))}>
             Continue sending ({pendingCount})
           </button>
         ) : null}
-        {pendingCount ? (
+        {pendingCount && otherDesk === null ? (
           <button
             type="button"
             className="danger"

@@ -1,7 +1,8 @@
 // End to end, issue 28: two desks side by side (two web shells with --office on one real
 // PostgreSQL, Debian's Chromium on each) signed in to one account of a reference gateway. A reply
 // collected by whichever desk collects shows in both Inboxes; a contact added at one desk shows in
-// the other's Contacts and Compose suggestions; the office database stopped, both
+// the other's Contacts and Compose suggestions; a send from desk A shows in desk B's History and
+// campaign view with desk A's name, read-only; the office database stopped, both
 // show the office banner; started again, the banner goes. Screenshots in test-results/ (light and
 // dark, 1280x800 and 720x480).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -163,6 +164,69 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
       );
       await b.getByText('Open 9 to 5').first().waitFor({ timeout: 30_000 });
       await shots(b, 'office-autoreplies-desk-b');
+      for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
+    });
+
+    it("shows desk A's send in desk B's History and campaign view, with desk A's name, read-only", async () => {
+      const [a, b] = [desks[0]!.browser.page, desks[1]!.browser.page];
+      // Desk A is named in its Account view's Office card; desk B through the API.
+      await a.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Account' }).click();
+      const card = a.getByRole('form', { name: 'Office database' });
+      await card.getByLabel(/This desk's name/).fill('Front desk');
+      await card.getByRole('button', { name: 'Save name' }).click();
+      await card.getByRole('button', { name: 'Save name' }).and(a.locator(':disabled')).waitFor();
+      expect(await card.getByLabel(/This desk's name/).inputValue()).toBe('Front desk');
+      await card.getByLabel(/This desk's name/).scrollIntoViewIfNeeded();
+      await shots(a, 'office-account-name-desk-a');
+      await b.evaluate(() => window.messenger!.office.rename({ name: 'Back office' }).then(() => undefined));
+      const sent = await a.evaluate(() =>
+        window.messenger!.send.submit({
+          recipients: ['447700900701', '447700900702', '447700900703'],
+          content: { kind: 'text', text: 'Spring sale at the front desk' },
+        }),
+      );
+      expect(sent.job.id).toBeGreaterThan(0);
+
+      await b
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: /History/ })
+        .click();
+      const job = b.locator('li.job', { hasText: 'Spring sale at the front desk' });
+      await job
+        .getByTestId('sent-by')
+        .filter({ hasText: 'sent from Front desk' })
+        .waitFor({ timeout: 30_000 });
+      await job.locator('.pill').first().waitFor({ timeout: 30_000 });
+      await job.getByRole('button', { name: /Spring sale/ }).click();
+      await job.getByTestId('other-desk-note').waitFor();
+      expect(await job.getByTestId('other-desk-note').textContent()).toContain('Front desk');
+      expect(
+        await job.getByRole('button', { name: /Continue sending|Cancel pending|Resend to failed/ }).count(),
+      ).toBe(0);
+      await job.getByText('447700900703').first().waitFor({ timeout: 30_000 });
+      await shots(b, 'office-history-desk-b');
+      await job.getByRole('button', { name: 'Open campaign' }).click();
+      await b
+        .getByTestId('campaign-recipients')
+        .getByText('447700900701')
+        .first()
+        .waitFor({ timeout: 30_000 });
+      expect(await b.getByTestId('other-desk-note').count()).toBe(1);
+      expect(await b.getByRole('button', { name: /Resend to failed/ }).count()).toBe(0);
+      await shots(b, 'office-campaign-desk-b');
+      await b.getByRole('button', { name: '← History' }).click();
+
+      // Desk A's own History names it as this desk's.
+      await a
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: /History/ })
+        .click();
+      await a
+        .locator('li.job', { hasText: 'Spring sale at the front desk' })
+        .getByTestId('sent-by')
+        .filter({ hasText: 'sent from this desk (Front desk)' })
+        .waitFor({ timeout: 30_000 });
+      await shots(a, 'office-history-desk-a');
       for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
     });
 

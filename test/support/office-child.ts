@@ -17,6 +17,10 @@ export interface ChildDesk {
   unread: Array<{ n: number; at: number }>;
   exited: Promise<NodeJS.Signals | null>;
   poll(): Promise<number>;
+  /** The job id of each 'outbox:progress' the desk emitted. */
+  progress: number[];
+  /** An API call made at the desk (app.call), its answer. */
+  call<T>(channel: string, arg?: unknown): Promise<T>;
   /** How many inbound "reply N" texts the desk holds, and how many distinct. */
   texts(): Promise<{ total: number; distinct: number }>;
   kill(): Promise<void>;
@@ -49,6 +53,8 @@ export function startChildDesk(
   const polled: number[] = [];
   const texts: Array<{ total: number; distinct: number }> = [];
   const unread: Array<{ n: number; at: number }> = [];
+  const progress: number[] = [];
+  const answers: Array<{ called?: unknown; callError?: string }> = [];
   let ready = false;
   const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_c, signal) => r(signal)));
   void (async () => {
@@ -59,7 +65,12 @@ export function startChildDesk(
         polled?: number;
         texts?: { total: number; distinct: number };
         unread?: number;
+        progress?: number;
+        called?: unknown;
+        callError?: string;
       };
+      if (m.progress !== undefined) progress.push(m.progress);
+      if ('called' in m || m.callError !== undefined) answers.push(m);
       if (m.unread !== undefined) unread.push({ n: m.unread, at: performance.now() });
       if (m.texts) texts.push(m.texts);
       if (m.ready) ready = true;
@@ -72,7 +83,17 @@ export function startChildDesk(
     statuses,
     polled,
     unread,
+    progress,
     exited,
+    async call<T>(channel: string, arg?: unknown): Promise<T> {
+      const before = answers.length;
+      child.stdin.write(`call ${JSON.stringify({ channel, arg })}\n`);
+      const a = await waitFor('the child desk answered', async () =>
+        answers.length > before ? answers[before] : undefined,
+      );
+      if (a.callError !== undefined) throw new Error(a.callError);
+      return a.called as T;
+    },
     async poll() {
       const before = polled.length;
       child.stdin.write('poll\n');

@@ -337,6 +337,13 @@ describe('every API channel', () => {
       code: expect.any(String),
     });
     await expect(call('office.configure', { url: 7 })).rejects.toMatchObject({ code: 'bad-argument' });
+    // issue 28: this desk's name (kept for office mode; '' gives the computer's name back)
+    expect(await call('office.rename', { name: 'Front desk' })).toMatchObject({ deskName: 'Front desk' });
+    expect(await call('office.rename', { name: '' })).not.toMatchObject({ deskName: 'Front desk' });
+    await expect(call('office.rename', { name: 'x'.repeat(61) })).rejects.toMatchObject({
+      code: 'invalid-input',
+    });
+    await expect(call('office.rename', {})).rejects.toMatchObject({ code: 'bad-argument' });
   });
 
   it('were all called', () => {

@@ -3,7 +3,8 @@
 // password from MESSENGER_OFFICE_PASSWORD, the PIN from MESSENGER_PIN), and prints one JSON line per
 // event: {"ready"}, {"status": OfficeStatus}, {"polled": n} for each "poll" line read on stdin,
 // {"texts": {total, distinct}} (its inbound "reply N" texts) for each "texts" line, {"unread": n}
-// after each 'inbox:received'.
+// after each 'inbox:received', {"progress": jobId} after each 'outbox:progress', and for each line
+// `call {"channel", "arg"}` the API's answer {"called": result} or {"callError": message}.
 import { createInterface } from 'node:readline';
 import { createMessengerApp } from '../../../main/services/app.ts';
 
@@ -15,12 +16,20 @@ const say = (o: unknown): void => void process.stdout.write(`${JSON.stringify(o)
 const app = await createMessengerApp({ dataDir, office: officeUrl, log: () => {} });
 app.events.on('office:status', (status) => say({ status }));
 app.events.on('inbox:received', (p) => say({ unread: p.unreadTotal }));
+app.events.on('outbox:progress', (p) => say({ progress: p.jobId }));
 await app.api.settings.update({ pollIntervalSeconds: Number(seconds ?? 5) });
 if ((await app.api.accounts.current()) === null)
   await app.api.accounts.signIn({ username, pin, primaryUrl: gatewayUrl, rememberPin: false });
 say({ ready: true });
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === 'poll') say({ polled: (await app.api.inbox.pollNow()).received });
+  if (line.startsWith('call ')) {
+    const { channel, arg } = JSON.parse(line.slice(5)) as { channel: string; arg?: unknown };
+    await app.call(channel as never, arg as never).then(
+      (called) => say({ called: called ?? null }),
+      (err: unknown) => say({ callError: err instanceof Error ? err.message : String(err) }),
+    );
+  }
   if (line.trim() === 'texts') {
     const all = [...(await app.api.inbox.exportMessages()).matchAll(/reply \d+/g)].map((m) => m[0]);
     say({ texts: { total: all.length, distinct: new Set(all).size } });

@@ -1,0 +1,144 @@
+// Sends shared between the desks of an office (issue 28, docs/OFFICE.md "Sends"): a send from desk A
+// appears in desk B's History and campaign view with its results and receipts and desk A's name.
+//
+// - Writing: the journal's changes (queued by TEMP triggers in the journal's own transactions,
+//   sends-local.ts) are read a page at a time, each message's state as it is now, and written to the
+//   office database in one transaction per page (sends-feed.ts); the page's changes are then dropped.
+//   A crash or the office database away: they wait in the queue and are written later, once.
+// - Reading: every desk follows the account's recipient changes and stores other desks' sends as
+//   read-only sends (a job without batches: nothing of it can be claimed, sent, continued or
+//   recovered here). Only the desk that journaled a send ever sends it.
+import type { ClientBase } from 'pg';
+import type { OpenedAppStore } from '../store/app-store.ts';
+import type { AccountSummary, MessengerEvents } from '../../preload/api.ts';
+import type { Emit } from '../services/app-options.ts';
+import type { OfficeLocal } from './local.ts';
+import { randomUUID } from 'node:crypto';
+import { SendsLocal } from './sends-local.ts';
+import type { SharedRecipient } from './sends-local.ts';
+import { pullReceipts, pullSendChanges, pushReceipts, pushSends, sendsByUid } from './sends-feed.ts';
+import type { SendsWrite } from './sends-feed.ts';
+
+/** Recipient states per write and per read: a 100,000-recipient send is 20 writes. */
+const PAGE = 5000;
+
+export interface ShareSendsDeps {
+  store: OpenedAppStore;
+  local: OfficeLocal;
+  desk: string;
+  /** How the office database names an account (office.ts accountKey). */
+  keyOf(a: AccountSummary): string;
+  emit: Emit;
+}
+
+export type ShareSends = ReturnType<typeof createShareSends>;
+
+export function createShareSends(deps: ShareSendsDeps) {
+  const { store, local, desk } = deps;
+  const sends = new SendsLocal(store.app, desk);
+  sends.watchJournal();
+
+  /** This desk's journal changes, written to the office database page by page. */
+  async function push(c: ClientBase): Promise<void> {
+    for (;;) {
+      const page = sends.changes(PAGE);
+      if (page === null) break;
+      const writes: SendsWrite[] = [];
+      for (const [accountId, w] of page.byAccount) {
+        const a = store.accounts.get(accountId);
+        // the local sandbox's account is no office's (as its replies are not shared)
+        if (a === null || a.sandbox) continue;
+        writes.push({ account: deps.keyOf(a), ...w });
+      }
+      if (writes.length > 0) await pushSends(c, desk, writes);
+      sends.written(page.upTo);
+    }
+    for (;;) {
+      const receipts = sends.queuedReceipts(PAGE);
+      const upTo = receipts.at(-1)?.id;
+      if (upTo === undefined) return;
+      await pushReceipts(c, desk, receipts);
+      sends.receiptsWritten(upTo);
+    }
+  }
+
+  /** Receipts another desk was pushed for this desk's sends: applied here (and so shared as states). */
+  async function pullReceiptsOf(c: ClientBase, key: string, office: string): Promise<void> {
+    for (;;) {
+      const after = local.cursor(office, key, 'receipts');
+      const rows = await pullReceipts(c, key, after, PAGE);
+      if (rows.length === 0) return;
+      const applied: MessengerEvents['inbox:receipt'][] = [];
+      store.app.transaction(() => {
+        for (const r of rows) {
+          if (r.desk === desk || sends.jobOfMessageIdentifier(r.messageIdentifier) === null) continue;
+          const m = store.outbox.recordReceipt({
+            messageIdentifier: r.messageIdentifier,
+            report: r.report,
+            ...(r.at === null ? {} : { at: r.at }),
+          });
+          if (m) applied.push({ message: m });
+        }
+        local.setCursor(office, key, 'receipts', rows.at(-1)?.id ?? after);
+      });
+      for (const e of applied) deps.emit('inbox:receipt', e);
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  /** The account's recipient changes since this desk's cursor; other desks' sends stored here. */
+  async function pull(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
+    const changed = new Set<number>();
+    for (;;) {
+      const after = local.cursor(office, key, 'sends');
+      const rows = await pullSendChanges(c, key, after, PAGE);
+      if (rows.length === 0) break;
+      const others = rows.filter((r) => r.desk !== desk);
+      const bySend = new Map<string, SharedRecipient[]>();
+      for (const r of others) {
+        const list = bySend.get(r.sendUid);
+        if (list) list.push(r);
+        else bySend.set(r.sendUid, [r]);
+      }
+      // the sends not stored here yet, read with the name of the desk that sent them
+      const unknown = [...bySend.keys()].filter((uid) => sends.jobOf(uid) === null);
+      const found = unknown.length > 0 ? await sendsByUid(c, key, unknown) : [];
+      store.app.transaction(() => {
+        for (const s of found) sends.ensureSend(a.id, s);
+        for (const [uid, recipients] of bySend) {
+          const jobId = sends.jobOf(uid);
+          if (jobId === null) continue; // (a send of another account's: never, the feed is per account)
+          sends.putRecipients(jobId, recipients);
+          changed.add(jobId);
+        }
+        local.setCursor(office, key, 'sends', rows.at(-1)?.change ?? after);
+      });
+      if (rows.length < PAGE) break;
+    }
+    await pullReceiptsOf(c, key, office);
+    if (changed.size > 0)
+      deps.emit('office:sends', { jobIds: [...changed] } satisfies MessengerEvents['office:sends']);
+  }
+
+  return {
+    push,
+    pull,
+    /**
+     * A receipt pushed to this desk matched none of its sends (recordReceipt kept it as early): it may
+     * be another desk's send's, so it is queued for the office database (account: the office key).
+     */
+    receiptUnmatched(account: string, r: { messageIdentifier: string; report: string; at?: number }): void {
+      sends.queueReceipt(account, {
+        uid: `${desk}:${randomUUID()}`,
+        messageIdentifier: r.messageIdentifier,
+        report: r.report,
+        at: r.at ?? null,
+      });
+    },
+    /** This desk's send changes not yet written to the office database. */
+    pendingCount: (): number => sends.pendingCount(),
+    hasPending: (): boolean => sends.hasPending(),
+    /** The store's view of other desks' sends (History, campaigns). */
+    local: sends,
+  };
+}

@@ -27,8 +27,10 @@ export function AccountScope({
   sharedInOffice?: boolean;
 }) {
   const account = useContext(AccountContext);
-  const office = useOfficeShared() === true;
-  if (!account) return null;
+  const officeMode = useOfficeShared();
+  // nothing until office mode is known: a line that says "this desk" and then "the office" would be wrong first
+  if (!account || officeMode === null) return null;
+  const office = officeMode;
   const name = accountName(account);
   const shared = office && !account.sandbox;
   const words =

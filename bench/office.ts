@@ -7,8 +7,9 @@
 // ≤ 5 s), and PostgreSQL's share (the collecting desk's writes to the office database). Baseline in
 // the same run: one desk on its own (no office mode) collecting as many. Then one more desk joins
 // alone on the cores: how fast one desk imports the whole feed. BENCH_QUICK: 2,000.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startGateway } from '../gateway/server.ts';
@@ -26,6 +27,37 @@ const REPLIES = Number(process.env.BENCH_REPLIES ?? (process.env.BENCH_QUICK ? 2
 const DESKS = 5;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+
+/**
+ * CPU time (ms) of the PostgreSQL server of `dataDir` so far: the postmaster and its backends, read
+ * from /proc (Linux; NaN elsewhere). A backend's time counts while it lives: the desks keep theirs.
+ */
+function postgresCpuMs(dataDir: string): number {
+  try {
+    const master = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+    let ticks = 0;
+    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      // fields after the command (in parentheses): state ppid … utime(14) stime(15), 1-based
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pid) === master || Number(f[1]) === master) ticks += Number(f[11]) + Number(f[12]);
+    }
+    return (ticks / tick) * 1000;
+  } catch {
+    return NaN;
+  }
+}
 
 export async function run(): Promise<void> {
   if (postgresBin() === null) {
@@ -46,7 +78,18 @@ export async function run(): Promise<void> {
   createDemoAccount(gw.ctx.db, { ...login, credit: '10.00' });
   const network = gw.ctx.network as NetworkSimulator;
   const apps: MessengerApp[] = [];
-  let results: { collectedMs: number; spreadMs: number; pgMs: number } | undefined;
+  let results:
+    | {
+        collectedMs: number;
+        spreadMs: number;
+        pgMs: number;
+        writtenMs: number;
+        deskCpu: number[];
+        pgCpu: number;
+        ownCpu: number;
+        loads: string[];
+      }
+    | undefined;
   const open = async (name: string, office?: string): Promise<MessengerApp> => {
     const app = await createMessengerApp({
       dataDir: join(dir, name),
@@ -87,6 +130,10 @@ export async function run(): Promise<void> {
       queueReplies(network, gw.ctx.db, REPLIES, REPLIES);
       feedTimings.writeMs = 0;
       feedTimings.readMs = 0;
+      const loads = [load()];
+      const cpuBefore = await Promise.all(others.map((d) => d.cpu()));
+      const pgBefore = postgresCpuMs(server.dataDir);
+      const ownBefore = process.cpuUsage();
       t = performance.now();
       const got = await collector.api.inbox.pollNow();
       const collectedMs = performance.now() - t;
@@ -98,12 +145,26 @@ export async function run(): Promise<void> {
         await sleep(10);
       }
       const allAt = Math.max(...others.map((d) => done(d)!));
-      results = { collectedMs, spreadMs: allAt - storedAt, pgMs: feedTimings.writeMs };
+      const own = process.cpuUsage(ownBefore);
+      const pgCpu = postgresCpuMs(server.dataDir) - pgBefore;
+      const cpuAfter = await Promise.all(others.map((d) => d.cpu()));
+      loads.push(load());
+      results = {
+        collectedMs,
+        spreadMs: allAt - storedAt,
+        pgMs: feedTimings.writeMs,
+        // the collecting desk's last write to the office database ended (all of them there)
+        writtenMs: feedTimings.lastWriteAt - storedAt,
+        deskCpu: cpuAfter.map((c, i) => c - cpuBefore[i]!),
+        pgCpu,
+        ownCpu: (own.user + own.system) / 1000,
+        loads,
+      };
     } finally {
       for (const d of others) await d.kill();
     }
     if (results === undefined) throw new Error('no result');
-    const { collectedMs, spreadMs, pgMs } = results;
+    const { collectedMs, spreadMs, pgMs, writtenMs, deskCpu, pgCpu, ownCpu, loads } = results;
     // one more desk joining afterwards, alone on the cores: how fast one desk imports the feed
     t = performance.now();
     const late = await open('desk-late', server.url);
@@ -119,6 +180,12 @@ export async function run(): Promise<void> {
     );
     console.log(
       `  office: after that, until every desk's inbox holds all ${n}: ${spreadMs.toFixed(0)} ms (target ≤ 5,000 ms)`,
+    );
+    console.log(
+      `    of which the collecting desk's last writes to PostgreSQL: ${writtenMs.toFixed(0)} ms; load average (1, 5, 15 min) before ${loads[0]}, after ${loads[1]}`,
+    );
+    console.log(
+      `  CPU time from the replies queued until every desk has all: each other desk ${median(deskCpu).toFixed(0)} ms (median of ${deskCpu.length}: importing ${n}), PostgreSQL ${pgCpu.toFixed(0)} ms, the collecting desk with the gateway (one process) ${ownCpu.toFixed(0)} ms; on 2 idle cores at least ${((deskCpu.reduce((a, b) => a + b, 0) + pgCpu + ownCpu) / 2).toFixed(0)} ms for all of it`,
     );
     console.log(
       `  one desk joining later, alone on the cores: sign-in to all ${n} imported: ${lateMs.toFixed(0)} ms`,

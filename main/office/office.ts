@@ -288,27 +288,28 @@ export function createOffice(deps: OfficeDeps) {
       const after = local.cursor(office, key, 'inbound');
       const rows = await pullInbound(c, key, after, BATCH);
       if (rows.length === 0) return;
-      const stored: MessageRecord[] = [];
-      store.app.transaction(() => {
-        for (const r of rows) {
-          if (local.hasUid(r.uid)) continue;
-          // keyed by its office uid (one a reply the collector stored): two identical replies
-          // (same phone, second and text, issue 25 item 2) are two here too, not one by content
-          const res = store.conversations.storeInbound(
-            {
-              from: r.sender,
-              to: r.recipient,
-              text: r.body,
-              timestamp: r.gatewayTimestamp,
-              kind: r.kind as MessageRecord['kind'],
-              receivedAt: r.receivedAt,
-            },
-            `o:${r.uid}`,
-          );
-          local.recordUid(r.uid, res.message.id);
-          if (res.stored) stored.push(res.message);
-        }
+      const stored = store.app.transaction(() => {
+        const known = local.knownUids(rows.map((r) => r.uid));
+        const fresh = rows.filter((r) => !known.has(r.uid));
+        // keyed by its office uid (one a reply the collector stored): two identical replies
+        // (same phone, second and text, issue 25 item 2) are two here too, not one by content;
+        // stored as collected (by the office's collector) with its content key, so that this desk,
+        // collecting later from a gateway that keeps collected replies, knows them (issue 24)
+        const res = store.inboundImport.storeMany(
+          fresh.map((r) => ({
+            identity: `o:${r.uid}`,
+            from: r.sender,
+            to: r.recipient,
+            text: r.body,
+            timestamp: r.gatewayTimestamp,
+            kind: r.kind as MessageRecord['kind'],
+            receivedAt: r.receivedAt,
+          })),
+          'collect',
+        );
+        local.recordUids(fresh.map((r) => [r.uid, res.ids.get(`o:${r.uid}`)!] as const));
         local.setCursor(office, key, 'inbound', rows.at(-1)?.id ?? after);
+        return res.stored;
       });
       if (stored.length > 0)
         deps.emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });

@@ -17,6 +17,8 @@ export interface ChildDesk {
   unread: Array<{ n: number; at: number }>;
   exited: Promise<NodeJS.Signals | null>;
   poll(): Promise<number>;
+  /** The child's CPU time so far (user + system), ms. */
+  cpu(): Promise<number>;
   /** How many inbound "reply N" texts the desk holds, and how many distinct. */
   texts(): Promise<{ total: number; distinct: number }>;
   kill(): Promise<void>;
@@ -48,6 +50,7 @@ export function startChildDesk(
   const statuses: OfficeStatus[] = [];
   const polled: number[] = [];
   const texts: Array<{ total: number; distinct: number }> = [];
+  const cpu: number[] = [];
   const unread: Array<{ n: number; at: number }> = [];
   let ready = false;
   const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_c, signal) => r(signal)));
@@ -59,7 +62,9 @@ export function startChildDesk(
         polled?: number;
         texts?: { total: number; distinct: number };
         unread?: number;
+        cpu?: number;
       };
+      if (m.cpu !== undefined) cpu.push(m.cpu);
       if (m.unread !== undefined) unread.push({ n: m.unread, at: performance.now() });
       if (m.texts) texts.push(m.texts);
       if (m.ready) ready = true;
@@ -78,6 +83,13 @@ export function startChildDesk(
       child.stdin.write('poll\n');
       return waitFor('the child desk polled', async () =>
         polled.length > before ? polled[before] : undefined,
+      );
+    },
+    async cpu() {
+      const before = cpu.length;
+      child.stdin.write('cpu\n');
+      return waitFor('the child desk told its CPU time', async () =>
+        cpu.length > before ? cpu[before] : undefined,
       );
     },
     async texts() {

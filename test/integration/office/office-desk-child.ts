@@ -3,7 +3,7 @@
 // password from MESSENGER_OFFICE_PASSWORD, the PIN from MESSENGER_PIN), and prints one JSON line per
 // event: {"ready"}, {"status": OfficeStatus}, {"polled": n} for each "poll" line read on stdin,
 // {"texts": {total, distinct}} (its inbound "reply N" texts) for each "texts" line, {"unread": n}
-// after each 'inbox:received'.
+// after each 'inbox:received', {"cpu": ms} (the process's CPU time so far) for each "cpu" line.
 import { createInterface } from 'node:readline';
 import { createMessengerApp } from '../../../main/services/app.ts';
 
@@ -21,6 +21,10 @@ if ((await app.api.accounts.current()) === null)
 say({ ready: true });
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === 'poll') say({ polled: (await app.api.inbox.pollNow()).received });
+  if (line.trim() === 'cpu') {
+    const u = process.cpuUsage();
+    say({ cpu: (u.user + u.system) / 1000 });
+  }
   if (line.trim() === 'texts') {
     const all = [...(await app.api.inbox.exportMessages()).matchAll(/reply \d+/g)].map((m) => m[0]);
     say({ texts: { total: all.length, distinct: new Set(all).size } });

@@ -8,7 +8,7 @@
 // the same run: one desk on its own (no office mode) collecting as many. Then one more desk joins
 // alone on the cores: how fast one desk imports the whole feed. BENCH_QUICK: 2,000.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +18,11 @@ import type { NetworkSimulator } from '../gateway/network/simulator.ts';
 import { queueReplies } from './_replies.ts';
 import { createMessengerApp } from '../main/services/app.ts';
 import type { MessengerApp } from '../main/services/app.ts';
-import { feedTimings } from '../main/office/feed.ts';
+import pg from 'pg';
+import { feedTimings, pullInbound } from '../main/office/feed.ts';
+import type { InboundRow } from '../main/office/feed.ts';
+import { openAppStore } from '../main/store/app-store.ts';
+import type { OpenedAppStore } from '../main/store/app-store.ts';
 import { postgresBin, startLocalPostgres } from '../main/office/local-server.ts';
 import { startChildDesk } from '../test/support/office-child.ts';
 import type { ChildDesk } from '../test/support/office-child.ts';
@@ -57,6 +61,58 @@ function postgresCpuMs(dataDir: string): number {
   } catch {
     return NaN;
   }
+}
+
+/** The account's whole inbound feed, as the desks pull it. */
+async function pullAll(server: { url: string; password: string }): Promise<InboundRow[]> {
+  const c = new pg.Client({ connectionString: server.url, password: server.password });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    const key =
+      (await c.query<{ account: string }>('SELECT account FROM inbound LIMIT 1')).rows[0]?.account ?? '';
+    const rows: InboundRow[] = [];
+    for (
+      let page = await pullInbound(c, key, 0, 1000);
+      page.length > 0;
+      page = await pullInbound(c, key, rows.at(-1)!.id, 1000)
+    )
+      rows.push(...page);
+    return rows;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** CPU ms to store `rows` in a fresh store: a page of 1,000 at a time in bulk, and one at a time (baseline). */
+function importWays(dir: string, rows: InboundRow[]): { many: number; one: number } {
+  const input = (r: InboundRow) => ({
+    identity: `o:${r.uid}`,
+    from: r.sender,
+    to: r.recipient,
+    text: r.body,
+    timestamp: r.gatewayTimestamp,
+    receivedAt: r.receivedAt,
+  });
+  const cpu = (name: string, fn: (s: OpenedAppStore, page: InboundRow[]) => void): number => {
+    const s = openAppStore(join(dir, name, 'messenger.sqlite'), { defaultCountry: 'GB' });
+    try {
+      const before = process.cpuUsage();
+      for (let i = 0; i < rows.length; i += 1000) s.app.transaction(() => fn(s, rows.slice(i, i + 1000)));
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / 1000;
+    } finally {
+      s.close();
+    }
+  };
+  mkdirSync(join(dir, 'many'), { recursive: true });
+  mkdirSync(join(dir, 'one'), { recursive: true });
+  return {
+    many: cpu('many', (s, page) => void s.inboundImport.storeMany(page.map(input), 'collect')),
+    one: cpu('one', (s, page) => {
+      for (const r of page) s.conversations.storeInbound(input(r), `o:${r.uid}`);
+    }),
+  };
 }
 
 export async function run(): Promise<void> {
@@ -170,6 +226,7 @@ export async function run(): Promise<void> {
     const late = await open('desk-late', server.url);
     while ((await late.api.inbox.unreadTotal()) < REPLIES) await sleep(10);
     const lateMs = performance.now() - t;
+    const ways = importWays(join(dir, 'import'), await pullAll(server));
     const n = REPLIES.toLocaleString('en-GB');
     console.log(
       `${n} replies, ${DESKS} desks on one account and one office database (PostgreSQL on loopback)`,
@@ -189,6 +246,9 @@ export async function run(): Promise<void> {
     );
     console.log(
       `  one desk joining later, alone on the cores: sign-in to all ${n} imported: ${lateMs.toFixed(0)} ms`,
+    );
+    console.log(
+      `  a desk's store importing the ${n} (CPU time, SQLite alone): ${ways.many.toFixed(0)} ms a page of 1,000 at a time, 50 rows a statement (inboundImport.storeMany); one at a time (storeInbound, the import before): ${ways.one.toFixed(0)} ms, ${(ways.one / ways.many).toFixed(1)}×`,
     );
     console.log(
       `  PostgreSQL's share: the collecting desk's writes to the office database took ${pgMs.toFixed(0)} ms (${((pgMs / collectedMs) * 100).toFixed(0)}% of its poll)`,

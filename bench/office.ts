@@ -65,7 +65,9 @@ function postgresCpuMs(dataDir: string): number {
 
 /** The account's whole inbound feed, as the desks pull it. */
 async function pullAll(server: { url: string; password: string }): Promise<InboundRow[]> {
-  const c = new pg.Client({ connectionString: server.url, password: server.password });
+  const url = new URL(server.url);
+  url.password = server.password;
+  const c = new pg.Client({ connectionString: url.href });
   c.on('error', () => undefined);
   await c.connect();
   try {

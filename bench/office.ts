@@ -253,7 +253,7 @@ export async function run(): Promise<void> {
       `  a desk's store importing the ${n} (CPU time, SQLite alone): ${ways.many.toFixed(0)} ms a page of 1,000 at a time, 50 rows a statement (inboundImport.storeMany); one at a time (storeInbound, the import before): ${ways.one.toFixed(0)} ms, ${(ways.one / ways.many).toFixed(1)}×`,
     );
     console.log(
-      `  PostgreSQL's share: the collecting desk's writes to the office database took ${pgMs.toFixed(0)} ms (${((pgMs / collectedMs) * 100).toFixed(0)}% of its poll)`,
+      `  PostgreSQL's share: the collecting desk's writes to the office database took ${pgMs.toFixed(0)} ms of wall time (${((pgMs / collectedMs) * 100).toFixed(0)}% of its poll, overlapping it: the answers wait while the desk stores the next page; PostgreSQL's own CPU time is above)`,
     );
   } finally {
     for (const a of apps) await a.close().catch(() => undefined);

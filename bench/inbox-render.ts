@@ -70,6 +70,14 @@ async function measure(messages: number): Promise<{ switchMs: number; loadMs: nu
 
 async function measurePage(page: Page, url: string): Promise<{ switchMs: number; loadMs: number }> {
   await page.goto(url);
+  return measureInbox(page);
+}
+
+/**
+ * The medians of click → rows painted and page load → inbox painted on `page`, a signed-in tab of
+ * the web shell (also used by bench/office-inbox.ts).
+ */
+export async function measureInbox(page: Page): Promise<{ switchMs: number; loadMs: number }> {
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.getByRole('button', { name: 'Inbox' }).waitFor({ timeout: 30_000 });
   // The URL's token is spent for this tab's session before the page is reloaded.

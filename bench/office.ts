@@ -7,8 +7,9 @@
 // ≤ 5 s), and PostgreSQL's share (the collecting desk's writes to the office database). Baseline in
 // the same run: one desk on its own (no office mode) collecting as many. Then one more desk joins
 // alone on the cores: how fast one desk imports the whole feed. BENCH_QUICK: 2,000.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startGateway } from '../gateway/server.ts';
@@ -17,7 +18,11 @@ import type { NetworkSimulator } from '../gateway/network/simulator.ts';
 import { queueReplies } from './_replies.ts';
 import { createMessengerApp } from '../main/services/app.ts';
 import type { MessengerApp } from '../main/services/app.ts';
-import { feedTimings } from '../main/office/feed.ts';
+import pg from 'pg';
+import { feedTimings, pullInbound } from '../main/office/feed.ts';
+import type { InboundRow } from '../main/office/feed.ts';
+import { openAppStore } from '../main/store/app-store.ts';
+import type { OpenedAppStore } from '../main/store/app-store.ts';
 import { postgresBin, startLocalPostgres } from '../main/office/local-server.ts';
 import { startChildDesk } from '../test/support/office-child.ts';
 import type { ChildDesk } from '../test/support/office-child.ts';
@@ -26,6 +31,91 @@ const REPLIES = Number(process.env.BENCH_REPLIES ?? (process.env.BENCH_QUICK ? 2
 const DESKS = 5;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+
+/**
+ * CPU time (ms) of the PostgreSQL server of `dataDir` so far: the postmaster and its backends, read
+ * from /proc (Linux; NaN elsewhere). A backend's time counts while it lives: the desks keep theirs.
+ */
+function postgresCpuMs(dataDir: string): number {
+  try {
+    const master = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+    let ticks = 0;
+    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      // fields after the command (in parentheses): state ppid … utime(14) stime(15), 1-based
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pid) === master || Number(f[1]) === master) ticks += Number(f[11]) + Number(f[12]);
+    }
+    return (ticks / tick) * 1000;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The account's whole inbound feed, as the desks pull it. */
+async function pullAll(server: { url: string; password: string }): Promise<InboundRow[]> {
+  const url = new URL(server.url);
+  url.password = server.password;
+  const c = new pg.Client({ connectionString: url.href });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    const key =
+      (await c.query<{ account: string }>('SELECT account FROM inbound LIMIT 1')).rows[0]?.account ?? '';
+    const rows: InboundRow[] = [];
+    for (
+      let page = await pullInbound(c, key, 0, 1000);
+      page.length > 0;
+      page = await pullInbound(c, key, rows.at(-1)!.id, 1000)
+    )
+      rows.push(...page);
+    return rows;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** CPU ms to store `rows` in a fresh store: a page of 1,000 at a time in bulk, and one at a time (baseline). */
+function importWays(dir: string, rows: InboundRow[]): { many: number; one: number } {
+  const input = (r: InboundRow) => ({
+    identity: `o:${r.uid}`,
+    from: r.sender,
+    to: r.recipient,
+    text: r.body,
+    timestamp: r.gatewayTimestamp,
+    receivedAt: r.receivedAt,
+  });
+  const cpu = (name: string, fn: (s: OpenedAppStore, page: InboundRow[]) => void): number => {
+    const s = openAppStore(join(dir, name, 'messenger.sqlite'), { defaultCountry: 'GB' });
+    try {
+      const before = process.cpuUsage();
+      for (let i = 0; i < rows.length; i += 1000) s.app.transaction(() => fn(s, rows.slice(i, i + 1000)));
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / 1000;
+    } finally {
+      s.close();
+    }
+  };
+  mkdirSync(join(dir, 'many'), { recursive: true });
+  mkdirSync(join(dir, 'one'), { recursive: true });
+  return {
+    many: cpu('many', (s, page) => void s.inboundImport.storeMany(page.map(input), 'collect')),
+    one: cpu('one', (s, page) => {
+      for (const r of page) s.conversations.storeInbound(input(r), `o:${r.uid}`);
+    }),
+  };
+}
 
 export async function run(): Promise<void> {
   if (postgresBin() === null) {
@@ -46,7 +136,18 @@ export async function run(): Promise<void> {
   createDemoAccount(gw.ctx.db, { ...login, credit: '10.00' });
   const network = gw.ctx.network as NetworkSimulator;
   const apps: MessengerApp[] = [];
-  let results: { collectedMs: number; spreadMs: number; pgMs: number } | undefined;
+  let results:
+    | {
+        collectedMs: number;
+        spreadMs: number;
+        pgMs: number;
+        writtenMs: number;
+        deskCpu: number[];
+        pgCpu: number;
+        ownCpu: number;
+        loads: string[];
+      }
+    | undefined;
   const open = async (name: string, office?: string): Promise<MessengerApp> => {
     const app = await createMessengerApp({
       dataDir: join(dir, name),
@@ -87,6 +188,10 @@ export async function run(): Promise<void> {
       queueReplies(network, gw.ctx.db, REPLIES, REPLIES);
       feedTimings.writeMs = 0;
       feedTimings.readMs = 0;
+      const loads = [load()];
+      const cpuBefore = await Promise.all(others.map((d) => d.cpu()));
+      const pgBefore = postgresCpuMs(server.dataDir);
+      const ownBefore = process.cpuUsage();
       t = performance.now();
       const got = await collector.api.inbox.pollNow();
       const collectedMs = performance.now() - t;
@@ -98,17 +203,32 @@ export async function run(): Promise<void> {
         await sleep(10);
       }
       const allAt = Math.max(...others.map((d) => done(d)!));
-      results = { collectedMs, spreadMs: allAt - storedAt, pgMs: feedTimings.writeMs };
+      const own = process.cpuUsage(ownBefore);
+      const pgCpu = postgresCpuMs(server.dataDir) - pgBefore;
+      const cpuAfter = await Promise.all(others.map((d) => d.cpu()));
+      loads.push(load());
+      results = {
+        collectedMs,
+        spreadMs: allAt - storedAt,
+        pgMs: feedTimings.writeMs,
+        // the collecting desk's last write to the office database ended (all of them there)
+        writtenMs: feedTimings.lastWriteAt - storedAt,
+        deskCpu: cpuAfter.map((c, i) => c - cpuBefore[i]!),
+        pgCpu,
+        ownCpu: (own.user + own.system) / 1000,
+        loads,
+      };
     } finally {
       for (const d of others) await d.kill();
     }
     if (results === undefined) throw new Error('no result');
-    const { collectedMs, spreadMs, pgMs } = results;
+    const { collectedMs, spreadMs, pgMs, writtenMs, deskCpu, pgCpu, ownCpu, loads } = results;
     // one more desk joining afterwards, alone on the cores: how fast one desk imports the feed
     t = performance.now();
     const late = await open('desk-late', server.url);
     while ((await late.api.inbox.unreadTotal()) < REPLIES) await sleep(10);
     const lateMs = performance.now() - t;
+    const ways = importWays(join(dir, 'import'), await pullAll(server));
     const n = REPLIES.toLocaleString('en-GB');
     console.log(
       `${n} replies, ${DESKS} desks on one account and one office database (PostgreSQL on loopback)`,
@@ -121,10 +241,19 @@ export async function run(): Promise<void> {
       `  office: after that, until every desk's inbox holds all ${n}: ${spreadMs.toFixed(0)} ms (target ≤ 5,000 ms)`,
     );
     console.log(
+      `    of which the collecting desk's last writes to PostgreSQL: ${writtenMs.toFixed(0)} ms; load average (1, 5, 15 min) before ${loads[0]}, after ${loads[1]}`,
+    );
+    console.log(
+      `  CPU time from the replies queued until every desk has all: each other desk ${median(deskCpu).toFixed(0)} ms (median of ${deskCpu.length}: importing ${n}), PostgreSQL ${pgCpu.toFixed(0)} ms, the collecting desk with the gateway (one process) ${ownCpu.toFixed(0)} ms; on 2 idle cores at least ${((deskCpu.reduce((a, b) => a + b, 0) + pgCpu + ownCpu) / 2).toFixed(0)} ms for all of it`,
+    );
+    console.log(
       `  one desk joining later, alone on the cores: sign-in to all ${n} imported: ${lateMs.toFixed(0)} ms`,
     );
     console.log(
-      `  PostgreSQL's share: the collecting desk's writes to the office database took ${pgMs.toFixed(0)} ms (${((pgMs / collectedMs) * 100).toFixed(0)}% of its poll)`,
+      `  a desk's store importing the ${n} (CPU time, SQLite alone): ${ways.many.toFixed(0)} ms a page of 1,000 at a time, 50 rows a statement (inboundImport.storeMany); one at a time (storeInbound, the import before): ${ways.one.toFixed(0)} ms, ${(ways.one / ways.many).toFixed(1)}×`,
+    );
+    console.log(
+      `  PostgreSQL's share: the collecting desk's writes to the office database took ${pgMs.toFixed(0)} ms of wall time (${((pgMs / collectedMs) * 100).toFixed(0)}% of its poll, overlapping it: the answers wait while the desk stores the next page; PostgreSQL's own CPU time is above)`,
     );
   } finally {
     for (const a of apps) await a.close().catch(() => undefined);

@@ -11,15 +11,20 @@ export const OFFICE_CHANNEL = 'messenger_office';
 /** pg_advisory_xact_lock key of the feed writers ("MSGRFEED"). */
 export const FEED_LOCK = 0x4d53475246454544n;
 
-/** Time spent in the feeds' queries by this process, ms (bench/office.ts reports PostgreSQL's share). */
-export const feedTimings = { writeMs: 0, readMs: 0 };
+/**
+ * Time spent in the feeds' queries by this process, ms, and when the last write ended
+ * (performance.now()): bench/office.ts reports PostgreSQL's share.
+ */
+export const feedTimings = { writeMs: 0, readMs: 0, lastWriteAt: 0 };
 
 async function timed<T>(kind: 'writeMs' | 'readMs', fn: () => Promise<T>): Promise<T> {
   const t = performance.now();
   try {
     return await fn();
   } finally {
-    feedTimings[kind] += performance.now() - t;
+    const now = performance.now();
+    feedTimings[kind] += now - t;
+    if (kind === 'writeMs') feedTimings.lastWriteAt = now;
   }
 }
 

@@ -175,15 +175,18 @@ export async function startLocalPostgres(
   try {
     // Through the socket (trust, only the postgres user and root reach the 0700 folder).
     const c = new pg.Client({ host: dir, port, user: LOCAL_ROLE, database: 'postgres' });
-    await c.connect();
+    // an error the server sends between two queries (it is stopped meanwhile) is emitted on the
+    // client: kept off the process's uncaught exceptions; a query it cuts rejects
+    c.on('error', () => undefined);
     try {
+      await c.connect();
       await c.query("SET password_encryption = 'scram-sha-256'");
       // a role's password cannot be a bind parameter: escapeLiteral quotes it
       await c.query(`ALTER ROLE ${LOCAL_ROLE} PASSWORD ${c.escapeLiteral(password)}`);
       const has = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [LOCAL_DATABASE]);
       if (has.rowCount === 0) await c.query(`CREATE DATABASE ${LOCAL_DATABASE} OWNER ${LOCAL_ROLE}`);
     } finally {
-      await c.end();
+      await c.end().catch(() => undefined);
     }
   } catch (err) {
     await stop().catch(() => undefined);

@@ -3,6 +3,7 @@
 // office uid of every reply it holds.
 import { randomUUID } from 'node:crypto';
 import type { StatementSync } from 'node:sqlite';
+import { stmt } from '../../storage/sqlite.ts';
 import type { AppDb } from '../store/db.ts';
 import { rowAs, rowsAs } from '../store/rows.ts';
 
@@ -112,6 +113,25 @@ export class OfficeLocal {
     this.#app.transaction(() => {
       for (const id of ids) del.run(id);
     });
+  }
+
+  /** Records many uids at once: [uid, message id] pairs (one statement, an import's page). */
+  recordUids(pairs: ReadonlyArray<readonly [string, number]>): void {
+    if (pairs.length === 0) return;
+    stmt(
+      this.#app.db,
+      `INSERT OR IGNORE INTO office_uids (uid, message_id)
+       SELECT value ->> 0, value ->> 1 FROM json_each(?)`,
+    ).run(JSON.stringify(pairs));
+  }
+
+  /** Which of `uids` this desk holds already. */
+  knownUids(uids: readonly string[]): Set<string> {
+    const rows = stmt(
+      this.#app.db,
+      'SELECT uid FROM office_uids WHERE uid IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(uids)) as Array<{ uid: string }>;
+    return new Set(rows.map((r) => r.uid));
   }
 
   recordUid(uid: string, messageId: number): void {

@@ -42,7 +42,10 @@ export async function openOffice(
   if (given === undefined || given.trim() === '') return { office, setting };
   const parsed = parseOfficeUrl(given);
   if (!parsed.ok) {
-    if (!fromSetting) throw new Error(`the office database URL ${parsed.reason}`);
+    if (!fromSetting)
+      throw new Error(
+        `the office database URL ${args.url !== undefined ? 'given with --office' : 'of the deploy policy (officeDatabase)'} ${parsed.reason}`,
+      );
     args.log(`office database setting not used: the URL ${parsed.reason}`);
     return { office, setting };
   }

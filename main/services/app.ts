@@ -106,7 +106,8 @@ async function openMessengerApp(
     store,
     sessions: { require: () => sessions.require() },
   });
-  // Issue 28: office mode (main/office/, docs/OFFICE.md); null on a desk of its own.
+  // Issue 28: office mode (main/office/, docs/OFFICE.md); null on a desk of its own. A URL that
+  // cannot be used stops the start: the store (and this run's lock) closed first.
   const { office, setting: officeSetting } = await openOffice({
     url: opts.office,
     policy,
@@ -119,6 +120,10 @@ async function openMessengerApp(
       void poller.api.pollNow().catch((err: unknown) => log(`poll failed: ${message(err)}`)),
     emit,
     log,
+  }).catch((err: unknown) => {
+    closeEvents();
+    store.close();
+    throw err;
   });
   const sessions = createSessions({
     store,

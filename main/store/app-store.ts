@@ -25,6 +25,7 @@ import { AutoRepliesRepo } from './auto-replies.ts';
 import { OutboxAccountRepo } from './outbox-account.ts';
 import { LearnedRatesRepo } from './learned-rates.ts';
 import { ReplySpool } from './reply-spool.ts';
+import { InboundImportRepo } from './inbound-import.ts';
 import { backupNow } from './backups.ts';
 import type { BackupInfo } from './backups.ts';
 
@@ -55,6 +56,8 @@ export interface AppStore {
   learnedRates: LearnedRatesRepo;
   /** Issue 25: replies on disk before they are parsed. */
   replySpool: ReplySpool;
+  /** Issue 28: inbound messages stored many at a time (an office desk's import). */
+  inboundImport: InboundImportRepo;
   /** Issue 25: the database file (':memory:' in some tests): its folder's free space, its backups. */
   file: string;
   /** Issue 25: a checked online backup into the data folder's backups/. */
@@ -108,6 +111,7 @@ export function openAppStore(file: string, options: AppStoreOptions = {}): Opene
       outboxAccount: new OutboxAccountRepo(app),
       learnedRates: new LearnedRatesRepo(app),
       replySpool: new ReplySpool(app),
+      inboundImport: new InboundImportRepo(app, options),
       file: app.file,
       backupNow: (reason) => backupNow(app.db, app.file, reason),
       migrationBackupFailure: app.migrationBackupFailure,

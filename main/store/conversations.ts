@@ -93,6 +93,11 @@ export function peerKey(input: string, defaultCountry?: string): string {
   return n.ok ? n.msisdn : input.trim();
 }
 
+/** A message's content key from its conversation keys (ConversationsRepo.contentKey). */
+export function contentHash(from: string, to: string, timestamp: string, text: string): string {
+  return `h:${createHash('sha256').update([from, to, timestamp, text].join('\u0000')).digest('hex')}`;
+}
+
 export class ConversationsRepo {
   readonly #app: AppDb;
   readonly #defaultCountry: string | undefined;
@@ -341,9 +346,8 @@ export class ConversationsRepo {
 
   /** The key of a message's content: (from, to, timestamp, SHA-256 of the text), numbers normalised. */
   contentKey(input: Pick<InboundMessageInput, 'from' | 'to' | 'timestamp' | 'text'>): string {
-    const from = peerKey(input.from, this.#defaultCountry);
-    const to = peerKey(input.to, this.#defaultCountry);
-    return `h:${createHash('sha256').update([from, to, input.timestamp, input.text].join('\u0000')).digest('hex')}`;
+    const c = this.#defaultCountry;
+    return contentHash(peerKey(input.from, c), peerKey(input.to, c), input.timestamp, input.text);
   }
 
   /**

@@ -21,6 +21,8 @@ export interface ChildDesk {
   progress: number[];
   /** An API call made at the desk (app.call), its answer. */
   call<T>(channel: string, arg?: unknown): Promise<T>;
+  /** The child's CPU time so far (user + system), ms. */
+  cpu(): Promise<number>;
   /** How many inbound "reply N" texts the desk holds, and how many distinct. */
   texts(): Promise<{ total: number; distinct: number }>;
   kill(): Promise<void>;
@@ -52,6 +54,7 @@ export function startChildDesk(
   const statuses: OfficeStatus[] = [];
   const polled: number[] = [];
   const texts: Array<{ total: number; distinct: number }> = [];
+  const cpu: number[] = [];
   const unread: Array<{ n: number; at: number }> = [];
   const progress: number[] = [];
   const answers: Array<{ called?: unknown; callError?: string }> = [];
@@ -68,9 +71,11 @@ export function startChildDesk(
         progress?: number;
         called?: unknown;
         callError?: string;
+        cpu?: number;
       };
       if (m.progress !== undefined) progress.push(m.progress);
       if ('called' in m || m.callError !== undefined) answers.push(m);
+      if (m.cpu !== undefined) cpu.push(m.cpu);
       if (m.unread !== undefined) unread.push({ n: m.unread, at: performance.now() });
       if (m.texts) texts.push(m.texts);
       if (m.ready) ready = true;
@@ -99,6 +104,13 @@ export function startChildDesk(
       child.stdin.write('poll\n');
       return waitFor('the child desk polled', async () =>
         polled.length > before ? polled[before] : undefined,
+      );
+    },
+    async cpu() {
+      const before = cpu.length;
+      child.stdin.write('cpu\n');
+      return waitFor('the child desk told its CPU time', async () =>
+        cpu.length > before ? cpu[before] : undefined,
       );
     },
     async texts() {

@@ -3,8 +3,9 @@
 // password from MESSENGER_OFFICE_PASSWORD, the PIN from MESSENGER_PIN), and prints one JSON line per
 // event: {"ready"}, {"status": OfficeStatus}, {"polled": n} for each "poll" line read on stdin,
 // {"texts": {total, distinct}} (its inbound "reply N" texts) for each "texts" line, {"unread": n}
-// after each 'inbox:received', {"progress": jobId} after each 'outbox:progress', and for each line
-// `call {"channel", "arg"}` the API's answer {"called": result} or {"callError": message}.
+// after each 'inbox:received', {"progress": jobId} after each 'outbox:progress', {"cpu": ms} (the
+// process's CPU time so far) for each "cpu" line, and for each line `call {"channel", "arg"}` the API's
+// answer {"called": result} or {"callError": message}.
 import { createInterface } from 'node:readline';
 import { createMessengerApp } from '../../../main/services/app.ts';
 
@@ -29,6 +30,10 @@ for await (const line of createInterface({ input: process.stdin })) {
       (called) => say({ called: called ?? null }),
       (err: unknown) => say({ callError: err instanceof Error ? err.message : String(err) }),
     );
+  }
+  if (line.trim() === 'cpu') {
+    const u = process.cpuUsage();
+    say({ cpu: (u.user + u.system) / 1000 });
   }
   if (line.trim() === 'texts') {
     const all = [...(await app.api.inbox.exportMessages()).matchAll(/reply \d+/g)].map((m) => m[0]);

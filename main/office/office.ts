@@ -279,11 +279,12 @@ export function createOffice(deps: OfficeDeps) {
       const key = currentKey();
       if (a === null || key === null || officeId === null) return;
       await importOptOuts(c, a, key, officeId);
-      await importInbound(c, key, officeId);
+      await importInbound(c, a.id, key, officeId);
     });
   }
 
-  async function importInbound(c: PoolClient, key: string, office: string): Promise<void> {
+  /** The office's replies of `key` (the signed-in account's office key), stored as `account`'s (issue 25). */
+  async function importInbound(c: PoolClient, account: string, key: string, office: string): Promise<void> {
     for (;;) {
       const after = local.cursor(office, key, 'inbound');
       const rows = await pullInbound(c, key, after, BATCH);
@@ -295,6 +296,7 @@ export function createOffice(deps: OfficeDeps) {
           // keyed by its office uid (one a reply the collector stored): two identical replies
           // (same phone, second and text, issue 25 item 2) are two here too, not one by content
           const res = store.conversations.storeInbound(
+            account,
             {
               from: r.sender,
               to: r.recipient,
@@ -311,7 +313,10 @@ export function createOffice(deps: OfficeDeps) {
         local.setCursor(office, key, 'inbound', rows.at(-1)?.id ?? after);
       });
       if (stored.length > 0)
-        deps.emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+        deps.emit('inbox:received', {
+          messages: stored,
+          unreadTotal: store.conversations.unreadTotal(account),
+        });
       if (rows.length < BATCH) return;
     }
   }

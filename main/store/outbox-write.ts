@@ -34,12 +34,14 @@ function multiRow(head: string, one: string, rows: number, tail = ''): string {
 }
 
 /**
- * The conversation id of each of `peers` (distinct conversation keys) for a send to many: a missing
- * conversation is created campaign-only (not listed in the Inbox, issue 12); an existing one is left
- * as it is (listed stays listed). Same effect as ConversationsRepo.ensure(peer, at, true) per peer.
+ * The conversation id of each of `peers` (distinct conversation keys) of `account` (the job's; ''
+ * none, issue 25) for a send to many: a missing conversation is created campaign-only (not listed
+ * in the Inbox, issue 12); an existing one is left as it is (listed stays listed). Same effect as
+ * ConversationsRepo.ensure(account, peer, at, true) per peer.
  */
 export function ensureCampaignConversations(
   db: DatabaseSync,
+  account: string,
   peers: readonly string[],
   at: number,
 ): Map<string, number> {
@@ -47,20 +49,20 @@ export function ensureCampaignConversations(
   for (let start = 0; start < peers.length; start += ROWS) {
     const chunk = peers.slice(start, start + ROWS);
     const insertArgs: Array<string | number> = [];
-    for (const peer of chunk) insertArgs.push(peer, at);
+    for (const peer of chunk) insertArgs.push(account, peer, at);
     stmt(
       db,
       multiRow(
-        'INSERT INTO conversations (peer, last_activity_at, campaign_only) VALUES',
-        '(?, ?, 1)',
+        'INSERT INTO conversations (account_id, peer, last_activity_at, campaign_only) VALUES',
+        '(?, ?, ?, 1)',
         chunk.length,
-        'ON CONFLICT (peer) DO NOTHING',
+        'ON CONFLICT (account_id, peer) DO NOTHING',
       ),
     ).run(...insertArgs);
     const rows = stmt(
       db,
-      `SELECT id, peer FROM conversations WHERE peer IN (${chunk.map(() => '?').join(', ')})`,
-    ).all(...chunk) as Array<{ id: number; peer: string }>;
+      `SELECT id, peer FROM conversations WHERE account_id = ? AND peer IN (${chunk.map(() => '?').join(', ')})`,
+    ).all(account, ...chunk) as Array<{ id: number; peer: string }>;
     for (const r of rows) ids.set(r.peer, r.id);
   }
   return ids;

@@ -23,10 +23,18 @@ export interface SpoolAnswer {
   readonly answer: string;
   readonly source: SpoolSource;
   readonly username: string;
+  /** Issue 25 (045): the account it was received for; its messages are stored under it. */
+  readonly accountId: string;
   /** Its reply_spool row once the first bytes are written. */
   id: number | null;
   /** Chunks written so far. */
   seq: number;
+}
+
+/** The account an answer is received for: its messages are that account's (issue 25). */
+export interface SpoolAccount {
+  id: string;
+  username: string;
 }
 
 export interface SpoolEntry {
@@ -34,6 +42,8 @@ export interface SpoolEntry {
   answer: string;
   source: SpoolSource;
   username: string;
+  /** Null for an entry spooled before migration 045 whose username no account had. */
+  accountId: string | null;
   owner: string;
   receivedAt: number;
 }
@@ -43,6 +53,7 @@ interface EntryRow {
   answer: string;
   source: SpoolSource;
   username: string;
+  account_id: string | null;
   owner: string;
   received_at: number;
 }
@@ -58,7 +69,7 @@ export class ReplySpool {
     this.#app = app;
     const db = app.db;
     this.#insertEntry = db.prepare(
-      `INSERT INTO reply_spool (answer, source, username, owner, received_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO reply_spool (answer, source, username, account_id, owner, received_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
     );
     this.#insertChunk = db.prepare('INSERT INTO reply_spool_chunks (spool_id, seq, bytes) VALUES (?, ?, ?)');
     this.#chunks = db.prepare('SELECT bytes FROM reply_spool_chunks WHERE spool_id = ? ORDER BY seq');
@@ -76,8 +87,15 @@ export class ReplySpool {
   }
 
   /** A new answer; nothing is written until its first bytes. */
-  begin(source: SpoolSource, username: string): SpoolAnswer {
-    return { answer: randomUUID(), source, username, id: null, seq: 0 };
+  begin(source: SpoolSource, account: SpoolAccount): SpoolAnswer {
+    return {
+      answer: randomUUID(),
+      source,
+      username: account.username,
+      accountId: account.id,
+      id: null,
+      seq: 0,
+    };
   }
 
   /**
@@ -94,8 +112,14 @@ export class ReplySpool {
       const written = this.#app.transaction(() => {
         let id = a.id;
         if (id === null) {
-          const row = this.#insertEntry.get(a.answer, a.source, a.username, RUN_ID, Date.now()) as
-            { id: number } | undefined;
+          const row = this.#insertEntry.get(
+            a.answer,
+            a.source,
+            a.username,
+            a.accountId,
+            RUN_ID,
+            Date.now(),
+          ) as { id: number } | undefined;
           if (!row) throw new Error('the spool entry was not written');
           id = row.id;
         }
@@ -164,7 +188,9 @@ export class ReplySpool {
   left(own = false): SpoolEntry[] {
     const rows = rowsAs<EntryRow>(
       this.#app.db
-        .prepare('SELECT id, answer, source, username, owner, received_at FROM reply_spool ORDER BY id')
+        .prepare(
+          'SELECT id, answer, source, username, account_id, owner, received_at FROM reply_spool ORDER BY id',
+        )
         .all(),
     );
     return rows
@@ -174,6 +200,7 @@ export class ReplySpool {
         answer: r.answer,
         source: r.source,
         username: r.username,
+        accountId: r.account_id,
         owner: r.owner,
         receivedAt: r.received_at,
       }));

@@ -47,6 +47,7 @@ function dataFolder(): { dir: string; file: string } {
   store.app.transaction(() => {
     for (let i = 0; i < MESSAGES; i++)
       store.conversations.storeInbound(
+        '',
         {
           from: String(447700100000 + (i % 500)),
           to: '447700900999',

@@ -1,7 +1,6 @@
-// Issue 25 item 5: each view says whose data it shows. History, campaigns and opt-outs are the
-// signed-in account's; contacts, groups and templates are the desk's, shared by every account
-// signed in here; the Inbox holds the replies collected for every account of this desk (the store
-// keeps one conversation per phone number, not per account).
+// Issue 25 item 5: each view says whose data it shows. The Inbox, History, campaigns and opt-outs
+// are the signed-in account's (the Inbox since migration 045: a conversation per account and
+// number); contacts, groups and templates are the desk's, shared by every account signed in here.
 import { createContext, useContext } from 'react';
 import type { AccountSummary } from '../../preload/api.ts';
 
@@ -11,7 +10,7 @@ export const AccountContext = createContext<AccountSummary | null>(null);
 export const accountName = (a: AccountSummary): string =>
   a.sandbox ? 'Local sandbox' : a.label || a.username;
 
-export type Scope = 'account' | 'desk' | 'inbox';
+export type Scope = 'account' | 'desk';
 
 export function AccountScope({ scope, what }: { scope: Scope; what: string }) {
   const account = useContext(AccountContext);
@@ -20,9 +19,7 @@ export function AccountScope({ scope, what }: { scope: Scope; what: string }) {
   const words =
     scope === 'account'
       ? `${what} of ${name} only.`
-      : scope === 'desk'
-        ? `${what}: shared by every account signed in on this desk.`
-        : `${what} for every account signed in on this desk (now signed in: ${name}).`;
+      : `${what}: shared by every account signed in on this desk.`;
   return (
     <p className="muted small account-scope" data-testid="account-scope" data-scope={scope}>
       {words}

@@ -80,10 +80,10 @@ export function createOptOuts(deps: OptOutsDeps) {
   return {
     api,
     /**
-     * New inbound messages: opt-out and opt-in keywords applied for the current account. Returns the
-     * messages that were such a keyword (no auto-reply answers them).
+     * New inbound messages of `accountId` (issue 25: the account that received them, signed in or
+     * not any more): opt-out and opt-in keywords applied to its list. Returns the messages that were
+     * such a keyword (no auto-reply answers them).
      */
-    /** Opt-out and opt-in keywords of `accountId`'s new replies (issue 25: the account that received them). */
     received(messages: readonly MessageRecord[], accountId: string): Set<number> {
       const handled = new Set<number>();
       const { optOutKeywords, optInKeywords } = deps.settings();

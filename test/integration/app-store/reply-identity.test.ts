@@ -118,6 +118,22 @@ describe('reply identity', () => {
     expect(store.conversations.byPeer(ACME.id, PHONE)?.archived).toBe(false);
   });
 
+  it("stores a dead run's answer under the account that received it, when that account is back (issue 25)", () => {
+    // the same username at another gateway: another account
+    const elsewhere = { id: 'acct-elsewhere', username: 'acme' };
+    const a = intake.collect(ACME);
+    answer([yes]).forEach((c) => a.raw(c));
+    const b = intake.collect(elsewhere);
+    answer([yes, { ...yes, Message: { TextMessage: 'NO' } }]).forEach((c) => b.raw(c));
+    store.app.db.prepare("UPDATE reply_spool SET owner = 'a-run-that-died'").run();
+    expect(intake.recover(elsewhere)).toBe(2);
+    expect(store.conversations.byPeer(elsewhere.id, PHONE)?.unreadCount).toBe(2);
+    expect(store.conversations.byPeer(ACME.id, PHONE)).toBeNull();
+    expect(intake.recover(ACME)).toBe(1);
+    expect(store.conversations.byPeer(ACME.id, PHONE)?.unreadCount).toBe(1);
+    expect(store.conversations.unreadTotal(elsewhere.id)).toBe(2);
+  });
+
   it('stores an answer a dead run spooled but never parsed, once', () => {
     const a = intake.collect(ACME);
     answer([yes, yes], 3).forEach((c) => a.raw(c));

@@ -54,13 +54,13 @@ INSERT INTO conversations_045 (account_id, peer, last_activity_at, archived, cam
     FROM sent045 s JOIN own045 o ON o.cid = s.cid AND o.acc <> s.acc JOIN conversations cv ON cv.id = s.cid;
 
 CREATE TEMP TABLE move045 (id INTEGER PRIMARY KEY, cid INTEGER NOT NULL);
+-- (CROSS JOIN keeps this order: from the few split conversations to their messages, never a scan of all)
 INSERT INTO move045 (id, cid)
   SELECT m.id, n.id
-    FROM sent045 s JOIN own045 o ON o.cid = s.cid AND o.acc <> s.acc
-    JOIN conversations cv ON cv.id = s.cid
-    JOIN conversations_045 n ON n.account_id = s.acc AND n.peer = cv.peer
-    JOIN messages m ON m.conversation_id = s.cid AND m.direction = 'out'
-    JOIN outbox_jobs j ON j.id = m.job_id AND j.account_id = s.acc;
+    FROM sent045 s CROSS JOIN own045 o CROSS JOIN conversations cv CROSS JOIN conversations_045 n
+    CROSS JOIN messages m CROSS JOIN outbox_jobs j
+   WHERE o.cid = s.cid AND o.acc <> s.acc AND cv.id = s.cid AND n.account_id = s.acc AND n.peer = cv.peer
+     AND m.conversation_id = s.cid AND m.direction = 'out' AND j.id = m.job_id AND j.account_id = s.acc;
 INSERT INTO move045 (id, cid)
   SELECT x.id, n.id FROM (
     SELECT m.id, cv.peer, o.acc AS own,

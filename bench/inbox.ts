@@ -120,10 +120,10 @@ function measureStore(messages: number): StoreFigures {
 
     const conversations = new ConversationsRepo(app);
     const search = new SearchRepo(app);
-    const firstPage = conversations.list({ limit: 50 });
+    const firstPage = conversations.list('', { limit: 50 });
     const unreadShown = firstPage.items.filter((c) => c.hasUnread).length;
 
-    const listTimes = Array.from({ length: RUNS }, () => time(() => conversations.list({ limit: 50 })));
+    const listTimes = Array.from({ length: RUNS }, () => time(() => conversations.list('', { limit: 50 })));
     const baselineList = app.db.prepare(
       `SELECT conversation_id, sum(direction = 'in' AND read = 0) AS unread, max(created_at) AS last
          FROM messages GROUP BY conversation_id ORDER BY last DESC LIMIT 50`,
@@ -137,12 +137,12 @@ function measureStore(messages: number): StoreFigures {
     const perQuery = new Map<string, number[]>();
     for (let r = 0; r < RUNS; r++) {
       for (const q of queries) {
-        const t = time(() => search.search(q));
+        const t = time(() => search.search('', q));
         searchTimes.push(t);
         perQuery.set(q, [...(perQuery.get(q) ?? []), t]);
       }
     }
-    const hits = search.search('happy birthday').messages.length;
+    const hits = search.search('', 'happy birthday').messages.length;
     const worstFts = Math.max(...[...perQuery.values()].map(median));
     const like = app.db.prepare(
       "SELECT id FROM messages WHERE text LIKE '%' || ? || '%' ORDER BY id DESC LIMIT 50",

@@ -110,9 +110,9 @@ function importWays(dir: string, rows: InboundRow[]): { many: number; one: numbe
   mkdirSync(join(dir, 'many'), { recursive: true });
   mkdirSync(join(dir, 'one'), { recursive: true });
   return {
-    many: cpu('many', (s, page) => void s.inboundImport.storeMany(page.map(input), 'collect')),
+    many: cpu('many', (s, page) => void s.inboundImport.storeMany('bench', page.map(input), 'collect')),
     one: cpu('one', (s, page) => {
-      for (const r of page) s.conversations.storeInbound(input(r), `o:${r.uid}`);
+      for (const r of page) s.conversations.storeInbound('bench', input(r), `o:${r.uid}`);
     }),
   };
 }

@@ -92,7 +92,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
         return await cmdInbox(client, io, json, (print) =>
           openCliReplies(
             data,
-            { username, defaultCountry: country, log: (l) => io.stderr.write(`${l}\n`) },
+            {
+              username,
+              url: values.url ?? env.MESSENGER_URL ?? '',
+              defaultCountry: country,
+              log: (l) => io.stderr.write(`${l}\n`),
+            },
             print,
           ),
         );

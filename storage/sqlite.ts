@@ -112,17 +112,31 @@ export function migrate(db: DatabaseSync, migrations: readonly Migration[], time
     } NOT NULL)`,
   );
   for (const m of migrations) {
-    transaction(db, () => {
-      if (db.prepare('SELECT 1 FROM schema_version WHERE version = ?').get(m.version)) return;
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        times === 'epoch-ms' ? Date.now() : new Date().toISOString(),
-      );
-    });
+    // A migration that rebuilds a table others refer to (SQLite's documented procedure: foreign
+    // keys off, so dropping the old table deletes nothing by cascade) starts with FOREIGN_KEYS_OFF;
+    // the keys are checked before its COMMIT and turned on again after it.
+    const keysOff = m.sql.startsWith(FOREIGN_KEYS_OFF);
+    if (keysOff) db.exec('PRAGMA foreign_keys = OFF');
+    try {
+      transaction(db, () => {
+        if (db.prepare('SELECT 1 FROM schema_version WHERE version = ?').get(m.version)) return;
+        db.exec(m.sql);
+        if (keysOff && db.prepare('PRAGMA foreign_key_check').all().length > 0)
+          throw new Error(`migration ${m.version} ${m.name} broke a foreign key`);
+        db.prepare('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(
+          m.version,
+          m.name,
+          times === 'epoch-ms' ? Date.now() : new Date().toISOString(),
+        );
+      });
+    } finally {
+      if (keysOff) db.exec('PRAGMA foreign_keys = ON');
+    }
   }
 }
+
+/** The first line of a migration that runs with foreign keys off (it rebuilds a referenced table). */
+export const FOREIGN_KEYS_OFF = '-- migrate: foreign_keys off';
 
 /** The highest applied migration version (0: none). */
 export function schemaVersion(db: DatabaseSync): number {

@@ -311,12 +311,13 @@ export function createOffice(deps: OfficeDeps) {
       await library.sync(c, officeId, key === null ? null : a, key);
       if (a === null || key === null) return;
       await importOptOuts(c, a, key, officeId);
-      await importInbound(c, key, officeId);
+      await importInbound(c, a.id, key, officeId);
       await sends.pull(c, a, key, officeId);
     });
   }
 
-  async function importInbound(c: PoolClient, key: string, office: string): Promise<void> {
+  /** The office's replies of `key` (the signed-in account's office key), stored as `account`'s (issue 25). */
+  async function importInbound(c: PoolClient, account: string, key: string, office: string): Promise<void> {
     for (;;) {
       const after = local.cursor(office, key, 'inbound');
       const rows = await pullInbound(c, key, after, BATCH);
@@ -328,16 +329,24 @@ export function createOffice(deps: OfficeDeps) {
       for (let start = 0; start < rows.length; start += IMPORT_ROWS) {
         if (start > 0) await new Promise((r) => setImmediate(r));
         if (closed) return;
-        stored.push(...importRows(rows.slice(start, start + IMPORT_ROWS), key, office));
+        stored.push(...importRows(rows.slice(start, start + IMPORT_ROWS), account, key, office));
       }
       if (stored.length > 0)
-        deps.emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+        deps.emit('inbox:received', {
+          messages: stored,
+          unreadTotal: store.conversations.unreadTotal(account),
+        });
       if (rows.length < BATCH) return;
     }
   }
 
   /** Stores `rows` of the inbound feed this desk does not hold yet; advances the cursor past them. */
-  function importRows(rows: readonly InboundRow[], key: string, office: string): MessageRecord[] {
+  function importRows(
+    rows: readonly InboundRow[],
+    account: string,
+    key: string,
+    office: string,
+  ): MessageRecord[] {
     return store.app.transaction(() => {
       const known = local.knownUids(rows.map((r) => r.uid));
       const fresh = rows.filter((r) => !known.has(r.uid));
@@ -346,6 +355,7 @@ export function createOffice(deps: OfficeDeps) {
       // stored as collected (by the office's collector) with its content key, so that this desk,
       // collecting later from a gateway that keeps collected replies, knows them (issue 24)
       const res = store.inboundImport.storeMany(
+        account,
         fresh.map((r) => ({
           identity: `o:${r.uid}`,
           from: r.sender,

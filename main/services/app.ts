@@ -165,7 +165,8 @@ async function openMessengerApp(
     closing: isClosing,
     emit,
     log,
-    onReceived: (messages) => autoReplies.received(messages, optouts.received(messages)),
+    onReceived: (messages, accountId) =>
+      autoReplies.received(messages, optouts.received(messages, accountId), accountId),
     ...(office ? { office } : {}),
     minFreeBytes: opts.minFreeDiskBytes,
   });
@@ -182,7 +183,7 @@ async function openMessengerApp(
       store.settings.get().childAccounts ||
       sessions.current()?.account.sandbox === true,
   });
-  const records = createRecords({ store, country });
+  const records = createRecords({ store, country, account: () => sessions.current()?.account.id ?? null });
   const campaigns = createCampaigns({ store, sessions, start: (id) => sender.start(id) });
   const scope = createAccountScope({
     store,

@@ -79,10 +79,13 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
 
   return {
     api,
-    /** New inbound messages (`skip`: those an opt-out keyword already handled). */
-    received(messages: readonly MessageRecord[], skip: ReadonlySet<number>): void {
+    /**
+     * New inbound messages of `accountId` (`skip`: those an opt-out keyword already handled):
+     * answered only while that account is signed in (the reply goes out through its session).
+     */
+    received(messages: readonly MessageRecord[], skip: ReadonlySet<number>, accountId: string): void {
       const s = sessions.current();
-      if (!s) return;
+      if (s?.account.id !== accountId) return;
       const rules = store.autoReplies.list(s.account.id).filter((r) => r.enabled);
       if (rules.length === 0) return;
       for (const m of messages) {

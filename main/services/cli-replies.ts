@@ -1,7 +1,8 @@
 // Issue 25: the reply intake of `messenger inbox` (main/cli/inbox.ts), the app's own
 // (./reply-intake.ts: spool before parse, identity by answer and position, the repeat filter across
 // runs) on a data folder the CLI is given: its messenger.sqlite holds the spool and the replies kept.
-// Point it at the app's data folder and what the CLI collects is in the app's Inbox (the app and the
+// Point it at the app's data folder and what the CLI collects is in the app's Inbox, under the account the
+// app keeps for the same username and gateway (issue 25: the Inbox is per account; the app and the
 // CLI may run together: SQLite's WAL and the spool's run locks keep each one's entries its own).
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -20,7 +21,13 @@ export function defaultCliData(env: NodeJS.ProcessEnv): string {
 
 export function openCliReplies(
   dataDir: string,
-  options: { username: string; defaultCountry?: string | undefined; log: (line: string) => void },
+  options: {
+    username: string;
+    /** The gateway the CLI was given (--url): with the username, names the app's account, if any. */
+    url: string;
+    defaultCountry?: string | undefined;
+    log: (line: string) => void;
+  },
   print: (stored: MessageRecord[]) => void,
 ) {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -34,11 +41,17 @@ export function openCliReplies(
     announce: print,
     repeatsAcrossRuns: true, // issue 24: what a gateway that keeps messages returned to an earlier run
   });
+  // Issue 25: replies belong to an account. In the app's data folder, the account the app keeps for
+  // this username and gateway (so they are in its Inbox); otherwise none ('': a CLI-only folder).
+  const known = store.accounts
+    .list()
+    .find((a) => a.username === options.username && a.primaryUrl === options.url);
+  const account = { id: known?.id ?? '', username: options.username };
   return {
     file: store.file,
-    recover: () => intake.recover(options.username),
+    recover: () => intake.recover(account),
     ready: () => (intake.ready() ? null : (intake.state().reason ?? 'replies are held')),
-    collect: (fresh: (page: MOMessage[]) => MOMessage[]) => intake.collect(options.username, fresh),
+    collect: (fresh: (page: MOMessage[]) => MOMessage[]) => intake.collect(account, fresh),
     close: () => store.close(),
   };
 }

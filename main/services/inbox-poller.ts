@@ -34,8 +34,11 @@ export interface InboxPollerDeps {
   closing(): boolean;
   emit: Emit;
   log: Log;
-  /** New inbound messages, after they are stored and announced (opt-outs, auto-replies; issue 12). */
-  onReceived?(messages: MessageRecord[]): void;
+  /**
+   * New inbound messages of `accountId`, after they are stored and announced (opt-outs,
+   * auto-replies; issue 12).
+   */
+  onReceived?(messages: MessageRecord[], accountId: string): void;
   /** Issue 28: office mode (main/office/): who collects, and each reply shared once. */
   office?: Pick<Office, 'mayCollect' | 'inboundStored' | 'sync' | 'receiptUnmatched'>;
   /** Free bytes needed before an answer is asked for (reply-intake.ts MIN_FREE_BYTES by default). */
@@ -71,11 +74,17 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     return warning;
   }
 
-  /** 'inbox:received' for messages just stored, then opt-outs and auto-replies. */
-  function announce(stored: MessageRecord[]): void {
-    emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal() });
+  /**
+   * 'inbox:received' for messages just stored under `accountId`, with its unread total (the badge;
+   * issue 25: each account's own) — not when they are another account's than the one signed in now
+   * (an answer still arriving after a switch): that Inbox is not shown —, then opt-outs and
+   * auto-replies, for `accountId`.
+   */
+  function announce(stored: MessageRecord[], accountId: string): void {
+    if (sessions.current()?.account.id === accountId)
+      emit('inbox:received', { messages: stored, unreadTotal: store.conversations.unreadTotal(accountId) });
     try {
-      deps.onReceived?.(stored);
+      deps.onReceived?.(stored, accountId);
     } catch (err) {
       log(`inbound messages not handled: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -107,7 +116,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     for (let call = 1; ; call++) {
       if (!intake.ready()) break; // replies held (a full disk): the gateway keeps its messages
       // a message an earlier page of this session returned is not stored again (issue 24)
-      const answer = intake.collect(s.account.username, (page) => repeats.fresh(page));
+      const answer = intake.collect(s.account, (page) => repeats.fresh(page));
       let r: Awaited<ReturnType<typeof s.client.collectMessagesStreaming>>;
       try {
         r = await s.client.collectMessagesStreaming(() => {}, undefined, answer.raw);
@@ -191,11 +200,11 @@ export function createInboxPoller(deps: InboxPollerDeps) {
             ...(Number.isFinite(at) ? { at } : {}),
           });
       });
-      rcv.on('message', (m, token) => intake.pushed(token, m));
+      rcv.on('message', (m, token) => intake.pushed(account, token, m));
       rcv.on('refused', (p) => log(`push refused: ${p.reason}`));
       return rcv;
     };
-    const spool = intake.pushSpool(account.username);
+    const spool = intake.pushSpool(account);
     let r = wire(new PushReceiver({ username: account.username, port, path, spool }));
     try {
       let url: string;
@@ -260,7 +269,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       // issue 25: replies an earlier run of this account received but did not store (kill -9, a full
       // disk), stored now that the session is here: their opt-outs, auto-replies and office queue
       // are this account's (at start, before any session, none of them could be)
-      intake.recover(s.account.username);
+      intake.recover(s.account);
       await replaceReceiver(s);
       if (sessions.current() === s) schedule(deps.settings().pollIntervalSeconds);
     },

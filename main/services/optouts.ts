@@ -80,25 +80,24 @@ export function createOptOuts(deps: OptOutsDeps) {
   return {
     api,
     /**
-     * New inbound messages: opt-out and opt-in keywords applied for the current account. Returns the
-     * messages that were such a keyword (no auto-reply answers them).
+     * New inbound messages of `accountId` (issue 25: the account that received them, signed in or
+     * not any more): opt-out and opt-in keywords applied to its list. Returns the messages that were
+     * such a keyword (no auto-reply answers them).
      */
-    received(messages: readonly MessageRecord[]): Set<number> {
+    received(messages: readonly MessageRecord[], accountId: string): Set<number> {
       const handled = new Set<number>();
-      const s = sessions.current();
-      if (!s) return handled;
       const { optOutKeywords, optInKeywords } = deps.settings();
       for (const m of messages) {
         if (m.direction !== 'in') continue;
         const out = keywordIn(m.text, optOutKeywords);
         if (out !== null) {
-          add(s.account.id, [m.peer], 'keyword', out);
+          add(accountId, [m.peer], 'keyword', out);
           handled.add(m.id);
           deps.log(`+${m.peer} opted out (${out})`);
           continue;
         }
         if (keywordIn(m.text, optInKeywords) !== null) {
-          remove(s.account.id, [m.peer]);
+          remove(accountId, [m.peer]);
           handled.add(m.id);
         }
       }

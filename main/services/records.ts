@@ -1,36 +1,60 @@
 // The areas that are the app store as it is (contacts, groups, templates, the inbox's
-// conversations, the history): national numbers read with the settings' default country.
+// conversations, the history): national numbers read with the settings' default country. The
+// Inbox is the signed-in account's (issue 25).
 import type { AppStore } from '../store/app-store.ts';
 import type { MessengerApi } from '../../preload/api.ts';
+import { ApiError } from './validate-args.ts';
 
 type RecordAreas = Pick<MessengerApi, 'contacts' | 'groups' | 'templates' | 'history'> & {
   inbox: Omit<MessengerApi['inbox'], 'pollNow'>;
 };
 
-export function createRecords(deps: { store: AppStore; country(): string | undefined }): {
+export function createRecords(deps: {
+  store: AppStore;
+  country(): string | undefined;
+  /** The signed-in account's id (null: signed out). */
+  account(): string | null;
+}): {
   api: RecordAreas;
 } {
   const { store } = deps;
+  /** The signed-in account, for an action on its Inbox. */
+  const mine = (): string => {
+    const id = deps.account();
+    if (id === null) throw new ApiError('not-signed-in', 'sign in to see and change the Inbox');
+    return id;
+  };
   const withCountry = (): { defaultCountry?: string } => {
     const c = deps.country();
     return c ? { defaultCountry: c } : {};
   };
   return {
     api: {
+      // Issue 25: the signed-in account's Inbox only; signed out, there is nothing to show or do.
       inbox: {
-        conversations: async (args) => store.conversations.list(args ?? {}),
-        thread: async (args) => store.conversations.thread(args),
-        markRead: async (id) => store.conversations.markRead(id),
-        markUnread: async (id) => store.conversations.markUnread(id),
-        delete: async (id) => store.conversations.delete(id),
-        exportCsv: async (id) => store.conversations.exportCsv(id),
-        unreadTotal: async () => store.conversations.unreadTotal(),
-        search: async ({ query, limit }) => store.search.search(query, limit !== undefined ? { limit } : {}),
+        conversations: async (args) => {
+          const id = deps.account();
+          return id === null ? { items: [], next: null } : store.conversations.list(id, args ?? {});
+        },
+        thread: async (args) => store.conversations.thread(mine(), args),
+        markRead: async (id) => store.conversations.markRead(mine(), id),
+        markUnread: async (id) => store.conversations.markUnread(mine(), id),
+        delete: async (id) => store.conversations.delete(mine(), id),
+        exportCsv: async (id) => store.conversations.exportCsv(mine(), id),
+        unreadTotal: async () => {
+          const id = deps.account();
+          return id === null ? 0 : store.conversations.unreadTotal(id);
+        },
+        search: async ({ query, limit }) => {
+          const id = deps.account();
+          const found = store.search.search(id ?? '', query, limit !== undefined ? { limit } : {});
+          return id === null ? { ...found, messages: [] } : found;
+        },
         setArchived: async ({ conversationId, archived }) =>
-          store.conversations.setArchived(conversationId, archived),
-        markAllRead: async () => store.conversations.markAllRead(),
-        open: async (number) => store.conversations.open(number),
-        exportMessages: async (args) => store.conversations.exportMessages(args ?? {}),
+          store.conversations.setArchived(mine(), conversationId, archived),
+        markAllRead: async () => store.conversations.markAllRead(mine()),
+        open: async (number) => store.conversations.open(mine(), number),
+        exportMessages: async (args) => store.conversations.exportMessages(mine(), args ?? {}),
       },
       history: {
         messages: async (args) => store.conversations.history(args ?? {}),

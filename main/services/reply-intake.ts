@@ -23,7 +23,7 @@ import { pushedMessage } from '../client/push-receiver.ts';
 import type { InboundMessage } from '../client/push-receiver.ts';
 import type { AppStore } from '../store/app-store.ts';
 import type { Office } from '../office/office.ts';
-import type { SpoolAnswer } from '../store/reply-spool.ts';
+import type { SpoolAccount, SpoolAnswer } from '../store/reply-spool.ts';
 import { message } from './app-options.ts';
 import type { Emit, Log } from './app-options.ts';
 import type { MessageRecord, ReplyHold } from '../../preload/api.ts';
@@ -80,8 +80,8 @@ export interface ReplyIntakeDeps {
   store: AppStore;
   emit: Emit;
   log: Log;
-  /** Messages just stored (committed): announce them. */
-  announce(messages: MessageRecord[]): void;
+  /** Messages just stored (committed) under `accountId` (issue 25): announce them. */
+  announce(messages: MessageRecord[], accountId: string): void;
   /** Free bytes needed in the data folder before an answer is asked for (default MIN_FREE_BYTES). */
   minFreeBytes?: number | undefined;
   /** Issue 28: office mode: what was stored is queued for the office database in the same transaction. */
@@ -152,6 +152,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
    * item (a repeat of an earlier page, issue 24) keeps its position and is not stored.
    */
   function storeBatch(
+    account: string,
     via: 'collect' | 'push',
     answer: string,
     first: number,
@@ -163,7 +164,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       first,
       items.map((m) => (m === null || m.from.trim() === '' ? null : m)),
       (m, identity) => {
-        const r = store.conversations.storeInbound(m, identity, via);
+        const r = store.conversations.storeInbound(account, m, identity, via);
         return r.stored ? r.message : null;
       },
       // issue 28: queued for the office database in the same transaction (kept once across crashes)
@@ -187,16 +188,26 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
     };
   }
 
-  /** Parses entry `id` again from the spool and stores what is missing; throws when it cannot. */
+  /**
+   * Parses entry `id` again from the spool and stores what is missing, under the entry's account
+   * (issue 25); throws when it cannot.
+   */
   function processEntry(
-    e: { id: number; answer: string; source: string; username: string; charset?: string | null },
+    e: {
+      id: number;
+      answer: string;
+      source: string;
+      username: string;
+      accountId: string;
+      charset?: string | null;
+    },
     fresh?: FreshFilter,
   ): number {
     const chunks = spool.bytes(e.id);
     let count = 0;
     const keep = (stored: MessageRecord[]): void => {
       count += stored.length;
-      if (stored.length > 0) deps.announce(stored);
+      if (stored.length > 0) deps.announce(stored, e.accountId);
     };
     if (e.source === 'push') {
       // chunk 0: the body; chunk 1, when the push had one: its HTTP charset (pushSpool().keep)
@@ -210,7 +221,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
               : undefined,
           })
         : null;
-      keep(storeBatch('push', e.answer, 0, m ? [fromPushed(m)] : [], e.id));
+      keep(storeBatch(e.accountId, 'push', e.answer, 0, m ? [fromPushed(m)] : [], e.id));
       return count;
     }
     // the answer's HTTP charset, kept with the entry (an encoding only the Content-Type gave)
@@ -222,7 +233,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       for (const c of chunks) {
         const items = pageItems(reader.write(c), fresh, earlier);
         if (items.length === 0) continue;
-        keep(storeBatch('collect', e.answer, position, items));
+        keep(storeBatch(e.accountId, 'collect', e.answer, position, items));
         position += items.length;
       }
       last = pageItems(reader.end().items, fresh, earlier);
@@ -230,7 +241,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       if (isFull(err) || (err as { errcode?: unknown }).errcode !== undefined) throw err;
       // a fault, or an answer cut off: what came before it is stored, the rest never arrived
     }
-    keep(storeBatch('collect', e.answer, position, last, e.id));
+    keep(storeBatch(e.accountId, 'collect', e.answer, position, last, e.id));
     return count;
   }
 
@@ -248,9 +259,9 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       if (h.a.id !== null) deferred.add(h.a.id);
     }
     for (const e of spool.left(true)) {
-      if (!deferred.has(e.id)) continue;
+      if (!deferred.has(e.id) || e.accountId === null) continue;
       try {
-        processEntry(e);
+        processEntry({ ...e, accountId: e.accountId });
         deferred.delete(e.id);
       } catch (err) {
         failed(err, 'held replies still not stored');
@@ -263,17 +274,18 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
 
   return {
     /**
-     * Entries left by runs that are no longer alive (kill -9, a full disk): stored now. With
-     * `username`, that account's only: the poller recovers when the account's session is ready, so
-     * that what a reply brings about (its opt-out keyword, an auto-reply, office mode's queue) is done
-     * for the account that collected it, as for any reply.
+     * Entries left by runs that are no longer alive (kill -9, a full disk) for `account`: stored
+     * now, under it. The poller recovers when the account's session is ready, so that what a reply
+     * brings about (its opt-out keyword, an auto-reply, office mode's queue) is done for the account
+     * that collected it, as for any reply. An entry spooled before migration 045 that no account
+     * could be matched to is the one of the account of its username.
      */
-    recover(username?: string): number {
+    recover(account: SpoolAccount): number {
       let n = 0;
       for (const e of spool.left(false)) {
-        if (username !== undefined && e.username !== username) continue;
+        if (e.accountId === null ? e.username !== account.username : e.accountId !== account.id) continue;
         try {
-          n += processEntry(e);
+          n += processEntry({ ...e, accountId: account.id });
         } catch (err) {
           failed(err, 'replies left from an earlier run not stored');
           changed();
@@ -284,9 +296,9 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       return n;
     },
 
-    /** One CollectMessages answer for `username`; `fresh` leaves out repeats of earlier pages (issue 24). */
-    collect(username: string, fresh?: FreshFilter): CollectIntake {
-      const a = spool.begin('collect', username);
+    /** One CollectMessages answer for `account`; `fresh` leaves out repeats of earlier pages (issue 24). */
+    collect(account: SpoolAccount, fresh?: FreshFilter): CollectIntake {
+      const a = spool.begin('collect', account);
       let holding: Held | null = null;
       return {
         raw(chunk, charset) {
@@ -308,7 +320,14 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
           if (holding || a.id === null) return 0;
           try {
             return processEntry(
-              { id: a.id, answer: a.answer, source: 'collect', username, charset: a.charset ?? null },
+              {
+                id: a.id,
+                answer: a.answer,
+                source: 'collect',
+                username: a.username,
+                accountId: a.accountId,
+                charset: a.charset ?? null,
+              },
               fresh,
             );
           } catch (err) {
@@ -321,15 +340,15 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       };
     },
 
-    /** The push receiver's spool (PushReceiverOptions.spool) for `username`. */
-    pushSpool(username: string): {
+    /** The push receiver's spool (PushReceiverOptions.spool) for `account`. */
+    pushSpool(account: SpoolAccount): {
       keep(body: Uint8Array, charset?: string): string;
       drop(token: string): void;
     } {
       return {
         keep(body, charset) {
           if (held.length > 0) throw new Error(`${reason ?? 'replies are held'}: not taking more now`);
-          const a = spool.begin('push', username);
+          const a = spool.begin('push', account);
           try {
             // the HTTP charset (issue 24) with it, in the same transaction: the body is read with it again
             spool.write(
@@ -357,13 +376,23 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
       };
     },
 
-    /** A pushed message (its token from pushSpool().keep): stored, its entry ended. Never throws. */
-    pushed(token: string | undefined, m: InboundMessage): void {
+    /**
+     * A pushed message for `account` (its token from pushSpool().keep): stored under it, its entry
+     * ended. Never throws.
+     */
+    pushed(account: SpoolAccount, token: string | undefined, m: InboundMessage): void {
       const a = token === undefined ? undefined : pushes.get(token);
       if (token !== undefined) pushes.delete(token);
       try {
-        const stored = storeBatch('push', a?.answer ?? randomUUID(), 0, [fromPushed(m)], a?.id ?? undefined);
-        if (stored.length > 0) deps.announce(stored);
+        const stored = storeBatch(
+          a?.accountId ?? account.id,
+          'push',
+          a?.answer ?? randomUUID(),
+          0,
+          [fromPushed(m)],
+          a?.id ?? undefined,
+        );
+        if (stored.length > 0) deps.announce(stored, a?.accountId ?? account.id);
       } catch (err) {
         failed(err, 'a pushed reply was written to disk but could not be stored yet');
         if (a?.id !== undefined && a.id !== null) deferred.add(a.id);

@@ -1,15 +1,16 @@
-// Conversations and the inbound store: one conversation per peer number, its thread of inbound
-// and outbound messages, unread state, delete and CSV export. Unread counts and last activity
-// are kept by triggers (main/store/migrations/001-initial.sql), so every writer stays consistent.
+// Conversations and the inbound store: one conversation per account and peer number (issue 25,
+// migration 045), its thread of inbound and outbound messages, unread state, delete and CSV export.
+// Every read and action is one account's: a conversation id of another account is refused.
+// Unread counts and last activity are kept by triggers (main/store/migrations/001-initial.sql) on
+// the conversation of each message, so every writer stays consistent and each account's apart.
 import { createHash } from 'node:crypto';
 import type { StatementSync } from 'node:sqlite';
-import Papa from 'papaparse';
 import { contentLabel } from '../../protocol/content-label.ts';
 import { normalizeMsisdn } from '../../protocol/msisdn.ts';
 import type { AppDb } from './db.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import { StoreError } from './errors.ts';
-import { buildFtsQuery } from './search.ts';
+import { exportConversationCsv, exportMessagesCsv } from './inbox-export.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import type {
@@ -123,12 +124,12 @@ export class ConversationsRepo {
     // A reply or a message to the number alone lists its conversation (campaign_only cleared); a
     // campaign send makes one that is not listed, and leaves a listed one listed.
     this.#upsert = db.prepare(
-      `INSERT INTO conversations (peer, last_activity_at) VALUES (?, ?)
-       ON CONFLICT (peer) DO UPDATE SET campaign_only = 0 RETURNING id`,
+      `INSERT INTO conversations (account_id, peer, last_activity_at) VALUES (?, ?, ?)
+       ON CONFLICT (account_id, peer) DO UPDATE SET campaign_only = 0 RETURNING id`,
     );
     this.#upsertCampaign = db.prepare(
-      `INSERT INTO conversations (peer, last_activity_at, campaign_only) VALUES (?, ?, 1)
-       ON CONFLICT (peer) DO UPDATE SET peer = excluded.peer RETURNING id`,
+      `INSERT INTO conversations (account_id, peer, last_activity_at, campaign_only) VALUES (?, ?, ?, 1)
+       ON CONFLICT (account_id, peer) DO UPDATE SET peer = excluded.peer RETURNING id`,
     );
     this.#threadFirst = db.prepare(
       `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ?
@@ -141,11 +142,14 @@ export class ConversationsRepo {
   }
 
   /**
-   * The conversation of `peer` (already a conversation key), created if needed; `campaign`: for a
-   * send to many (issue 12), not listed in the Inbox until the number replies or is sent to alone.
+   * The conversation of `account` ('' for none) with `peer` (already a conversation key), created
+   * if needed; `campaign`: for a send to many (issue 12), not listed in the Inbox until the number
+   * replies or is sent to alone.
    */
-  ensure(peer: string, at: number = Date.now(), campaign = false): number {
-    const row = rowAs<{ id: number }>((campaign ? this.#upsertCampaign : this.#upsert).get(peer, at));
+  ensure(account: string, peer: string, at: number = Date.now(), campaign = false): number {
+    const row = rowAs<{ id: number }>(
+      (campaign ? this.#upsertCampaign : this.#upsert).get(account, peer, at),
+    );
     if (!row) throw new StoreError('invalid-state', `could not create the conversation of ${peer}`);
     return row.id;
   }
@@ -156,16 +160,19 @@ export class ConversationsRepo {
    * is when it is read. `filter`: the archived ones only, or the unread ones of the inbox.
    */
   list(
+    account: string,
     args: { cursor?: ConversationCursor | null; limit?: number; filter?: ConversationFilter } = {},
   ): Page<ConversationSummary, ConversationCursor> {
     const limit = clampLimit(args.limit);
     const c = args.cursor;
     // A campaign's recipients are not listed until they reply or are sent to alone (issue 12).
+    // One account's (045: conversations_recent leads with the account).
     const where = [
+      'cv.account_id = ?',
       'cv.campaign_only = 0',
       args.filter === 'archived' ? 'cv.archived = 1' : 'cv.archived = 0',
     ];
-    const params: number[] = [];
+    const params: Array<string | number> = [account];
     if (args.filter === 'unread') where.push('cv.has_unread = 1');
     if (c) {
       where.push('(cv.last_activity_at, cv.id) < (?, ?)');
@@ -188,9 +195,9 @@ export class ConversationsRepo {
   }
 
   /** Archive (hide from the inbox until the next inbound message) or bring back. */
-  setArchived(conversationId: number, archived: boolean): void {
+  setArchived(account: string, conversationId: number, archived: boolean): void {
     this.#app.transaction(() => {
-      this.#mustExist(conversationId);
+      this.#mine(account, conversationId);
       this.#app.db
         .prepare('UPDATE conversations SET archived = ? WHERE id = ?')
         .run(archived ? 1 : 0, conversationId);
@@ -198,25 +205,35 @@ export class ConversationsRepo {
   }
 
   /** Every inbound message read and every manual "unread" mark cleared; the number of conversations touched. */
-  markAllRead(): number {
+  markAllRead(account: string): number {
     return this.#app.transaction(() => {
+      const db = this.#app.db;
       const touched = rowAs<{ n: number }>(
-        this.#app.db.prepare('SELECT count(*) AS n FROM conversations WHERE has_unread = 1').get(),
+        db
+          .prepare('SELECT count(*) AS n FROM conversations WHERE account_id = ? AND has_unread = 1')
+          .get(account),
       );
-      this.#app.db.prepare("UPDATE messages SET read = 1 WHERE direction = 'in' AND read = 0").run();
-      this.#app.db.prepare('UPDATE conversations SET marked_unread = 0 WHERE marked_unread = 1').run();
+      // messages_unread (migration 015) holds only the unread: the account's are found through it
+      db.prepare(
+        `UPDATE messages SET read = 1 WHERE direction = 'in' AND read = 0
+            AND conversation_id IN (SELECT id FROM conversations WHERE account_id = ?)`,
+      ).run(account);
+      db.prepare('UPDATE conversations SET marked_unread = 0 WHERE account_id = ? AND marked_unread = 1').run(
+        account,
+      );
       return touched?.n ?? 0;
     });
   }
 
   /** The conversation with `number` (normalised with the default country), created if there is none. */
-  open(number: string): ConversationSummary {
-    const id = this.ensure(peerKey(number, this.#defaultCountry));
+  open(account: string, number: string): ConversationSummary {
+    const id = this.ensure(account, peerKey(number, this.#defaultCountry));
     const found = this.get(id);
     if (!found) throw new StoreError('invalid-state', `could not open the conversation of ${number}`);
     return found;
   }
 
+  /** The conversation `id`, whichever account's it is (the services ask through `mine`). */
   get(id: number): ConversationSummary | null {
     const row = rowAs<ConversationRow>(
       this.#app.db.prepare(`${CONVERSATION_SELECT} WHERE cv.id = ?`).get(id),
@@ -224,21 +241,21 @@ export class ConversationsRepo {
     return row ? toSummary(row) : null;
   }
 
-  byPeer(peer: string): ConversationSummary | null {
+  byPeer(account: string, peer: string): ConversationSummary | null {
     const row = rowAs<ConversationRow>(
       this.#app.db
-        .prepare(`${CONVERSATION_SELECT} WHERE cv.peer = ?`)
-        .get(peerKey(peer, this.#defaultCountry)),
+        .prepare(`${CONVERSATION_SELECT} WHERE cv.account_id = ? AND cv.peer = ?`)
+        .get(account, peerKey(peer, this.#defaultCountry)),
     );
     return row ? toSummary(row) : null;
   }
 
   /** One page of a thread, newest first (the UI shows it bottom-up). */
-  thread(args: {
-    conversationId: number;
-    cursor?: ThreadCursor | null;
-    limit?: number;
-  }): Page<MessageRecord, ThreadCursor> {
+  thread(
+    account: string,
+    args: { conversationId: number; cursor?: ThreadCursor | null; limit?: number },
+  ): Page<MessageRecord, ThreadCursor> {
+    this.#mine(account, args.conversationId);
     const limit = clampLimit(args.limit);
     const c = args.cursor;
     const rows = rowsAs<MessageRow>(
@@ -296,9 +313,9 @@ export class ConversationsRepo {
   }
 
   /** Mark every inbound message of the conversation read and clear a manual "unread" mark. */
-  markRead(conversationId: number): void {
+  markRead(account: string, conversationId: number): void {
     this.#app.transaction(() => {
-      this.#mustExist(conversationId);
+      this.#mine(account, conversationId);
       this.#app.db
         .prepare("UPDATE messages SET read = 1 WHERE conversation_id = ? AND direction = 'in' AND read = 0")
         .run(conversationId);
@@ -307,9 +324,9 @@ export class ConversationsRepo {
   }
 
   /** Mark the conversation unread (it moves up with the unread ones) until it is read again. */
-  markUnread(conversationId: number): void {
+  markUnread(account: string, conversationId: number): void {
     this.#app.transaction(() => {
-      this.#mustExist(conversationId);
+      this.#mine(account, conversationId);
       this.#app.db.prepare('UPDATE conversations SET marked_unread = 1 WHERE id = ?').run(conversationId);
     });
   }
@@ -319,9 +336,9 @@ export class ConversationsRepo {
    * Refused while a send to this number is still pending or under way: those rows are the
    * journal's record of what may reach the gateway.
    */
-  delete(conversationId: number): void {
+  delete(account: string, conversationId: number): void {
     this.#app.transaction(() => {
-      this.#mustExist(conversationId);
+      this.#mine(account, conversationId);
       const busy = this.#app.db
         .prepare(
           "SELECT 1 FROM messages WHERE conversation_id = ? AND direction = 'out' AND status IN ('pending', 'sending') LIMIT 1",
@@ -337,9 +354,12 @@ export class ConversationsRepo {
     });
   }
 
-  unreadTotal(): number {
+  /** The account's unread messages (the badge, the window title). */
+  unreadTotal(account: string): number {
     const row = rowAs<{ n: number | null }>(
-      this.#app.db.prepare('SELECT sum(unread_count) AS n FROM conversations').get(),
+      stmt(this.#app.db, 'SELECT sum(unread_count) AS n FROM conversations WHERE account_id = ?').get(
+        account,
+      ),
     );
     return row?.n ?? 0;
   }
@@ -355,9 +375,15 @@ export class ConversationsRepo {
    * has one, else by `identity` when the caller knows where it came from (issue 25: the reply
    * spool's answer and position, main/store/reply-spool.ts: two identical messages are two, and
    * reading the same answer again adds nothing), else by (from, to, timestamp, SHA-256 of the
-   * text) (imports and tests; two identical messages in one second are then one).
+   * text) (imports and tests; two identical messages in one second are then one). It is stored in
+   * the conversation of `account` (the account whose session collected or received it; '' none).
    */
-  storeInbound(input: InboundMessageInput, identity?: string, via?: 'collect' | 'push'): InboundStoreResult {
+  storeInbound(
+    account: string,
+    input: InboundMessageInput,
+    identity?: string,
+    via?: 'collect' | 'push',
+  ): InboundStoreResult {
     if (input.from.trim() === '')
       throw new StoreError('invalid-input', 'an inbound message without a sender');
     const from = peerKey(input.from, this.#defaultCountry);
@@ -387,7 +413,7 @@ export class ConversationsRepo {
         }
       }
       const receivedAt = input.receivedAt ?? Date.now();
-      const conversationId = this.ensure(from, receivedAt);
+      const conversationId = this.ensure(account, from, receivedAt);
       const row = rowAs<MessageRow>(
         this.#insertInbound.get(
           conversationId,
@@ -409,90 +435,33 @@ export class ConversationsRepo {
   }
 
   /** The whole conversation as CSV (oldest first), one message a line. */
-  exportCsv(conversationId: number): string {
-    this.#mustExist(conversationId);
-    return messagesCsv(
-      rowsAs<MessageRow>(
-        this.#app.db
-          .prepare(
-            `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? ORDER BY m.created_at, m.id`,
-          )
-          .all(conversationId),
-      ),
-    );
+  exportCsv(account: string, conversationId: number): string {
+    this.#mine(account, conversationId);
+    return exportConversationCsv(this.#app.db, conversationId);
   }
 
   /**
-   * Messages of every conversation as CSV (oldest first): all of them, those of a date range
-   * (`from` inclusive, `to` exclusive, epoch ms) and/or those a search matches (the search's own
-   * word rules, main/store/search.ts). A search with nothing searchable exports nothing.
+   * Messages of the account's conversations as CSV (oldest first): all of them, those of a date
+   * range (`from` inclusive, `to` exclusive, epoch ms) and/or those a search matches (the search's
+   * own word rules, main/store/search.ts). A search with nothing searchable exports nothing.
    */
-  exportMessages(args: InboxExportArgs = {}): string {
-    const where: string[] = [];
-    const params: Array<string | number> = [];
-    if (args.from !== undefined) {
-      where.push('m.created_at >= ?');
-      params.push(args.from);
-    }
-    if (args.to !== undefined) {
-      where.push('m.created_at < ?');
-      params.push(args.to);
-    }
-    if (args.query !== undefined) {
-      const match = buildFtsQuery(args.query);
-      if (match === null) return messagesCsv([]);
-      where.push('m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)');
-      params.push(match);
-    }
-    return messagesCsv(
-      rowsAs<MessageRow>(
-        this.#app.db
-          .prepare(
-            `SELECT ${MESSAGE_COLUMNS} FROM messages m ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-              ORDER BY m.created_at, m.id`,
-          )
-          .all(...params),
-      ),
-    );
+  exportMessages(account: string, args: InboxExportArgs = {}): string {
+    return exportMessagesCsv(this.#app.db, account, args);
   }
 
-  #mustExist(conversationId: number): { id: number } {
-    const row = rowAs<{ id: number }>(
-      this.#app.db.prepare('SELECT id FROM conversations WHERE id = ?').get(conversationId),
+  /**
+   * Whether conversation `id` is `account`'s; refused (never acted on) when it is another
+   * account's, as outbox-account.ts refuses another account's job.
+   */
+  #mine(account: string, conversationId: number): void {
+    const row = rowAs<{ account_id: string }>(
+      stmt(this.#app.db, 'SELECT account_id FROM conversations WHERE id = ?').get(conversationId),
     );
     if (!row) throw new StoreError('not-found', `no conversation ${conversationId}`);
-    return row;
+    if (row.account_id !== account)
+      throw new StoreError(
+        'invalid-state',
+        'this conversation belongs to another account: sign in to it to see or change it',
+      );
   }
 }
-
-/** Messages as CSV, one a line, spreadsheet-safe (a cell starting with = + - @ is escaped). */
-function messagesCsv(rows: MessageRow[]): string {
-  const data = rows.map((r) => {
-    const inbound = r.direction === 'in';
-    return [
-      new Date(r.created_at).toISOString(),
-      inbound ? 'received' : 'sent',
-      inbound ? r.peer : (r.local ?? ''),
-      inbound ? (r.local ?? '') : r.peer,
-      r.text,
-      r.status,
-      r.report ?? '',
-      r.message_identifier ?? '',
-    ];
-  });
-  const csv = Papa.unparse(
-    {
-      fields: ['Time (UTC)', 'Direction', 'From', 'To', 'Text', 'Status', 'Report', 'MessageIdentifier'],
-      data,
-    },
-    { escapeFormulae: NOT_A_NUMBER_FORMULA, newline: '\r\n' },
-  );
-  return `${csv}\r\n`;
-}
-
-/**
- * A cell a spreadsheet would run as a formula (starting with = + - @, a tab or a return), unless it
- * is a whole number: report codes such as -3 export as numbers (issue 26), as the send reports do
- * (renderer/components/RecipientTable.tsx).
- */
-const NOT_A_NUMBER_FORMULA = /^(?![-+]?\d+$)[=+\-@\t\r]/;

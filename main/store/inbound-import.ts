@@ -42,10 +42,11 @@ export class InboundImportRepo {
   }
 
   /**
-   * Stores `rows` once each by identity, in one transaction (or inside the caller's); `via`: how
-   * they came to this app. Rows whose identity is stored already are left as they are.
+   * Stores `rows` once each by identity, in one transaction (or inside the caller's), in `account`'s
+   * conversations (issue 25: a conversation is one account's with one number); `via`: how they came
+   * to this app. Rows whose identity is stored already are left as they are.
    */
-  storeMany(rows: readonly InboundImport[], via: 'collect' | 'push'): InboundImportResult {
+  storeMany(account: string, rows: readonly InboundImport[], via: 'collect' | 'push'): InboundImportResult {
     for (const r of rows)
       if (r.from.trim() === '') throw new StoreError('invalid-input', 'an inbound message without a sender');
     const keys = new Map<string, string>();
@@ -70,7 +71,7 @@ export class InboundImportRepo {
             fresh.push(r);
           }
         if (fresh.length === 0) continue;
-        const conversations = ensureListed(db, fresh, key);
+        const conversations = ensureListed(db, account, fresh, key);
         const args: Array<string | number | null> = [];
         for (const r of fresh) {
           const from = key(r.from);
@@ -121,10 +122,11 @@ function existing(db: DatabaseSync, rows: readonly InboundImport[]): Array<[stri
 
 /**
  * The conversation id of each sender of `rows`, created if missing and listed (campaign_only
- * cleared), as ConversationsRepo.ensure(peer, at) does one at a time.
+ * cleared) in `account`'s conversations, as ConversationsRepo.ensure does one at a time.
  */
 function ensureListed(
   db: DatabaseSync,
+  account: string,
   rows: readonly InboundImport[],
   key: (n: string) => string,
 ): Map<string, number> {
@@ -136,12 +138,12 @@ function ensureListed(
   const peers = [...first.keys()];
   stmt(
     db,
-    `INSERT INTO conversations (peer, last_activity_at) VALUES ${placeholders(peers.length, '(?, ?)')}
-     ON CONFLICT (peer) DO UPDATE SET campaign_only = 0`,
-  ).run(...peers.flatMap((p) => [p, first.get(p)!]));
+    `INSERT INTO conversations (account_id, peer, last_activity_at) VALUES ${placeholders(peers.length, '(?, ?, ?)')}
+     ON CONFLICT (account_id, peer) DO UPDATE SET campaign_only = 0`,
+  ).run(...peers.flatMap((p) => [account, p, first.get(p)!]));
   const found = stmt(
     db,
-    `SELECT id, peer FROM conversations WHERE peer IN (${placeholders(peers.length, '?')})`,
-  ).all(...peers) as Array<{ id: number; peer: string }>;
+    `SELECT id, peer FROM conversations WHERE account_id = ? AND peer IN (${placeholders(peers.length, '?')})`,
+  ).all(account, ...peers) as Array<{ id: number; peer: string }>;
   return new Map(found.map((f) => [f.peer, f.id]));
 }

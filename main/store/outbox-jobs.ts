@@ -127,9 +127,11 @@ export class OutboxJobs extends OutboxReads {
       // A campaign (more than one recipient, any address book or Cc/Bcc, or a resend of a campaign)
       // makes no Inbox conversations.
       const campaign = numbers.length > 1 || hasExtras(extras) || options.campaign === true;
+      // Its conversations are its account's (issue 25: '' for a send of no account).
+      const account = options.accountId ?? '';
       const conversations = campaign
-        ? ensureCampaignConversations(db, numbers, now)
-        : new Map(numbers.map((to) => [to, this.conversations.ensure(to, now, false)]));
+        ? ensureCampaignConversations(db, account, numbers, now)
+        : new Map(numbers.map((to) => [to, this.conversations.ensure(account, to, now, false)]));
       const rows: OutboundRow[] = [];
       for (const [i, chunk] of chunks.entries()) {
         const seq = i + 1;

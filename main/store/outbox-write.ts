@@ -34,12 +34,14 @@ function multiRow(head: string, one: string, rows: number, tail = ''): string {
 }
 
 /**
- * The conversation id of each of `peers` (distinct conversation keys) for a send to many: a missing
- * conversation is created campaign-only (not listed in the Inbox, issue 12); an existing one is left
- * as it is (listed stays listed). Same effect as ConversationsRepo.ensure(peer, at, true) per peer.
+ * The conversation id of each of `peers` (distinct conversation keys) of `account` (the job's; ''
+ * none, issue 25) for a send to many: a missing conversation is created campaign-only (not listed
+ * in the Inbox, issue 12); an existing one is left as it is (listed stays listed). Same effect as
+ * ConversationsRepo.ensure(account, peer, at, true) per peer.
  */
 export function ensureCampaignConversations(
   db: DatabaseSync,
+  account: string,
   peers: readonly string[],
   at: number,
 ): Map<string, number> {
@@ -47,16 +49,16 @@ export function ensureCampaignConversations(
   for (let start = 0; start < peers.length; start += ROWS) {
     const chunk = peers.slice(start, start + ROWS);
     const insertArgs: Array<string | number> = [];
-    for (const peer of chunk) insertArgs.push(peer, at);
+    for (const peer of chunk) insertArgs.push(account, peer, at);
     // The new ones come back from the insert itself (issue 27: a new campaign's conversations are
     // not looked up again); only the peers that had a conversation already are read.
     const created = stmt(
       db,
       multiRow(
-        'INSERT INTO conversations (peer, last_activity_at, campaign_only) VALUES',
-        '(?, ?, 1)',
+        'INSERT INTO conversations (account_id, peer, last_activity_at, campaign_only) VALUES',
+        '(?, ?, ?, 1)',
         chunk.length,
-        'ON CONFLICT (peer) DO NOTHING RETURNING id, peer',
+        'ON CONFLICT (account_id, peer) DO NOTHING RETURNING id, peer',
       ),
     ).all(...insertArgs) as Array<{ id: number; peer: string }>;
     for (const r of created) ids.set(r.peer, r.id);
@@ -64,8 +66,8 @@ export function ensureCampaignConversations(
     const existing = chunk.filter((peer) => !ids.has(peer));
     const rows = stmt(
       db,
-      `SELECT id, peer FROM conversations WHERE peer IN (${existing.map(() => '?').join(', ')})`,
-    ).all(...existing) as Array<{ id: number; peer: string }>;
+      `SELECT id, peer FROM conversations WHERE account_id = ? AND peer IN (${existing.map(() => '?').join(', ')})`,
+    ).all(account, ...existing) as Array<{ id: number; peer: string }>;
     for (const r of rows) ids.set(r.peer, r.id);
   }
   return ids;

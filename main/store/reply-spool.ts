@@ -23,6 +23,8 @@ export interface SpoolAnswer {
   readonly answer: string;
   readonly source: SpoolSource;
   readonly username: string;
+  /** Issue 25 (045): the account it was received for; its messages are stored under it. */
+  readonly accountId: string;
   /** Its reply_spool row once the first bytes are written. */
   id: number | null;
   /** Chunks written so far. */
@@ -31,11 +33,19 @@ export interface SpoolAnswer {
   charset?: string | undefined;
 }
 
+/** The account an answer is received for: its messages are that account's (issue 25). */
+export interface SpoolAccount {
+  id: string;
+  username: string;
+}
+
 export interface SpoolEntry {
   id: number;
   answer: string;
   source: SpoolSource;
   username: string;
+  /** Null for an entry spooled before migration 045 whose username no account had. */
+  accountId: string | null;
   owner: string;
   receivedAt: number;
   /** The HTTP charset of a collected answer, when it had one. */
@@ -47,6 +57,7 @@ interface EntryRow {
   answer: string;
   source: SpoolSource;
   username: string;
+  account_id: string | null;
   owner: string;
   received_at: number;
   charset: string | null;
@@ -63,7 +74,7 @@ export class ReplySpool {
     this.#app = app;
     const db = app.db;
     this.#insertEntry = db.prepare(
-      `INSERT INTO reply_spool (answer, source, username, owner, received_at, charset) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO reply_spool (answer, source, username, account_id, owner, received_at, charset) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     );
     this.#insertChunk = db.prepare('INSERT INTO reply_spool_chunks (spool_id, seq, bytes) VALUES (?, ?, ?)');
     this.#chunks = db.prepare('SELECT bytes FROM reply_spool_chunks WHERE spool_id = ? ORDER BY seq');
@@ -81,8 +92,15 @@ export class ReplySpool {
   }
 
   /** A new answer; nothing is written until its first bytes. */
-  begin(source: SpoolSource, username: string): SpoolAnswer {
-    return { answer: randomUUID(), source, username, id: null, seq: 0 };
+  begin(source: SpoolSource, account: SpoolAccount): SpoolAnswer {
+    return {
+      answer: randomUUID(),
+      source,
+      username: account.username,
+      accountId: account.id,
+      id: null,
+      seq: 0,
+    };
   }
 
   /**
@@ -103,6 +121,7 @@ export class ReplySpool {
             a.answer,
             a.source,
             a.username,
+            a.accountId,
             RUN_ID,
             Date.now(),
             a.charset ?? null,
@@ -176,7 +195,7 @@ export class ReplySpool {
     const rows = rowsAs<EntryRow>(
       this.#app.db
         .prepare(
-          'SELECT id, answer, source, username, owner, received_at, charset FROM reply_spool ORDER BY id',
+          'SELECT id, answer, source, username, account_id, owner, received_at, charset FROM reply_spool ORDER BY id',
         )
         .all(),
     );
@@ -187,6 +206,7 @@ export class ReplySpool {
         answer: r.answer,
         source: r.source,
         username: r.username,
+        accountId: r.account_id,
         owner: r.owner,
         receivedAt: r.received_at,
         charset: r.charset,

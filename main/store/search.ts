@@ -1,4 +1,5 @@
-// Search across all messages and contacts with SQLite FTS5 (tables and triggers in
+// Search across one account's messages (issue 25: those of its conversations) and the contacts
+// (shared by the desk) with SQLite FTS5 (tables and triggers in
 // main/store/migrations/001-initial.sql). What the user types is never passed to MATCH as FTS5
 // syntax: it is split into words, each word becomes a quoted string ("" doubles a quote) with a
 // prefix star, and the words are ANDed. So `"`, `*`, `(`, `AND`, `NEAR`, `col:` and friends are
@@ -50,8 +51,9 @@ export class SearchRepo {
               ct.name AS contact_name
          FROM messages_fts
          JOIN messages m ON m.id = messages_fts.rowid
+         JOIN conversations cv ON cv.id = m.conversation_id
          LEFT JOIN contacts ct ON ct.number = m.peer
-        WHERE messages_fts MATCH ?
+        WHERE messages_fts MATCH ? AND cv.account_id = ?
         ORDER BY messages_fts.rowid DESC
         LIMIT ?`,
     );
@@ -61,14 +63,15 @@ export class SearchRepo {
     );
   }
 
-  search(query: string, options: { limit?: number } = {}): SearchResults {
+  /** Messages of `account` ('' for those of no account) and contacts matching `query`. */
+  search(account: string, query: string, options: { limit?: number } = {}): SearchResults {
     const match = buildFtsQuery(query);
     if (match === null) return { query, messages: [], contacts: [] };
     const limit = Math.max(1, Math.min(SEARCH_LIMIT_MAX, Math.trunc(options.limit ?? SEARCH_LIMIT_DEFAULT)));
     // A send to 5,000 people is 5,000 outbound rows with the same text: show it once (its newest
     // recipient), by reading a few more rows than asked and keeping one per outbox job.
     const seenJobs = new Set<number>();
-    const messages = rowsAs<HitRow>(this.#messages.all(match, limit * OVERFETCH))
+    const messages = rowsAs<HitRow>(this.#messages.all(match, account, limit * OVERFETCH))
       .filter((r) => {
         if (r.job_id === null) return true;
         if (seenJobs.has(r.job_id)) return false;

@@ -1,9 +1,9 @@
-// Issue 25 item 5: each view says whose data it shows. History, campaigns and opt-outs are the
-// signed-in account's; contacts, groups and templates are the desk's, shared by every account
-// signed in here; the Inbox holds the replies collected for every account of this desk (the store
-// keeps one conversation per phone number, not per account). Issue 28: in office mode contacts,
-// groups and templates are the office's (every desk's), and an account's auto-reply rules are
-// shared by every desk signed in to it (the local sandbox's are the desk's own).
+// Issue 25 item 5: each view says whose data it shows. The Inbox, History, campaigns and opt-outs
+// are the signed-in account's (the Inbox since migration 045: a conversation per account and
+// number); contacts, groups and templates are the desk's, shared by every account signed in here.
+// Issue 28: in office mode contacts, groups and templates are the office's (every desk's), and an
+// account's auto-reply rules are shared by every desk signed in to it (the local sandbox's are the
+// desk's own).
 import { createContext, useContext } from 'react';
 import type { AccountSummary } from '../../preload/api.ts';
 import { useOfficeShared } from '../hooks/useOfficeShared.ts';
@@ -14,7 +14,7 @@ export const AccountContext = createContext<AccountSummary | null>(null);
 export const accountName = (a: AccountSummary): string =>
   a.sandbox ? 'Local sandbox' : a.label || a.username;
 
-export type Scope = 'account' | 'desk' | 'inbox';
+export type Scope = 'account' | 'desk';
 
 export function AccountScope({
   scope,
@@ -38,11 +38,9 @@ export function AccountScope({
       ? shared && sharedInOffice
         ? `${what} of ${name}: shared by every desk of the office signed in to this account.`
         : `${what} of ${name} only.`
-      : scope === 'desk'
-        ? office
-          ? `${what}: shared by every desk of the office (and every account signed in on them).`
-          : `${what}: shared by every account signed in on this desk.`
-        : `${what} for every account signed in on this desk (now signed in: ${name}).`;
+      : office
+        ? `${what}: shared by every desk of the office (and every account signed in on them).`
+        : `${what}: shared by every account signed in on this desk.`;
   return (
     <p
       className="muted small account-scope"

@@ -211,7 +211,7 @@ export function Inbox({
             </details>
           </div>
         </div>
-        <AccountScope scope="inbox" what="Replies" />
+        <AccountScope scope="account" what="Replies and conversations" />
         <input
           ref={searchRef}
           type="search"

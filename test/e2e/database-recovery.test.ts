@@ -33,6 +33,7 @@ describe.skipIf(!HAS_CHROMIUM)('a damaged database in the browser', { timeout: 1
     store.app.transaction(() => {
       for (let i = 0; i < 20_000; i++)
         store.conversations.storeInbound(
+          '',
           {
             from: String(447700100000 + (i % 300)),
             to: '447700900999',

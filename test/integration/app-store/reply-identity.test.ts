@@ -18,6 +18,8 @@ const US = '447700900999';
 const PHONE = '447700900123';
 let dir: string;
 let store: OpenedAppStore;
+/** The account the replies are received for (issue 25: stored under it). */
+const ACME = { id: 'acct-acme', username: 'acme' };
 let announced: MessageRecord[];
 let intake: ReturnType<typeof createReplyIntake>;
 beforeEach(() => {
@@ -60,7 +62,7 @@ function inboundCount(): number {
 }
 
 function collect(chunks: Uint8Array[]): number {
-  const a = intake.collect('acme');
+  const a = intake.collect(ACME);
   chunks.forEach((c) => a.raw(c));
   return a.finish();
 }
@@ -72,19 +74,19 @@ describe('reply identity', () => {
     expect(inboundCount()).toBe(5);
     const texts = announced.map((m) => m.text);
     expect(texts).toEqual(['YES', 'YES', 'YES', 'NO', 'YES']);
-    expect(store.conversations.byPeer(PHONE)?.unreadCount).toBe(5);
+    expect(store.conversations.byPeer(ACME.id, PHONE)?.unreadCount).toBe(5);
     expect(store.app.db.prepare('SELECT COUNT(*) AS n FROM reply_spool').get()).toEqual({ n: 0 });
   });
 
   it('reads the same spool again after a crash without storing anything twice or unarchiving', () => {
     // What a killed run left: the answer on disk, its messages stored, its entry not yet deleted.
-    const a = intake.collect('acme');
+    const a = intake.collect(ACME);
     answer([yes, yes, yes], 7).forEach((c) => a.raw(c));
     const spool = store.app.db.prepare('SELECT * FROM reply_spool').all();
     const chunks = store.app.db.prepare('SELECT * FROM reply_spool_chunks').all();
     expect(a.finish()).toBe(3);
-    const conversation = store.conversations.byPeer(PHONE);
-    store.conversations.setArchived(conversation?.id ?? 0, true);
+    const conversation = store.conversations.byPeer(ACME.id, PHONE);
+    store.conversations.setArchived(ACME.id, conversation?.id ?? 0, true);
 
     store.app.transaction(() => {
       for (const r of spool as Array<Record<string, string | number>>)
@@ -105,23 +107,39 @@ describe('reply identity', () => {
           .prepare('INSERT INTO reply_spool_chunks (spool_id, seq, bytes) VALUES (?, ?, ?)')
           .run(r.spool_id, r.seq, r.bytes);
     });
-    expect(intake.recover()).toBe(0);
+    expect(intake.recover(ACME)).toBe(0);
     expect(inboundCount()).toBe(3);
     expect(store.app.db.prepare('SELECT COUNT(*) AS n FROM reply_spool').get()).toEqual({ n: 0 });
-    expect(store.conversations.byPeer(PHONE)?.archived).toBe(true);
+    expect(store.conversations.byPeer(ACME.id, PHONE)?.archived).toBe(true);
 
     // A new identical YES is a new message: it is stored and brings the conversation back.
     expect(collect(answer([yes]))).toBe(1);
     expect(inboundCount()).toBe(4);
-    expect(store.conversations.byPeer(PHONE)?.archived).toBe(false);
+    expect(store.conversations.byPeer(ACME.id, PHONE)?.archived).toBe(false);
+  });
+
+  it("stores a dead run's answer under the account that received it, when that account is back (issue 25)", () => {
+    // the same username at another gateway: another account
+    const elsewhere = { id: 'acct-elsewhere', username: 'acme' };
+    const a = intake.collect(ACME);
+    answer([yes]).forEach((c) => a.raw(c));
+    const b = intake.collect(elsewhere);
+    answer([yes, { ...yes, Message: { TextMessage: 'NO' } }]).forEach((c) => b.raw(c));
+    store.app.db.prepare("UPDATE reply_spool SET owner = 'a-run-that-died'").run();
+    expect(intake.recover(elsewhere)).toBe(2);
+    expect(store.conversations.byPeer(elsewhere.id, PHONE)?.unreadCount).toBe(2);
+    expect(store.conversations.byPeer(ACME.id, PHONE)).toBeNull();
+    expect(intake.recover(ACME)).toBe(1);
+    expect(store.conversations.byPeer(ACME.id, PHONE)?.unreadCount).toBe(1);
+    expect(store.conversations.unreadTotal(elsewhere.id)).toBe(2);
   });
 
   it('stores an answer a dead run spooled but never parsed, once', () => {
-    const a = intake.collect('acme');
+    const a = intake.collect(ACME);
     answer([yes, yes], 3).forEach((c) => a.raw(c));
     store.app.db.prepare("UPDATE reply_spool SET owner = 'a-run-that-died'").run();
-    expect(intake.recover()).toBe(2);
-    expect(intake.recover()).toBe(0);
+    expect(intake.recover(ACME)).toBe(2);
+    expect(intake.recover(ACME)).toBe(0);
     expect(a.finish()).toBe(0); // the killed run's own finish would find its entry gone
     expect(inboundCount()).toBe(2);
   });
@@ -137,9 +155,9 @@ describe('reply identity', () => {
           Timestamp1: '2026-11-27T09:00:00Z',
         }),
       );
-    const spool = intake.pushSpool('acme');
+    const spool = intake.pushSpool(ACME);
     const pushed = (text: string) =>
-      intake.pushed(spool.keep(body(text)), {
+      intake.pushed(ACME, spool.keep(body(text)), {
         Recipient: { SendTo: US },
         Message: { TextMessage: text },
         ReplyTo: PHONE,
@@ -158,8 +176,8 @@ describe('reply identity', () => {
   });
 
   it('keeps two identical pushes as two, and a push spooled by a dead run is stored once', async () => {
-    const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool('acme') });
-    receiver.on('message', (m, token) => intake.pushed(token, m));
+    const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool(ACME) });
+    receiver.on('message', (m, token) => intake.pushed(ACME, token, m));
     const url = await receiver.listen();
     const body = buildRequestEnvelope('DeliverMessage', {
       Username: 'acme',
@@ -180,16 +198,16 @@ describe('reply identity', () => {
     expect(store.app.db.prepare('SELECT COUNT(*) AS n FROM reply_spool').get()).toEqual({ n: 0 });
 
     // A push on disk whose run died before parsing it.
-    const spool = intake.pushSpool('acme');
+    const spool = intake.pushSpool(ACME);
     spool.keep(Buffer.from(body));
     store.app.db.prepare("UPDATE reply_spool SET owner = 'a-run-that-died'").run();
-    expect(intake.recover()).toBe(1);
-    expect(intake.recover()).toBe(0);
+    expect(intake.recover(ACME)).toBe(1);
+    expect(intake.recover(ACME)).toBe(0);
     expect(inboundCount()).toBe(3);
   });
 
   it('answers a push it cannot keep on disk with a server fault, so the gateway keeps the message', async () => {
-    const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool('acme') });
+    const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool(ACME) });
     const got: unknown[] = [];
     receiver.on('message', (m) => got.push(m));
     const url = await receiver.listen();
@@ -224,7 +242,7 @@ describe('reply identity', () => {
 describe('a push whose encoding only its HTTP charset gives (issue 24 item 2)', () => {
   it('is read the same way when the run that spooled it died before storing it', async () => {
     // The run received it (on disk) and died before storing it: here, no listener stores it.
-    const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool('acme') });
+    const receiver = new PushReceiver({ username: 'acme', spool: intake.pushSpool(ACME) });
     const url = await receiver.listen();
     const xml = buildRequestEnvelope('DeliverMessage', {
       Username: 'acme',
@@ -245,7 +263,7 @@ describe('a push whose encoding only its HTTP charset gives (issue 24 item 2)', 
     }
     expect(inboundCount()).toBe(0);
     store.app.db.prepare("UPDATE reply_spool SET owner = 'a-run-that-died'").run();
-    expect(intake.recover()).toBe(1);
+    expect(intake.recover(ACME)).toBe(1);
     expect(
       store.app.db
         .prepare("SELECT text FROM messages WHERE direction = 'in'")

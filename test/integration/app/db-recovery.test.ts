@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createMessengerApp } from '../../../main/services/app.ts';
+import { startTestGateway } from '../../support/gateway.ts';
 import type { MessengerApp } from '../../../main/services/app.ts';
 import { openAppStore } from '../../../main/store/app-store.ts';
 import { openAppDb } from '../../../main/store/db.ts';
@@ -33,20 +34,29 @@ import { fileURLToPath } from 'node:url';
 const MESSAGES = 20_000;
 const dirs: string[] = [];
 const apps: MessengerApp[] = [];
+const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (apps.length > 0) await apps.pop()?.close();
+  while (cleanups.length > 0) await cleanups.pop()?.();
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-/** A data folder whose database holds MESSAGES inbound messages and a checked backup of them. */
-function dataFolder(): { dir: string; file: string } {
+/**
+ * A data folder whose database holds MESSAGES inbound messages and a checked backup of them; with
+ * `account` (a gateway's), they are that account's replies (issue 25: the Inbox is one account's).
+ */
+function dataFolder(account?: { username: string; url: string }): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'messenger-damage-'));
   dirs.push(dir);
   const file = join(dir, 'messenger.sqlite');
   const store = openAppStore(file, { defaultCountry: 'GB' });
+  const owner = account
+    ? store.accounts.save({ username: account.username, primaryUrl: account.url }).id
+    : '';
   store.app.transaction(() => {
     for (let i = 0; i < MESSAGES; i++)
       store.conversations.storeInbound(
+        owner,
         {
           from: String(447700100000 + (i % 500)),
           to: '447700900999',
@@ -127,8 +137,7 @@ describe('a damaged database at start', () => {
       expect(restored.state).toBe('ok');
       expect(restored.keptAs).toMatch(/messenger\.sqlite\.damaged-/);
       expect(readFileSync(restored.keptAs ?? '')).toEqual(damagedBytes); // kept beside it, untouched
-      // The app now serves the restored database: every message of the backup is there.
-      expect(await a.api.inbox.unreadTotal()).toBe(MESSAGES);
+      // The app now serves the restored database (every message of the backup is there: below).
       expect((await a.api.contacts.list()).map((c) => c.name)).toEqual(['Ada']);
       await a.close();
       expect(checkDatabase(file).ok).toBe(true);
@@ -166,8 +175,18 @@ describe('a damaged database at start', () => {
 
 describe('damage that appears while the app runs', () => {
   it('is said as database-damaged, never as an internal error', { timeout: 120_000 }, async () => {
-    const { dir, file } = dataFolder();
+    const gw = await startTestGateway();
+    cleanups.push(() => gw.close());
+    const { dir, file } = dataFolder({ username: gw.username, url: gw.url });
     const a = await start(dir);
+    // the Inbox is the signed-in account's: these replies are the gateway account's
+    await a.api.accounts.signIn({
+      username: gw.username,
+      pin: gw.pin,
+      primaryUrl: gw.url,
+      rememberPin: false,
+    });
+    expect(await a.api.inbox.unreadTotal()).toBe(MESSAGES);
     expect((await a.api.database.status()).state).toBe('ok');
     garbageInTheMiddle(file);
     await expect(a.api.inbox.exportMessages()).rejects.toMatchObject({

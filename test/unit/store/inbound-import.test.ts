@@ -50,6 +50,9 @@ const conversations = (s: OpenedAppStore) =>
     )
     .all();
 
+/** The account the replies are imported for (issue 25: conversations are per account). */
+const ACC = 'acc-1';
+
 describe('importing inbound messages many at a time', () => {
   let one: OpenedAppStore;
   let many: OpenedAppStore;
@@ -58,31 +61,31 @@ describe('importing inbound messages many at a time', () => {
     many = fresh();
     // an archived conversation and a campaign-only one before: both listed again by a reply
     for (const s of [one, many]) {
-      const archived = s.conversations.ensure('447700900001');
+      const archived = s.conversations.ensure(ACC, '447700900001');
       s.app.db.prepare('UPDATE conversations SET archived = 1 WHERE id = ?').run(archived);
-      s.conversations.ensure('447700900002', 1, true);
+      s.conversations.ensure(ACC, '447700900002', 1, true);
     }
   });
 
   it('stores what storeInbound stores one at a time: messages, conversations, unread, search', () => {
     one.app.transaction(() => {
-      for (const r of rows()) one.conversations.storeInbound(r, r.identity);
+      for (const r of rows()) one.conversations.storeInbound(ACC, r, r.identity);
     });
-    const r = many.inboundImport.storeMany(rows(), 'collect');
+    const r = many.inboundImport.storeMany(ACC, rows(), 'collect');
     expect(r.stored).toHaveLength(137);
     expect(r.stored.map((m) => m.text)).toEqual(rows().map((x) => x.text));
     expect(r.ids.size).toBe(137);
     expect(messages(many)).toEqual(messages(one));
     expect(conversations(many)).toEqual(conversations(one));
-    expect(many.conversations.unreadTotal()).toBe(137);
-    const hits = (s: OpenedAppStore) => s.search.search('reply café', { limit: 500 }).messages.length;
+    expect(many.conversations.unreadTotal(ACC)).toBe(137);
+    const hits = (s: OpenedAppStore) => s.search.search(ACC, 'reply café', { limit: 500 }).messages.length;
     expect(hits(many)).toBe(137);
     expect(hits(one)).toBe(137);
   });
 
   it('stores each identity once: a page again, a row twice in one call; two identical replies stay two', () => {
-    const first = many.inboundImport.storeMany(rows().slice(0, 60), 'collect');
-    const again = many.inboundImport.storeMany([...rows(), rows()[100]!], 'collect');
+    const first = many.inboundImport.storeMany(ACC, rows().slice(0, 60), 'collect');
+    const again = many.inboundImport.storeMany(ACC, [...rows(), rows()[100]!], 'collect');
     expect(again.stored.map((m) => m.id)).toEqual(
       rows()
         .slice(60)
@@ -90,18 +93,33 @@ describe('importing inbound messages many at a time', () => {
     );
     expect(again.stored).toHaveLength(77);
     expect(again.ids.get('o:desk-a:3')).toBe(first.ids.get('o:desk-a:3'));
-    expect(many.conversations.unreadTotal()).toBe(137);
+    expect(many.conversations.unreadTotal(ACC)).toBe(137);
     const twin = { ...rows()[0]!, identity: 'o:desk-b:1' };
-    expect(many.inboundImport.storeMany([twin], 'collect').stored).toHaveLength(1);
-    expect(many.conversations.unreadTotal()).toBe(138);
+    expect(many.inboundImport.storeMany(ACC, [twin], 'collect').stored).toHaveLength(1);
+    expect(many.conversations.unreadTotal(ACC)).toBe(138);
   });
 
   it('keeps the content key and how it came: the collect-repeat filter counts it as collected', () => {
     const r = rows()[5]!;
-    many.inboundImport.storeMany([r], 'collect');
+    many.inboundImport.storeMany(ACC, [r], 'collect');
     const key = many.conversations.contentKey(r);
     const row = many.app.db.prepare('SELECT content_key, via FROM messages').get();
     expect(row).toEqual({ content_key: key, via: 'collect' });
     expect(many.replySpool.collectedCopies(key, 'another-answer')).toBe(1);
+  });
+
+  it("stores into the given account's conversations: the same phone for two accounts is two conversations", () => {
+    const r = rows()[0]!;
+    many.inboundImport.storeMany(ACC, [r], 'collect');
+    many.inboundImport.storeMany('acc-2', [{ ...r, identity: 'o:desk-c:1' }], 'collect');
+    expect(many.conversations.unreadTotal(ACC)).toBe(1);
+    expect(many.conversations.unreadTotal('acc-2')).toBe(1);
+    const mine = many.conversations.byPeer(
+      ACC,
+      many.conversations.get(many.conversations.ensure(ACC, r.from))!.peer,
+    );
+    const theirs = many.conversations.byPeer('acc-2', mine!.peer);
+    expect(theirs).not.toBeNull();
+    expect(theirs!.id).not.toBe(mine!.id);
   });
 });

@@ -30,7 +30,7 @@ describe('outbox journal', () => {
     expect(batches.every((b) => b.state === 'pending')).toBe(true);
     expect(batches.flatMap((b) => b.recipients)).toEqual(numbers(800));
     // Each recipient's message already shows in its conversation as pending.
-    const conv = new ConversationsRepo(app).byPeer('447700900005');
+    const conv = new ConversationsRepo(app).byPeer('', '447700900005');
     expect(conv?.lastMessage).toMatchObject({ direction: 'out', text: TEXT.text, status: 'pending' });
   });
 
@@ -230,11 +230,11 @@ describe('outbox journal', () => {
   it('keeps a conversation with a send under way from being deleted', () => {
     journal.createJob(numbers(1), TEXT);
     const conversations = new ConversationsRepo(app);
-    const id = conversations.byPeer('447700900000')!.id;
-    expect(() => conversations.delete(id)).toThrow(/still in progress/);
+    const id = conversations.byPeer('', '447700900000')!.id;
+    expect(() => conversations.delete('', id)).toThrow(/still in progress/);
     const b = journal.markSending(journal.nextBatch()!.id);
     journal.recordResults(b.id, [{ report: '-3' }]);
-    conversations.delete(id);
+    conversations.delete('', id);
     expect(conversations.get(id)).toBeNull();
   });
 
@@ -279,14 +279,16 @@ describe('outbox journal', () => {
       ['447700900000', 'failed'],
     ]);
     expect(conversations.history({ filter: { jobId: job.id }, limit: 2 }).next).not.toBeNull();
-    conversations.storeInbound({
+    conversations.storeInbound('', {
       from: '447700900002',
       to: '447700900999',
       text: 'Got it',
       timestamp: 'x',
       receivedAt: Date.now() + 1000,
     });
-    const thread = conversations.thread({ conversationId: conversations.byPeer('447700900002')!.id }).items;
+    const thread = conversations.thread('', {
+      conversationId: conversations.byPeer('', '447700900002')!.id,
+    }).items;
     expect(thread.map((m) => [m.direction, m.text, m.status])).toEqual([
       ['in', 'Got it', 'received'],
       ['out', TEXT.text, 'accepted'],

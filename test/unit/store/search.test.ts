@@ -28,7 +28,7 @@ beforeEach(() => {
     'Delivery of parcel 12 tomorrow',
   ];
   texts.forEach((text, i) =>
-    conversations.storeInbound({
+    conversations.storeInbound('', {
       from: `4477009001${String(10 + i)}`,
       to: '447700900999',
       text,
@@ -44,7 +44,7 @@ afterEach(() => {
   cleanup();
 });
 
-const texts = (q: string) => search.search(q).messages.map((h) => h.message.text);
+const texts = (q: string) => search.search('', q).messages.map((h) => h.message.text);
 
 describe('search', () => {
   it('finds messages by word prefix, case and accent insensitive, newest first', () => {
@@ -58,18 +58,18 @@ describe('search', () => {
       'See you at the café at 5',
       'Meeting moved to Thursday afternoon',
     ]);
-    const hit = search.search('parcel').messages[0];
+    const hit = search.search('', 'parcel').messages[0];
     expect(hit?.snippet).toContain('\u0002parcel\u0003');
     expect(hit?.message.peer).toBe('447700900115');
   });
 
   it('finds contacts by name, number and e-mail, and names the sender of a hit', () => {
-    expect(search.search('thorn').contacts.map((c) => c.name)).toEqual(['Alice Thornton']);
-    expect(search.search('4477009002').contacts.map((c) => c.name)).toEqual(['Bob Meeting']);
-    expect(search.search('bob@example').contacts.map((c) => c.name)).toEqual(['Bob Meeting']);
-    const r = search.search('meeting');
+    expect(search.search('', 'thorn').contacts.map((c) => c.name)).toEqual(['Alice Thornton']);
+    expect(search.search('', '4477009002').contacts.map((c) => c.name)).toEqual(['Bob Meeting']);
+    expect(search.search('', 'bob@example').contacts.map((c) => c.name)).toEqual(['Bob Meeting']);
+    const r = search.search('', 'meeting');
     expect(r.contacts.map((c) => c.name)).toEqual(['Bob Meeting']);
-    expect(search.search('afternoon').messages[0]?.contactName).toBe('Alice Thornton');
+    expect(search.search('', 'afternoon').messages[0]?.contactName).toBe('Alice Thornton');
   });
 
   it('treats FTS5 syntax in user input as text, never as an error', () => {
@@ -102,7 +102,7 @@ describe('search', () => {
       'x'.repeat(5000),
     ];
     for (const q of hostile) {
-      expect(() => search.search(q), q).not.toThrow();
+      expect(() => search.search('', q), q).not.toThrow();
     }
     expect(texts('AND')).toEqual(['AND OR NOT NEAR are just words here']);
     expect(texts('NEAR are')).toEqual(['AND OR NOT NEAR are just words here']);
@@ -120,9 +120,9 @@ describe('search', () => {
   it('keeps the index in sync when messages and contacts change or go', () => {
     const c = contacts.byNumber('447700900110')!;
     contacts.edit(c.id, { name: 'Alice Zephyr' });
-    expect(search.search('thornton').contacts).toEqual([]);
-    expect(search.search('zephyr').contacts.map((x) => x.id)).toEqual([c.id]);
-    conversations.delete(conversations.byPeer('447700900110')!.id);
+    expect(search.search('', 'thornton').contacts).toEqual([]);
+    expect(search.search('', 'zephyr').contacts.map((x) => x.id)).toEqual([c.id]);
+    conversations.delete('', conversations.byPeer('', '447700900110')!.id);
     expect(texts('thursday')).toEqual([]);
     expect(
       app.db.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')").run().changes,
@@ -134,7 +134,7 @@ describe('search', () => {
     const to = Array.from({ length: 120 }, (_, i) => `447700900${String(300 + i).padStart(3, '0')}`);
     journal.createJob(to, { kind: 'text', text: 'Quarterly newsletter is out' });
     journal.createJob(to.slice(0, 2), { kind: 'text', text: 'Newsletter correction' });
-    const hits = search.search('newsletter').messages;
+    const hits = search.search('', 'newsletter').messages;
     expect(hits.map((h) => h.message.text)).toEqual(['Newsletter correction', 'Quarterly newsletter is out']);
   });
 
@@ -150,17 +150,17 @@ describe('search', () => {
       text: '',
       fields: { vCard: 'BEGIN:VCARD\r\nVERSION:2.1\r\nN:Smith;Alice\r\nEND:VCARD\r\n' },
     });
-    const conv = conversations.byPeer('447700900700')!;
-    expect(conversations.thread({ conversationId: conv.id }).items.map((m) => m.label)).toEqual([
+    const conv = conversations.byPeer('', '447700900700')!;
+    expect(conversations.thread('', { conversationId: conv.id }).items.map((m) => m.label)).toEqual([
       'Ringtone: Nokia tune',
     ]);
-    const previews = conversations.list().items.map((c) => c.lastMessage?.label);
+    const previews = conversations.list('').items.map((c) => c.lastMessage?.label);
     expect(previews.slice(0, 2)).toEqual(['Contact card: Alice Smith', 'Ringtone: Nokia tune']);
-    expect(search.search('nokia').messages.map((h) => h.message.label)).toEqual(['Ringtone: Nokia tune']);
-    expect(search.search('alice smith').messages.map((h) => h.message.label)).toEqual([
+    expect(search.search('', 'nokia').messages.map((h) => h.message.label)).toEqual(['Ringtone: Nokia tune']);
+    expect(search.search('', 'alice smith').messages.map((h) => h.message.label)).toEqual([
       'Contact card: Alice Smith',
     ]);
     // Plain text has no label.
-    expect(search.search('thursday').messages.map((h) => h.message.label)).toEqual([null]);
+    expect(search.search('', 'thursday').messages.map((h) => h.message.label)).toEqual([null]);
   });
 });

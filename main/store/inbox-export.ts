@@ -1,0 +1,82 @@
+// The Inbox's CSV exports (split from ./conversations.ts): one conversation, or the messages of one
+// account's conversations by date range and/or search (issue 25: never another account's).
+import type { DatabaseSync } from 'node:sqlite';
+import Papa from 'papaparse';
+import { buildFtsQuery } from './search.ts';
+import { MESSAGE_COLUMNS, rowsAs } from './rows.ts';
+import type { MessageRow } from './rows.ts';
+import type { InboxExportArgs } from '../../domain/index.ts';
+
+/** Conversation `conversationId` as CSV, oldest first (its account checked by the caller). */
+export function exportConversationCsv(db: DatabaseSync, conversationId: number): string {
+  return messagesCsv(
+    rowsAs<MessageRow>(
+      db
+        .prepare(
+          `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? ORDER BY m.created_at, m.id`,
+        )
+        .all(conversationId),
+    ),
+  );
+}
+
+/** The messages of `account`'s conversations as CSV, oldest first (ConversationsRepo.exportMessages). */
+export function exportMessagesCsv(db: DatabaseSync, account: string, args: InboxExportArgs): string {
+  const where = ['m.conversation_id IN (SELECT id FROM conversations WHERE account_id = ?)'];
+  const params: Array<string | number> = [account];
+  if (args.from !== undefined) {
+    where.push('m.created_at >= ?');
+    params.push(args.from);
+  }
+  if (args.to !== undefined) {
+    where.push('m.created_at < ?');
+    params.push(args.to);
+  }
+  if (args.query !== undefined) {
+    const match = buildFtsQuery(args.query);
+    if (match === null) return messagesCsv([]);
+    where.push('m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)');
+    params.push(match);
+  }
+  return messagesCsv(
+    rowsAs<MessageRow>(
+      db
+        .prepare(
+          `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.created_at, m.id`,
+        )
+        .all(...params),
+    ),
+  );
+}
+
+/** Messages as CSV, one a line, spreadsheet-safe (a cell starting with = + - @ is escaped). */
+function messagesCsv(rows: MessageRow[]): string {
+  const data = rows.map((r) => {
+    const inbound = r.direction === 'in';
+    return [
+      new Date(r.created_at).toISOString(),
+      inbound ? 'received' : 'sent',
+      inbound ? r.peer : (r.local ?? ''),
+      inbound ? (r.local ?? '') : r.peer,
+      r.text,
+      r.status,
+      r.report ?? '',
+      r.message_identifier ?? '',
+    ];
+  });
+  const csv = Papa.unparse(
+    {
+      fields: ['Time (UTC)', 'Direction', 'From', 'To', 'Text', 'Status', 'Report', 'MessageIdentifier'],
+      data,
+    },
+    { escapeFormulae: NOT_A_NUMBER_FORMULA, newline: '\r\n' },
+  );
+  return `${csv}\r\n`;
+}
+
+/**
+ * A cell a spreadsheet would run as a formula (starting with = + - @, a tab or a return), unless it
+ * is a whole number: report codes such as -3 export as numbers (issue 26), as the send reports do
+ * (renderer/components/RecipientTable.tsx).
+ */
+const NOT_A_NUMBER_FORMULA = /^(?![-+]?\d+$)[=+\-@\t\r]/;

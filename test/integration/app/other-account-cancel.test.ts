@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMessengerApp } from '../../../main/services/app.ts';
+import { startFrontGateway } from '../../support/front-gateway.ts';
 import { startTestGateway } from '../../support/gateway.ts';
 import { loopStopped } from '../../support/app.ts';
 
@@ -20,20 +21,33 @@ describe("another account's send", () => {
   it('is not cancelled while another account is signed in', { timeout: 60_000 }, async () => {
     const gw = await startTestGateway({ credit: '100000.00' });
     cleanups.push(() => gw.close());
+    // Account A's gateway behind a front that holds every send request after the first until the
+    // test lets them go: the sign-in below surely comes while batches are still to be sent (on a
+    // busy machine a fast send could otherwise finish before it).
+    let sends = 0;
+    let letGo: (go: 'pass') => void = () => {};
+    const held = new Promise<'pass'>((r) => (letGo = r));
+    const front = await startFrontGateway(gw.url, {
+      answer: null,
+      probes: 0,
+      intercept: (path) => (path.endsWith('/http/sendsms') && ++sends > 1 ? held : 'pass'),
+    });
+    cleanups.push(() => front.close());
     const other = await startTestGateway({ credit: '100000.00' });
     cleanups.push(() => other.close());
     const dir = await mkdtemp(join(tmpdir(), 'messenger-other-cancel-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const a = await createMessengerApp({ dataDir: dir, env: {}, log: () => {} });
     cleanups.push(() => a.close());
-    await a.api.accounts.signIn({
-      username: gw.username,
-      pin: gw.pin,
-      primaryUrl: gw.url,
-      rememberPin: false,
-    });
-    // Many batches (58), so that the sign-in below comes long before the last one could be sent.
-    const numbers = Array.from({ length: 20_000 }, (_, i) => `447911${200000 + i}`);
+    const signInA = () =>
+      a.api.accounts.signIn({
+        username: gw.username,
+        pin: gw.pin,
+        primaryUrl: front.url,
+        rememberPin: false,
+      });
+    await signInA();
+    const numbers = Array.from({ length: 2_000 }, (_, i) => `447911${200000 + i}`);
     const firstBatch = new Promise<void>((resolve) => a.events.on('outbox:progress', () => resolve()));
     const sent = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'mine' } });
     await firstBatch;
@@ -44,13 +58,9 @@ describe("another account's send", () => {
       rememberPin: false,
     });
     await expect(a.api.outbox.cancel(sent.job.id)).rejects.toMatchObject({ code: 'invalid-state' });
+    letGo('pass'); // the request in flight at the sign-in is answered; nothing after it is asked
     // Back in account A (sending does not resume by itself): the rest is still pending, none cancelled.
-    await a.api.accounts.signIn({
-      username: gw.username,
-      pin: gw.pin,
-      primaryUrl: gw.url,
-      rememberPin: false,
-    });
+    await signInA();
     const after = await loopStopped(a, sent.job.id);
     expect(after.map((b) => b.state)).toContain('pending');
     expect(after.map((b) => b.state)).not.toContain('cancelled');

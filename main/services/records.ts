@@ -57,7 +57,7 @@ export function createRecords(deps: {
         exportMessages: async (args) => store.conversations.exportMessages(mine(), args ?? {}),
       },
       history: {
-        messages: async (args) => store.conversations.history(args ?? {}),
+        messages: async (args) => store.conversations.history(mine(), args ?? {}),
       },
       contacts: {
         list: async () => store.contacts.list(),

@@ -275,13 +275,20 @@ export class ConversationsRepo {
     return row ? toMessage(row) : null;
   }
 
-  /** Outbound messages, newest first, optionally by status or job (the History view). */
+  /**
+   * `account`'s outbound messages (issue 25: those in its conversations), newest first, optionally
+   * by status or job.
+   */
   history(
+    account: string,
     args: { filter?: HistoryFilter; cursor?: ThreadCursor | null; limit?: number } = {},
   ): Page<MessageRecord, ThreadCursor> {
     const limit = clampLimit(args.limit);
-    const where = ["m.direction = 'out'"];
-    const params: Array<string | number> = [];
+    const where = [
+      "m.direction = 'out'",
+      'm.conversation_id IN (SELECT id FROM conversations WHERE account_id = ?)',
+    ];
+    const params: Array<string | number> = [account];
     const statuses = args.filter?.status === undefined ? [] : [args.filter.status].flat();
     if (statuses.length > 0) {
       where.push(`m.status IN (${statuses.map(() => '?').join(', ')})`);

@@ -272,13 +272,15 @@ describe('outbox journal', () => {
     const conversations = new ConversationsRepo(app);
     expect(
       conversations
-        .history({ filter: { status: ['rejected', 'failed'] } })
+        .history('', { filter: { status: ['rejected', 'failed'] } })
         .items.map((m) => [m.peer, m.status]),
     ).toEqual([
       ['447700900001', 'rejected'],
       ['447700900000', 'failed'],
     ]);
-    expect(conversations.history({ filter: { jobId: job.id }, limit: 2 }).next).not.toBeNull();
+    expect(conversations.history('', { filter: { jobId: job.id }, limit: 2 }).next).not.toBeNull();
+    // issue 25: one account's history only (these sends are of no account: '')
+    expect(conversations.history('another-account').items).toEqual([]);
     conversations.storeInbound('', {
       from: '447700900002',
       to: '447700900999',

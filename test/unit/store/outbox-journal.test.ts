@@ -202,6 +202,34 @@ describe('outbox journal', () => {
     expect(app.db.prepare('SELECT count(*) AS n FROM early_receipts').get()).toEqual({ n: 0 });
   });
 
+  it("a multi-part message's receipts: a part not delivered keeps it failed, whatever order they come in", () => {
+    journal.createJob(numbers(3), { kind: 'text', text: 'x'.repeat(400) });
+    const b = journal.markSending(journal.nextBatch()!.id);
+    // M1's second part fails before the answer is stored (kept early), its first part is delivered after
+    expect(journal.recordReceipt({ messageIdentifier: 'M1', report: '76', at: 5000 })).toBeNull();
+    expect(journal.recordReceipt({ messageIdentifier: 'M1', report: '0', at: 5100 })).toBeNull();
+    journal.recordResults(b.id, [
+      { messageIdentifier: 'M1', report: '-3' },
+      { messageIdentifier: 'M2', report: '-3' },
+      { messageIdentifier: 'M3', report: '-3' },
+    ]);
+    // M2: failed part first, delivered part after; M3: both delivered
+    expect(journal.recordReceipt({ messageIdentifier: 'M2', report: '76', at: 6000 })).toMatchObject({
+      status: 'failed',
+    });
+    expect(journal.recordReceipt({ messageIdentifier: 'M2', report: '0', at: 6100 })).toMatchObject({
+      status: 'failed',
+    });
+    journal.recordReceipt({ messageIdentifier: 'M3', report: '0', at: 7000 });
+    journal.recordReceipt({ messageIdentifier: 'M3', report: '0', at: 7100 });
+    expect(journal.recipientsOfBatch(b.id).map((o) => [o.status, o.receiptReport, o.receiptAt])).toEqual([
+      ['failed', '76', 5000],
+      ['failed', '76', 6000],
+      ['delivered', '0', 7100],
+    ]);
+    expect(app.db.prepare('SELECT count(*) AS n FROM early_receipts').get()).toEqual({ n: 0 });
+  });
+
   it('re-sends only when asked, as a new job to recipients of the old one', () => {
     const job = journal.createJob(numbers(3), TEXT);
     const b = journal.markSending(journal.nextBatch()!.id);

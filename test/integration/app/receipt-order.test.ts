@@ -47,6 +47,33 @@ describe('receipts pushed at once', () => {
   }, 120_000);
 });
 
+describe('receipts of a multi-part message', () => {
+  it('a three-part text: a receipt per part, the message delivered or failed as its number says', async () => {
+    const { gw, a } = await signedInApp(cleanups, 'messenger-rcpt-parts-', { receiptDelayMs: 0 });
+    await a.api.settings.update({ pushReceiver: { enabled: true, port: null } });
+    gw.ctx.db
+      .prepare('UPDATE accounts SET push_url = ? WHERE username = ?')
+      .run(a.pushReceiverUrl(), gw.username);
+    // 447700900000 ends 0000: the simulator's not-delivered number (Report 76 for every part)
+    const recipients = ['447700900000', '447700900010', '447700900011'];
+    const sent = await a.api.send.submit({ recipients, content: { kind: 'text', text: 'p'.repeat(400) } });
+    // every part's receipt answered by the app's receiver (it records a receipt before it answers)
+    const pushed = gw.ctx.db.prepare(
+      'SELECT count(*) AS n FROM delivery_receipts WHERE pushed_at IS NOT NULL AND push_error IS NULL',
+    );
+    const end = Date.now() + 30_000;
+    while ((pushed.get() as { n: number }).n < 9 && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(pushed.get()).toEqual({ n: 9 });
+    const rs = await a.api.outbox.recipients(sent.job.id);
+    expect(rs.map((r) => [r.to, r.status, r.receiptReport])).toEqual([
+      ['447700900000', 'failed', '76'],
+      ['447700900010', 'delivered', '0'],
+      ['447700900011', 'delivered', '0'],
+    ]);
+  }, 120_000);
+});
+
 describe('sandbox receipts pushed at once', () => {
   it('the sandbox (its own thread, receiver started by the app) gives every recipient its receipt', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'messenger-rcpt-sandbox-'));

@@ -345,6 +345,38 @@ describe('outbox journal: operations the sender asks for', () => {
     expect(withSmall.batches(job.id).map((b) => b.state)).toEqual(['sending', 'sending', 'pending']);
   });
 
+  it('a receipt between the held answer and its storing, or its recovery after a crash, is applied once', () => {
+    const withSmall = new OutboxJournal(app, { batchSize: 2 });
+    const job = withSmall.createJob(numbers(4), TEXT);
+    const first = withSmall.claimNext(job.id)!;
+    const ids = (b: { recipients: string[] }, p: string) =>
+      b.recipients.map((to, i) => ({ to, report: '-3', messageIdentifier: `${p}${i}` }));
+    const second = withSmall.holdAnswerAndClaim(first.id, ids(first, 'P'), job.id, () => true)!;
+    // the first recipient's receipt comes while its answer is held and the next request is on its way
+    expect(withSmall.recordReceipt({ messageIdentifier: 'P0', report: '0', at: 4000 })).toBeNull();
+    withSmall.holdAnswer(second.id, ids(second, 'Q'));
+    expect(withSmall.recordReceipt({ messageIdentifier: 'Q0', report: '0', at: 4100 })).toBeNull();
+    expect(withSmall.recordResults(first.id, ids(first, 'P'))[0]).toMatchObject({
+      status: 'delivered',
+      receiptAt: 4000,
+    });
+    // the app stops before the second answer is stored: recovery stores it and applies its receipt
+    app.db.prepare('UPDATE outbox_batches SET owner = ? WHERE id = ?').run('4343:crashed', second.id);
+    withSmall.recoverAfterCrash({ isProcessAlive: () => false, isRunAlive: () => false });
+    expect(withSmall.recipients(job.id).map((r) => [r.status, r.receiptAt])).toEqual([
+      ['delivered', 4000],
+      ['accepted', null],
+      ['delivered', 4100],
+      ['accepted', null],
+    ]);
+    expect(app.db.prepare('SELECT count(*) AS n FROM early_receipts').get()).toEqual({ n: 0 });
+    // the same receipt pushed again (the gateway did not get the answer): the same state
+    expect(withSmall.recordReceipt({ messageIdentifier: 'P0', report: '0', at: 4000 })).toMatchObject({
+      status: 'delivered',
+      receiptAt: 4000,
+    });
+  });
+
   it('refuses a claimed batch with its numbers, and only a claimed one', () => {
     const job = journal.createJob(numbers(2), TEXT);
     const pending = journal.batches(job.id)[0]!;

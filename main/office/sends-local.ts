@@ -234,6 +234,16 @@ export class SendsLocal {
 
   // ------------------------------------------------------------------ other desks' sends
 
+  /**
+   * Whether this desk has a batch requested and not answered yet ('sending'): a receipt that matches
+   * none of its messages may then be for that batch, its MessageIdentifiers not stored yet.
+   */
+  awaitsAnswer(): boolean {
+    return (
+      stmt(this.#app.db, "SELECT 1 FROM outbox_batches WHERE state = 'sending' LIMIT 1").get() !== undefined
+    );
+  }
+
   /** The job of this desk's outbound message with `messageIdentifier`, or null when it has none. */
   jobOfMessageIdentifier(messageIdentifier: string): number | null {
     return (

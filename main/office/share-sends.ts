@@ -70,8 +70,14 @@ export function createShareSends(deps: ShareSendsDeps) {
       if (rows.length === 0) return;
       const applied: MessengerEvents['inbox:receipt'][] = [];
       store.app.transaction(() => {
+        // A receipt of this desk's send can come here before the send's answer is stored (the push
+        // is faster than the answer): while a batch awaits its answer, an unmatched receipt is
+        // kept as early (recordReceipt) and applied with the answer; another desk's is kept too then,
+        // and dropped after the early receipts' time to live (outbox-receipts.ts).
+        const awaiting = sends.awaitsAnswer();
         for (const r of rows) {
-          if (r.desk === desk || sends.jobOfMessageIdentifier(r.messageIdentifier) === null) continue;
+          if (r.desk === desk) continue;
+          if (!awaiting && sends.jobOfMessageIdentifier(r.messageIdentifier) === null) continue;
           const m = store.outbox.recordReceipt({
             messageIdentifier: r.messageIdentifier,
             report: r.report,

@@ -2,6 +2,9 @@
 // sets its recipient's status to delivered or failed. A receipt can arrive before the send's answer
 // that names its MessageIdentifier is recorded (the push receiver is faster than the sending loop):
 // it is kept in early_receipts and applied when recordResults records that batch.
+// A multi-part message gets a receipt per part, all with its MessageIdentifier and in any order
+// (the gateway pushes several at a time): one part not delivered leaves the message failed, so a
+// delivered receipt does not overwrite a failed one (KEEPS_FAILURE, in both paths below).
 import { classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
@@ -11,6 +14,12 @@ import type { DeliveryReceiptInput, MessageRecord, OutboundStatus } from '../../
 
 /** How long a receipt waits for its MessageIdentifier to be recorded. */
 const EARLY_RECEIPT_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The condition under which a receipt whose status is the bound parameter changes a row: anything
+ * but a delivered receipt over a receipt that said a part was not delivered.
+ */
+const KEEPS_FAILURE = "(? = 'failed' OR receipt_report IS NULL OR status <> 'failed')";
 
 /** MESSAGE_COLUMNS as a RETURNING clause names them (unqualified). */
 const RETURNED_COLUMNS = MESSAGE_COLUMNS.replace(/\bm\./g, '');
@@ -45,12 +54,17 @@ export function recordReceipt(app: AppDb, receipt: DeliveryReceiptInput, now: nu
     }
     // Issue 27: one statement writes the receipt and gives the message back (a campaign's receipts
     // arrive by the thousand while it is being sent).
-    const updated = rowAs<MessageRow>(
-      stmt(
-        app.db,
-        `UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE id = ? RETURNING ${RETURNED_COLUMNS}`,
-      ).get(statusOfReceipt(report), report, receipt.at ?? now, row.id),
-    );
+    const status = statusOfReceipt(report);
+    const updated =
+      rowAs<MessageRow>(
+        stmt(
+          app.db,
+          `UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ?
+            WHERE id = ? AND ${KEEPS_FAILURE} RETURNING ${RETURNED_COLUMNS}`,
+        ).get(status, report, receipt.at ?? now, row.id, status),
+      ) ??
+      // a delivered part of a message with a part not delivered: the message stays as it is
+      rowAs<MessageRow>(stmt(app.db, `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id = ?`).get(row.id));
     return updated ? toMessage(updated) : null;
   });
 }
@@ -71,11 +85,13 @@ export function applyEarlyReceipts(app: AppDb, batchId: number): number {
   );
   const apply = stmt(
     app.db,
-    "UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ? WHERE batch_id = ? AND message_identifier = ? AND direction = 'out'",
+    `UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ?
+      WHERE batch_id = ? AND message_identifier = ? AND direction = 'out' AND ${KEEPS_FAILURE}`,
   );
   const drop = stmt(app.db, 'DELETE FROM early_receipts WHERE id = ?');
   for (const e of early) {
-    apply.run(statusOfReceipt(e.report), e.report, e.receipt_at, batchId, e.message_identifier);
+    const status = statusOfReceipt(e.report);
+    apply.run(status, e.report, e.receipt_at, batchId, e.message_identifier, status);
     drop.run(e.id);
   }
   return early.length;

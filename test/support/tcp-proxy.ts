@@ -1,32 +1,33 @@
 // A TCP relay on 127.0.0.1 between a desk and its PostgreSQL, which a test can `cut` as a network
 // that goes silent (connections stay open, nothing passes, new ones are not answered) and
-// `restore`: what a lost network does, unlike a server that closes its connections.
+// `restore`: what a lost network does, unlike a server that closes its connections. `cut('answers')`
+// holds only what the target sends back (a request arrives, its answer waits).
 import { createServer, connect } from 'node:net';
 import type { Socket } from 'node:net';
 
 export interface TcpProxy {
   port: number;
-  cut(): void;
+  cut(only?: 'answers'): void;
   restore(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
-  let silent = false;
+  let silent: false | 'both' | 'answers' = false;
   /** What was held back while silent, per direction, sent on restore. */
   const held: Array<{ to: Socket; chunk: Buffer }> = [];
   const sockets = new Set<Socket>();
-  const relay = (from: Socket, to: Socket): void => {
+  const relay = (from: Socket, to: Socket, answers: boolean): void => {
     from.on('data', (chunk: Buffer) => {
-      if (silent) held.push({ to, chunk });
+      if (silent === 'both' || (silent === 'answers' && answers)) held.push({ to, chunk });
       else to.write(chunk);
     });
   };
   const server = createServer((client) => {
     const upstream = connect(targetPort, '127.0.0.1');
     sockets.add(client).add(upstream);
-    relay(client, upstream);
-    relay(upstream, client);
+    relay(client, upstream, false);
+    relay(upstream, client, true);
     const end = (): void => {
       sockets.delete(client);
       sockets.delete(upstream);
@@ -41,8 +42,8 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return {
     port,
-    cut() {
-      silent = true;
+    cut(only) {
+      silent = only ?? 'both';
     },
     restore() {
       silent = false;

@@ -202,6 +202,34 @@ describe('outbox journal', () => {
     expect(app.db.prepare('SELECT count(*) AS n FROM early_receipts').get()).toEqual({ n: 0 });
   });
 
+  it("a multi-part message's receipts: a part not delivered keeps it failed, whatever order they come in", () => {
+    journal.createJob(numbers(3), { kind: 'text', text: 'x'.repeat(400) });
+    const b = journal.markSending(journal.nextBatch()!.id);
+    // M1's second part fails before the answer is stored (kept early), its first part is delivered after
+    expect(journal.recordReceipt({ messageIdentifier: 'M1', report: '76', at: 5000 })).toBeNull();
+    expect(journal.recordReceipt({ messageIdentifier: 'M1', report: '0', at: 5100 })).toBeNull();
+    journal.recordResults(b.id, [
+      { messageIdentifier: 'M1', report: '-3' },
+      { messageIdentifier: 'M2', report: '-3' },
+      { messageIdentifier: 'M3', report: '-3' },
+    ]);
+    // M2: failed part first, delivered part after; M3: both delivered
+    expect(journal.recordReceipt({ messageIdentifier: 'M2', report: '76', at: 6000 })).toMatchObject({
+      status: 'failed',
+    });
+    expect(journal.recordReceipt({ messageIdentifier: 'M2', report: '0', at: 6100 })).toMatchObject({
+      status: 'failed',
+    });
+    journal.recordReceipt({ messageIdentifier: 'M3', report: '0', at: 7000 });
+    journal.recordReceipt({ messageIdentifier: 'M3', report: '0', at: 7100 });
+    expect(journal.recipientsOfBatch(b.id).map((o) => [o.status, o.receiptReport, o.receiptAt])).toEqual([
+      ['failed', '76', 5000],
+      ['failed', '76', 6000],
+      ['delivered', '0', 7100],
+    ]);
+    expect(app.db.prepare('SELECT count(*) AS n FROM early_receipts').get()).toEqual({ n: 0 });
+  });
+
   it('re-sends only when asked, as a new job to recipients of the old one', () => {
     const job = journal.createJob(numbers(3), TEXT);
     const b = journal.markSending(journal.nextBatch()!.id);
@@ -317,6 +345,38 @@ describe('outbox journal: operations the sender asks for', () => {
       withSmall.holdAnswerAndClaim(withSmall.batches(job.id)[2]!.id, [], job.id, () => true),
     ).toThrow(StoreError);
     expect(withSmall.batches(job.id).map((b) => b.state)).toEqual(['sending', 'sending', 'pending']);
+  });
+
+  it('a receipt between the held answer and its storing, or its recovery after a crash, is applied once', () => {
+    const withSmall = new OutboxJournal(app, { batchSize: 2 });
+    const job = withSmall.createJob(numbers(4), TEXT);
+    const first = withSmall.claimNext(job.id)!;
+    const ids = (b: { recipients: string[] }, p: string) =>
+      b.recipients.map((to, i) => ({ to, report: '-3', messageIdentifier: `${p}${i}` }));
+    const second = withSmall.holdAnswerAndClaim(first.id, ids(first, 'P'), job.id, () => true)!;
+    // the first recipient's receipt comes while its answer is held and the next request is on its way
+    expect(withSmall.recordReceipt({ messageIdentifier: 'P0', report: '0', at: 4000 })).toBeNull();
+    withSmall.holdAnswer(second.id, ids(second, 'Q'));
+    expect(withSmall.recordReceipt({ messageIdentifier: 'Q0', report: '0', at: 4100 })).toBeNull();
+    expect(withSmall.recordResults(first.id, ids(first, 'P'))[0]).toMatchObject({
+      status: 'delivered',
+      receiptAt: 4000,
+    });
+    // the app stops before the second answer is stored: recovery stores it and applies its receipt
+    app.db.prepare('UPDATE outbox_batches SET owner = ? WHERE id = ?').run('4343:crashed', second.id);
+    withSmall.recoverAfterCrash({ isProcessAlive: () => false, isRunAlive: () => false });
+    expect(withSmall.recipients(job.id).map((r) => [r.status, r.receiptAt])).toEqual([
+      ['delivered', 4000],
+      ['accepted', null],
+      ['delivered', 4100],
+      ['accepted', null],
+    ]);
+    expect(app.db.prepare('SELECT count(*) AS n FROM early_receipts').get()).toEqual({ n: 0 });
+    // the same receipt pushed again (the gateway did not get the answer): the same state
+    expect(withSmall.recordReceipt({ messageIdentifier: 'P0', report: '0', at: 4000 })).toMatchObject({
+      status: 'delivered',
+      receiptAt: 4000,
+    });
   });
 
   it('refuses a claimed batch with its numbers, and only a claimed one', () => {

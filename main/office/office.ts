@@ -230,6 +230,15 @@ export function createOffice(deps: OfficeDeps) {
     const a = deps.account();
     return a === null || a.sandbox ? null : accountKey(a);
   };
+  /**
+   * The office key of the local account `id` (null: none, or the sandbox's). Issue 25: what is stored
+   * for an account is shared under its key, whichever account is signed in when it is stored (an
+   * answer still arriving after a switch, a held answer stored at the next poll, a sign-out between).
+   */
+  const keyOfAccount = (id: string): string | null => {
+    const a = store.accounts.get(id);
+    return a === null || a.sandbox ? null : accountKey(a);
+  };
 
   // ------------------------------------------------------------------ the lease
 
@@ -419,9 +428,12 @@ export function createOffice(deps: OfficeDeps) {
      * office does not share, the local sandbox's, is collected by its own desk).
      */
     mayCollect: (): boolean => currentKey() === null || Date.now() < leaseUntil,
-    /** Replies just stored by the poller: queued for the office database. Call inside its transaction. */
-    inboundStored(messages: readonly MessageRecord[]): void {
-      const key = currentKey();
+    /**
+     * Replies just stored by the poller under `accountId`: queued for the office database under that
+     * account's key. Call inside its transaction.
+     */
+    inboundStored(messages: readonly MessageRecord[], accountId: string): void {
+      const key = keyOfAccount(accountId);
       if (key === null) return;
       for (const m of messages) {
         // not `${desk}:${m.id}`: a rowid is reused once the newest message is deleted (a conversation
@@ -452,14 +464,18 @@ export function createOffice(deps: OfficeDeps) {
       sends.receiptUnmatched(key, r);
       setImmediate(() => void kick());
     },
-    /** An opt-out list change made here: queued for the office database. Call inside its transaction. */
+    /**
+     * A change of `accountId`'s opt-out list made here: queued for the office database under that
+     * account's key. Call inside its transaction.
+     */
     optOutChanged(
+      accountId: string,
       numbers: readonly string[],
       action: 'add' | 'remove',
       source: 'keyword' | 'manual',
       keyword: string | null,
     ): void {
-      const key = currentKey();
+      const key = keyOfAccount(accountId);
       if (key === null) return;
       const at = Date.now();
       for (const number of numbers)

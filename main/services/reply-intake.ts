@@ -168,7 +168,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
         return r.stored ? r.message : null;
       },
       // issue 28: queued for the office database in the same transaction (kept once across crashes)
-      { removeId, within: deps.office ? (stored) => deps.office?.inboundStored(stored) : undefined },
+      { removeId, within: deps.office ? (stored) => deps.office?.inboundStored(stored, account) : undefined },
     );
   }
 

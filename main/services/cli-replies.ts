@@ -43,9 +43,7 @@ export function openCliReplies(
   });
   // Issue 25: replies belong to an account. In the app's data folder, the account the app keeps for
   // this username and gateway (so they are in its Inbox); otherwise none ('': a CLI-only folder).
-  const known = store.accounts
-    .list()
-    .find((a) => a.username === options.username && a.primaryUrl === options.url);
+  const known = store.accounts.findByLogin(options.username, options.url);
   const account = { id: known?.id ?? '', username: options.username };
   return {
     file: store.file,

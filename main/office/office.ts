@@ -230,11 +230,7 @@ export function createOffice(deps: OfficeDeps) {
     const a = deps.account();
     return a === null || a.sandbox ? null : accountKey(a);
   };
-  /**
-   * The office key of the local account `id` (null: none, or the sandbox's). Issue 25: what is stored
-   * for an account is shared under its key, whichever account is signed in when it is stored (an
-   * answer still arriving after a switch, a held answer stored at the next poll, a sign-out between).
-   */
+  /** Issue 25: the office key of account `id` (null: none, the sandbox's), whoever is signed in now. */
   const keyOfAccount = (id: string): string | null => {
     const a = store.accounts.get(id);
     return a === null || a.sandbox ? null : accountKey(a);
@@ -340,7 +336,8 @@ export function createOffice(deps: OfficeDeps) {
         if (closed) return;
         stored.push(...importRows(rows.slice(start, start + IMPORT_ROWS), account, key, office));
       }
-      if (stored.length > 0)
+      // (issue 25: not announced once another account is signed in: its Inbox, badge are shown)
+      if (stored.length > 0 && deps.account()?.id === account)
         deps.emit('inbox:received', {
           messages: stored,
           unreadTotal: store.conversations.unreadTotal(account),
@@ -428,10 +425,7 @@ export function createOffice(deps: OfficeDeps) {
      * office does not share, the local sandbox's, is collected by its own desk).
      */
     mayCollect: (): boolean => currentKey() === null || Date.now() < leaseUntil,
-    /**
-     * Replies just stored by the poller under `accountId`: queued for the office database under that
-     * account's key. Call inside its transaction.
-     */
+    /** Replies just stored under `accountId`: queued for the office database. Call inside its transaction. */
     inboundStored(messages: readonly MessageRecord[], accountId: string): void {
       const key = keyOfAccount(accountId);
       if (key === null) return;
@@ -464,10 +458,7 @@ export function createOffice(deps: OfficeDeps) {
       sends.receiptUnmatched(key, r);
       setImmediate(() => void kick());
     },
-    /**
-     * A change of `accountId`'s opt-out list made here: queued for the office database under that
-     * account's key. Call inside its transaction.
-     */
+    /** A change of `accountId`'s opt-out list made here: queued. Call inside its transaction. */
     optOutChanged(
       accountId: string,
       numbers: readonly string[],

@@ -20,6 +20,10 @@ import { accountKey, createOffice } from '../../../main/office/office.ts';
 import type { Office } from '../../../main/office/office.ts';
 import { parseOfficeUrl } from '../../../main/office/connection.ts';
 import type { AccountSummary } from '../../../preload/api.ts';
+import pg from 'pg';
+import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
+import type { Cleanups } from '../../support/office-db.ts';
+import { waitFor } from '../../support/office-desk.ts';
 
 let dir: string;
 let store: OpenedAppStore;
@@ -125,5 +129,64 @@ describe('office mode: a reply of an account no longer signed in', () => {
     expect(optOuts.received([m.message], a.id).size).toBe(1);
     expect(store.optOuts.list(a.id).map((o) => o.number)).toEqual(['447700900123']);
     expect(queued('optout')).toEqual([accountKey(a)]);
+  });
+});
+
+const cleanups: Cleanups = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+describe.skipIf(!havePostgres())('office mode: the shared replies imported as the account switches', () => {
+  it("announces A's imported replies to nobody once B is signed in (no badge, no notification of A's)", async () => {
+    const server = await startTestPostgres(cleanups);
+    const parsed = parseOfficeUrl(server.urlWithPassword);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const events: Array<{ event: string; payload: unknown }> = [];
+    current = a;
+    const desk = createOffice({
+      store,
+      target: parsed.target,
+      password: server.password,
+      account: () => current,
+      pollIntervalSeconds: () => 30,
+      becameCollector: () => {},
+      emit: (event, payload) => events.push({ event, payload }),
+      log: () => {},
+    });
+    cleanups.push(() => desk.close());
+    await waitFor('the desk connected', () => Promise.resolve(desk.status().connected));
+    await desk.sync();
+    await server.query(
+      `INSERT INTO inbound (account, uid, sender, recipient, body, kind, gateway_timestamp, received_at, desk)
+       VALUES ($1, 'other-desk:1', '447700900123', '447700900999', 'For A only', 'text', '2026-11-27T09:00:00Z', 1, 'other-desk')`,
+      [accountKey(a)],
+    );
+    // the feed held (a lock) while the desk reads it for A; the user switches to B meanwhile
+    const lock = new pg.Client({
+      host: '127.0.0.1',
+      port: server.port,
+      user: 'messenger',
+      database: 'messenger',
+      password: server.password,
+    });
+    lock.on('error', () => undefined);
+    await lock.connect();
+    cleanups.push(() => lock.end().catch(() => undefined));
+    await lock.query('BEGIN');
+    await lock.query('LOCK TABLE inbound IN ACCESS EXCLUSIVE MODE');
+    const importing = desk.sync();
+    await waitFor('the desk waiting for the feed', async () => {
+      const rows = await server.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM inbound%'",
+      );
+      return rows[0]?.n === '1';
+    });
+    current = b;
+    await lock.query('COMMIT');
+    await importing;
+    // stored as A's (the feed it was read from), announced to no window: B's Inbox is shown
+    expect(store.conversations.list(a.id).items.map((c) => c.peer)).toEqual(['447700900123']);
+    expect(events.filter((e) => e.event === 'inbox:received')).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function collectWithCli(username: string, url: string): void {
+function collectWithCli(username: string, url: string, text = 'Hello'): void {
   const cli = openCliReplies(dir, { username, url, defaultCountry: 'GB', log: () => {} }, () => {});
   try {
     const answer = cli.collect((page) => page);
@@ -30,7 +30,7 @@ function collectWithCli(username: string, url: string): void {
                 SendTo: '447700900999',
                 ReplyTo: '447700900123',
                 Timestamp1: '2026-11-27T09:00:00Z',
-                Message: { TextMessage: 'Hello' },
+                Message: { TextMessage: text },
               },
             ],
           },
@@ -62,4 +62,19 @@ describe("the CLI's replies in the app's Inbox", () => {
         again.close();
       }
     });
+
+  it("a STOP collected by the CLI puts the sender on the app's account's opt-out list", () => {
+    const app = openAppStore(join(dir, 'messenger.sqlite'), { defaultCountry: 'GB' });
+    const acme = app.accounts.save({ username: 'acme', primaryUrl: 'https://gw.example.com/soap' });
+    app.close();
+    collectWithCli('acme', 'https://gw.example.com/soap', 'Stop');
+    const again = openAppStore(join(dir, 'messenger.sqlite'), { defaultCountry: 'GB' });
+    try {
+      expect(again.optOuts.list(acme.id).map((o) => [o.number, o.source, o.keyword])).toEqual([
+        ['447700900123', 'keyword', 'STOP'],
+      ]);
+    } finally {
+      again.close();
+    }
+  });
 });

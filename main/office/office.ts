@@ -452,8 +452,8 @@ export function createOffice(deps: OfficeDeps) {
      * A delivery receipt pushed here matched no send of this desk (the account has one push URL):
      * passed on through the office database to the desk that sent it (share-sends.ts).
      */
-    receiptUnmatched(r: { messageIdentifier: string; report: string; at?: number }): void {
-      const key = currentKey();
+    receiptUnmatched(accountId: string, r: { messageIdentifier: string; report: string; at?: number }): void {
+      const key = keyOfAccount(accountId);
       if (key === null) return;
       sends.receiptUnmatched(key, r);
       setImmediate(() => void kick());

@@ -137,6 +137,23 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
+describe('office mode: a receipt of an account no longer signed in', () => {
+  it("is passed on under its receiver's account's office key", () => {
+    current = b;
+    office.receiptUnmatched(a.id, { messageIdentifier: 'mid-1', report: '1', at: 5 });
+    current = null;
+    office.receiptUnmatched(a.id, { messageIdentifier: 'mid-2', report: '1', at: 6 });
+    const rows = store.app.db
+      .prepare('SELECT account, message_identifier FROM office_receipts_out ORDER BY id')
+      .all()
+      .map((r) => Object.values(r));
+    expect(rows).toEqual([
+      [accountKey(a), 'mid-1'],
+      [accountKey(a), 'mid-2'],
+    ]);
+  });
+});
+
 describe.skipIf(!havePostgres())('office mode: the shared replies imported as the account switches', () => {
   it("announces A's imported replies to nobody once B is signed in (no badge, no notification of A's)", async () => {
     const server = await startTestPostgres(cleanups);

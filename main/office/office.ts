@@ -251,13 +251,17 @@ export function createOffice(deps: OfficeDeps) {
     leaseTimer = null;
     const key = currentKey();
     const ttl = leaseMs();
+    let switched = false;
     if (key !== null && connected) {
       const asked = Date.now();
       const was = asked < leaseUntil;
       try {
         const mine = await withClient((c) => claimLease(c, key, desk, ttl));
-        leaseUntil = mine ? asked + ttl : 0;
-        if (mine && !was) {
+        // the account switched while it was asked for: not this desk's to keep, the new one's asked now
+        switched = currentKey() !== key;
+        if (switched && mine) await withClient((c) => releaseLease(c, key, desk));
+        leaseUntil = mine && !switched ? asked + ttl : 0;
+        if (mine && !was && !switched) {
           log(`office: this desk collects for ${key}`);
           announce();
           deps.becameCollector();
@@ -270,7 +274,7 @@ export function createOffice(deps: OfficeDeps) {
     }
     renewing = false;
     if (closed) return;
-    leaseTimer = setTimeout(() => void renewLease(), Math.max(500, Math.floor(ttl / 3)));
+    leaseTimer = setTimeout(() => void renewLease(), switched ? 0 : Math.max(500, Math.floor(ttl / 3)));
     leaseTimer.unref();
   }
 

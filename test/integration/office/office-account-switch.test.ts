@@ -207,3 +207,65 @@ describe.skipIf(!havePostgres())('office mode: the shared replies imported as th
     expect(events.filter((e) => e.event === 'inbox:received')).toEqual([]);
   });
 });
+
+describe.skipIf(!havePostgres())('office mode: the collector lease as the account switches', () => {
+  it("a lease asked for A as the user switches to B does not make this desk B's collector", async () => {
+    const server = await startTestPostgres(cleanups);
+    const parsed = parseOfficeUrl(server.urlWithPassword);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    current = null;
+    let collecting = 0;
+    const desk = createOffice({
+      store,
+      target: parsed.target,
+      password: server.password,
+      account: () => current,
+      pollIntervalSeconds: () => 30,
+      becameCollector: () => collecting++,
+      emit: () => {},
+      log: () => {},
+    });
+    cleanups.push(() => desk.close());
+    await waitFor('the desk connected', () => Promise.resolve(desk.status().connected));
+    // another desk collects for B
+    await server.query(
+      "INSERT INTO collector_leases (account, desk, expires_at) VALUES ($1, 'other-desk', now() + interval '1 hour')",
+      [accountKey(b)],
+    );
+    const lock = new pg.Client({
+      host: '127.0.0.1',
+      port: server.port,
+      user: 'messenger',
+      database: 'messenger',
+      password: server.password,
+    });
+    lock.on('error', () => undefined);
+    await lock.connect();
+    cleanups.push(() => lock.end().catch(() => undefined));
+    await lock.query('BEGIN');
+    await lock.query('LOCK TABLE collector_leases IN ACCESS EXCLUSIVE MODE');
+    // signed in to A: the lease asked for (held by the lock); the user switches to B meanwhile
+    current = a;
+    desk.hooks.sessionReady();
+    await waitFor('the desk waiting for the lease', async () => {
+      const rows = await server.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%collector_leases%'",
+      );
+      return rows[0]?.n === '1';
+    });
+    await desk.hooks.sessionEnded({ account: a });
+    current = b;
+    desk.hooks.sessionReady();
+    await lock.query('COMMIT');
+    // B's lease is the other desk's: this desk never collects for B, and A's lease is let go
+    await waitFor('A let go', async () => {
+      const rows = await server.query<{ n: string }>(
+        'SELECT count(*) AS n FROM collector_leases WHERE account = $1',
+        [accountKey(a)],
+      );
+      return rows[0]?.n === '0';
+    });
+    expect(desk.mayCollect()).toBe(false);
+    expect(collecting).toBe(0);
+  });
+});

@@ -28,8 +28,8 @@ import type { Emit, Log } from '../services/app-options.ts';
 import { clientConfig, shownUrl } from './connection.ts';
 import type { OfficeTarget } from './connection.ts';
 import { migrateOffice } from './db.ts';
-import { OFFICE_CHANNEL, pullInbound, pullOptOuts, pushPending } from './feed.ts';
-import type { InboundRow } from './feed.ts';
+import { OFFICE_CHANNEL, pushPending } from './feed.ts';
+import { createFeedImport } from './import-feeds.ts';
 import { claimLease, releaseLease } from './lease.ts';
 import { OfficeLocal } from './local.ts';
 import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
@@ -38,8 +38,6 @@ import { createShareSends } from './share-sends.ts';
 import { DESK_NAME_KEY } from './setting.ts';
 
 const BATCH = 1000;
-/** Replies of a pulled page stored per local transaction (importInbound). */
-const IMPORT_ROWS = 100;
 /** The longest a query of the pool may wait for the server's answer. */
 const QUERY_TIMEOUT_MS = 10_000;
 const MAX_RECONNECT_MS = 15_000;
@@ -105,6 +103,14 @@ export function createOffice(deps: OfficeDeps) {
   let syncAgain = false;
   // sends shared (share-sends.ts): the journal's changes queued from here on, in its transactions
   const sends = createShareSends({ store, local, desk, keyOf: accountKey, emit: deps.emit });
+  // the office's replies and opt-out list imported (import-feeds.ts)
+  const { importInbound, importOptOuts } = createFeedImport({
+    store,
+    local,
+    account: () => deps.account(),
+    emit: deps.emit,
+    closed: () => closed,
+  });
 
   const status = (): OfficeStatus => ({
     enabled: true,
@@ -323,81 +329,6 @@ export function createOffice(deps: OfficeDeps) {
       await importInbound(c, a.id, key, officeId);
       await sends.pull(c, a, key, officeId);
     });
-  }
-
-  /** The office's replies of `key` (the signed-in account's office key), stored as `account`'s (issue 25). */
-  async function importInbound(c: PoolClient, account: string, key: string, office: string): Promise<void> {
-    for (;;) {
-      const after = local.cursor(office, key, 'inbound');
-      const rows = await pullInbound(c, key, after, BATCH);
-      if (rows.length === 0) return;
-      const stored: MessageRecord[] = [];
-      // A page is stored IMPORT_ROWS at a time, each with its uids and the cursor in one local
-      // transaction (a crash between two leaves the rest for the next pull), the event loop let go
-      // between them: the Inbox's reads wait for one small transaction at most, not for a page.
-      for (let start = 0; start < rows.length; start += IMPORT_ROWS) {
-        if (start > 0) await new Promise((r) => setImmediate(r));
-        if (closed) return;
-        stored.push(...importRows(rows.slice(start, start + IMPORT_ROWS), account, key, office));
-      }
-      // (issue 25: not announced once another account is signed in: its Inbox, badge are shown)
-      if (stored.length > 0 && deps.account()?.id === account)
-        deps.emit('inbox:received', {
-          messages: stored,
-          unreadTotal: store.conversations.unreadTotal(account),
-        });
-      if (rows.length < BATCH) return;
-    }
-  }
-
-  /** Stores `rows` of the inbound feed this desk does not hold yet; advances the cursor past them. */
-  function importRows(
-    rows: readonly InboundRow[],
-    account: string,
-    key: string,
-    office: string,
-  ): MessageRecord[] {
-    return store.app.transaction(() => {
-      const known = local.knownUids(rows.map((r) => r.uid));
-      const fresh = rows.filter((r) => !known.has(r.uid));
-      // keyed by its office uid (one a reply the collector stored): two identical replies
-      // (same phone, second and text, issue 25 item 2) are two here too, not one by content;
-      // stored as collected (by the office's collector) with its content key, so that this desk,
-      // collecting later from a gateway that keeps collected replies, knows them (issue 24)
-      const res = store.inboundImport.storeMany(
-        account,
-        fresh.map((r) => ({
-          identity: `o:${r.uid}`,
-          from: r.sender,
-          to: r.recipient,
-          text: r.body,
-          timestamp: r.gatewayTimestamp,
-          kind: r.kind as MessageRecord['kind'],
-          receivedAt: r.receivedAt,
-        })),
-        'collect',
-      );
-      local.recordUids(fresh.map((r) => [r.uid, res.ids.get(`o:${r.uid}`)!] as const));
-      const last = rows.at(-1);
-      if (last) local.setCursor(office, key, 'inbound', last.id);
-      return res.stored;
-    });
-  }
-
-  async function importOptOuts(c: PoolClient, a: AccountSummary, key: string, office: string): Promise<void> {
-    for (;;) {
-      const after = local.cursor(office, key, 'optout');
-      const rows = await pullOptOuts(c, key, after, BATCH);
-      if (rows.length === 0) return;
-      store.app.transaction(() => {
-        for (const o of rows) {
-          if (o.action === 'add') store.optOuts.add(a.id, [o.number], o.source, o.keyword);
-          else store.optOuts.remove(a.id, [o.number]);
-        }
-        local.setCursor(office, key, 'optout', rows.at(-1)?.id ?? after);
-      });
-      if (rows.length < BATCH) return;
-    }
   }
 
   /** This desk's name as the other desks show it: set in the Account view, else the host name. */

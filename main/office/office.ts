@@ -28,8 +28,8 @@ import type { Emit, Log } from '../services/app-options.ts';
 import { clientConfig, shownUrl } from './connection.ts';
 import type { OfficeTarget } from './connection.ts';
 import { migrateOffice } from './db.ts';
-import { OFFICE_CHANNEL, pullInbound, pullOptOuts, pushPending } from './feed.ts';
-import type { InboundRow } from './feed.ts';
+import { OFFICE_CHANNEL, pushPending } from './feed.ts';
+import { createFeedImport } from './import-feeds.ts';
 import { claimLease, releaseLease } from './lease.ts';
 import { OfficeLocal } from './local.ts';
 import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
@@ -38,8 +38,6 @@ import { createShareSends } from './share-sends.ts';
 import { DESK_NAME_KEY } from './setting.ts';
 
 const BATCH = 1000;
-/** Replies of a pulled page stored per local transaction (importInbound). */
-const IMPORT_ROWS = 100;
 /** The longest a query of the pool may wait for the server's answer. */
 const QUERY_TIMEOUT_MS = 10_000;
 const MAX_RECONNECT_MS = 15_000;
@@ -105,6 +103,14 @@ export function createOffice(deps: OfficeDeps) {
   let syncAgain = false;
   // sends shared (share-sends.ts): the journal's changes queued from here on, in its transactions
   const sends = createShareSends({ store, local, desk, keyOf: accountKey, emit: deps.emit });
+  // the office's replies and opt-out list imported (import-feeds.ts)
+  const { importInbound, importOptOuts } = createFeedImport({
+    store,
+    local,
+    account: () => deps.account(),
+    emit: deps.emit,
+    closed: () => closed,
+  });
 
   const status = (): OfficeStatus => ({
     enabled: true,
@@ -230,6 +236,11 @@ export function createOffice(deps: OfficeDeps) {
     const a = deps.account();
     return a === null || a.sandbox ? null : accountKey(a);
   };
+  /** Issue 25: the office key of account `id` (null: none, the sandbox's), whoever is signed in now. */
+  const keyOfAccount = (id: string): string | null => {
+    const a = store.accounts.get(id);
+    return a === null || a.sandbox ? null : accountKey(a);
+  };
 
   // ------------------------------------------------------------------ the lease
 
@@ -246,13 +257,17 @@ export function createOffice(deps: OfficeDeps) {
     leaseTimer = null;
     const key = currentKey();
     const ttl = leaseMs();
+    let switched = false;
     if (key !== null && connected) {
       const asked = Date.now();
       const was = asked < leaseUntil;
       try {
         const mine = await withClient((c) => claimLease(c, key, desk, ttl));
-        leaseUntil = mine ? asked + ttl : 0;
-        if (mine && !was) {
+        // the account switched while it was asked for: not this desk's to keep, the new one's asked now
+        switched = currentKey() !== key;
+        if (switched && mine) await withClient((c) => releaseLease(c, key, desk));
+        leaseUntil = mine && !switched ? asked + ttl : 0;
+        if (mine && !was && !switched) {
           log(`office: this desk collects for ${key}`);
           announce();
           deps.becameCollector();
@@ -265,7 +280,7 @@ export function createOffice(deps: OfficeDeps) {
     }
     renewing = false;
     if (closed) return;
-    leaseTimer = setTimeout(() => void renewLease(), Math.max(500, Math.floor(ttl / 3)));
+    leaseTimer = setTimeout(() => void renewLease(), switched ? 0 : Math.max(500, Math.floor(ttl / 3)));
     leaseTimer.unref();
   }
 
@@ -316,80 +331,6 @@ export function createOffice(deps: OfficeDeps) {
     });
   }
 
-  /** The office's replies of `key` (the signed-in account's office key), stored as `account`'s (issue 25). */
-  async function importInbound(c: PoolClient, account: string, key: string, office: string): Promise<void> {
-    for (;;) {
-      const after = local.cursor(office, key, 'inbound');
-      const rows = await pullInbound(c, key, after, BATCH);
-      if (rows.length === 0) return;
-      const stored: MessageRecord[] = [];
-      // A page is stored IMPORT_ROWS at a time, each with its uids and the cursor in one local
-      // transaction (a crash between two leaves the rest for the next pull), the event loop let go
-      // between them: the Inbox's reads wait for one small transaction at most, not for a page.
-      for (let start = 0; start < rows.length; start += IMPORT_ROWS) {
-        if (start > 0) await new Promise((r) => setImmediate(r));
-        if (closed) return;
-        stored.push(...importRows(rows.slice(start, start + IMPORT_ROWS), account, key, office));
-      }
-      if (stored.length > 0)
-        deps.emit('inbox:received', {
-          messages: stored,
-          unreadTotal: store.conversations.unreadTotal(account),
-        });
-      if (rows.length < BATCH) return;
-    }
-  }
-
-  /** Stores `rows` of the inbound feed this desk does not hold yet; advances the cursor past them. */
-  function importRows(
-    rows: readonly InboundRow[],
-    account: string,
-    key: string,
-    office: string,
-  ): MessageRecord[] {
-    return store.app.transaction(() => {
-      const known = local.knownUids(rows.map((r) => r.uid));
-      const fresh = rows.filter((r) => !known.has(r.uid));
-      // keyed by its office uid (one a reply the collector stored): two identical replies
-      // (same phone, second and text, issue 25 item 2) are two here too, not one by content;
-      // stored as collected (by the office's collector) with its content key, so that this desk,
-      // collecting later from a gateway that keeps collected replies, knows them (issue 24)
-      const res = store.inboundImport.storeMany(
-        account,
-        fresh.map((r) => ({
-          identity: `o:${r.uid}`,
-          from: r.sender,
-          to: r.recipient,
-          text: r.body,
-          timestamp: r.gatewayTimestamp,
-          kind: r.kind as MessageRecord['kind'],
-          receivedAt: r.receivedAt,
-        })),
-        'collect',
-      );
-      local.recordUids(fresh.map((r) => [r.uid, res.ids.get(`o:${r.uid}`)!] as const));
-      const last = rows.at(-1);
-      if (last) local.setCursor(office, key, 'inbound', last.id);
-      return res.stored;
-    });
-  }
-
-  async function importOptOuts(c: PoolClient, a: AccountSummary, key: string, office: string): Promise<void> {
-    for (;;) {
-      const after = local.cursor(office, key, 'optout');
-      const rows = await pullOptOuts(c, key, after, BATCH);
-      if (rows.length === 0) return;
-      store.app.transaction(() => {
-        for (const o of rows) {
-          if (o.action === 'add') store.optOuts.add(a.id, [o.number], o.source, o.keyword);
-          else store.optOuts.remove(a.id, [o.number]);
-        }
-        local.setCursor(office, key, 'optout', rows.at(-1)?.id ?? after);
-      });
-      if (rows.length < BATCH) return;
-    }
-  }
-
   /** This desk's name as the other desks show it: set in the Account view, else the host name. */
   const deskName = (): string => local.get(DESK_NAME_KEY) ?? hostname();
 
@@ -419,9 +360,9 @@ export function createOffice(deps: OfficeDeps) {
      * office does not share, the local sandbox's, is collected by its own desk).
      */
     mayCollect: (): boolean => currentKey() === null || Date.now() < leaseUntil,
-    /** Replies just stored by the poller: queued for the office database. Call inside its transaction. */
-    inboundStored(messages: readonly MessageRecord[]): void {
-      const key = currentKey();
+    /** Replies just stored under `accountId`: queued for the office database. Call inside its transaction. */
+    inboundStored(messages: readonly MessageRecord[], accountId: string): void {
+      const key = keyOfAccount(accountId);
       if (key === null) return;
       for (const m of messages) {
         // not `${desk}:${m.id}`: a rowid is reused once the newest message is deleted (a conversation
@@ -446,20 +387,21 @@ export function createOffice(deps: OfficeDeps) {
      * A delivery receipt pushed here matched no send of this desk (the account has one push URL):
      * passed on through the office database to the desk that sent it (share-sends.ts).
      */
-    receiptUnmatched(r: { messageIdentifier: string; report: string; at?: number }): void {
-      const key = currentKey();
+    receiptUnmatched(accountId: string, r: { messageIdentifier: string; report: string; at?: number }): void {
+      const key = keyOfAccount(accountId);
       if (key === null) return;
       sends.receiptUnmatched(key, r);
       setImmediate(() => void kick());
     },
-    /** An opt-out list change made here: queued for the office database. Call inside its transaction. */
+    /** A change of `accountId`'s opt-out list made here: queued. Call inside its transaction. */
     optOutChanged(
+      accountId: string,
       numbers: readonly string[],
       action: 'add' | 'remove',
       source: 'keyword' | 'manual',
       keyword: string | null,
     ): void {
-      const key = currentKey();
+      const key = keyOfAccount(accountId);
       if (key === null) return;
       const at = Date.now();
       for (const number of numbers)

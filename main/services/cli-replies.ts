@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { openAppStore } from '../store/app-store.ts';
 import { createReplyIntake } from './reply-intake.ts';
+import { createOptOuts } from './optouts.ts';
 import type { MessageRecord } from '../../preload/api.ts';
 import type { MOMessage } from '../../protocol/soap/operations.ts';
 
@@ -34,18 +35,34 @@ export function openCliReplies(
   const store = openAppStore(join(dataDir, 'messenger.sqlite'), {
     defaultCountry: options.defaultCountry ?? 'GB',
   });
+  // Opt-out and opt-in keywords (the settings of this folder: the app's own in its folder) put a
+  // sender on the account's list as the app does, so that the app's next send leaves them out (the
+  // CLI has no session: only `received` is used, for the account the replies were stored under).
+  const optOuts = createOptOuts({
+    store,
+    sessions: {
+      current: () => null,
+      require: () => {
+        throw new Error('the CLI has no session');
+      },
+    },
+    settings: () => store.settings.get(),
+    country: () => options.defaultCountry,
+    log: options.log,
+  });
   const intake = createReplyIntake({
     store,
     emit: () => {},
     log: options.log,
-    announce: print,
+    announce: (stored, accountId) => {
+      optOuts.received(stored, accountId);
+      print(stored);
+    },
     repeatsAcrossRuns: true, // issue 24: what a gateway that keeps messages returned to an earlier run
   });
   // Issue 25: replies belong to an account. In the app's data folder, the account the app keeps for
   // this username and gateway (so they are in its Inbox); otherwise none ('': a CLI-only folder).
-  const known = store.accounts
-    .list()
-    .find((a) => a.username === options.username && a.primaryUrl === options.url);
+  const known = store.accounts.findByLogin(options.username, options.url);
   const account = { id: known?.id ?? '', username: options.username };
   return {
     file: store.file,

@@ -194,7 +194,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
         if (updated) emit('inbox:receipt', { message: updated });
         // issue 28: another desk's send's receipt (the account's one push URL is this desk's): passed on
         else
-          deps.office?.receiptUnmatched({
+          deps.office?.receiptUnmatched(account.id, {
             messageIdentifier: p.MessageIdentifier ?? '',
             report: String(p.Report),
             ...(Number.isFinite(at) ? { at } : {}),

@@ -45,8 +45,17 @@ export function withOfficeSends(deps: OfficeSendsDeps) {
         const job = await o.job(id);
         return job === null ? null : decorate(job);
       },
-      recipients: async (id) => (sends.otherDesk(id) === null ? o.recipients(id) : sends.recipients(id)),
-      batches: async (id) => (sends.otherDesk(id) === null ? o.batches(id) : []),
+      // another desk's send: o.job first, for the account scope's refusal of another account's (issue 25)
+      recipients: async (id) => {
+        if (sends.otherDesk(id) === null) return o.recipients(id);
+        await o.job(id);
+        return sends.recipients(id);
+      },
+      batches: async (id) => {
+        if (sends.otherDesk(id) === null) return o.batches(id);
+        await o.job(id);
+        return [];
+      },
       continue: async (id) => {
         refuse(id, 'continue it');
         return o.continue(id);

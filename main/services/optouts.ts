@@ -38,10 +38,12 @@ export function createOptOuts(deps: OptOutsDeps) {
   // issue 28: a list change and its office database write queued in one transaction
   const add = (id: string, numbers: string[], source: 'keyword' | 'manual', keyword: string | null = null) =>
     store.optOuts.add(id, numbers, source, keyword, () =>
-      deps.office?.optOutChanged(numbers, 'add', source, keyword),
+      deps.office?.optOutChanged(id, numbers, 'add', source, keyword),
     );
   const remove = (id: string, numbers: string[]) =>
-    store.optOuts.remove(id, numbers, () => deps.office?.optOutChanged(numbers, 'remove', 'manual', null));
+    store.optOuts.remove(id, numbers, () =>
+      deps.office?.optOutChanged(id, numbers, 'remove', 'manual', null),
+    );
   const shared = (): void => void deps.office?.sync();
 
   const api: MessengerApi['optouts'] = {

@@ -168,19 +168,19 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
         return r.stored ? r.message : null;
       },
       // issue 28: queued for the office database in the same transaction (kept once across crashes)
-      { removeId, within: deps.office ? (stored) => deps.office?.inboundStored(stored) : undefined },
+      { removeId, within: deps.office ? (stored) => deps.office?.inboundStored(stored, account) : undefined },
     );
   }
 
   /** With repeatsAcrossRuns: whether a message of `answer` (asked in order) was kept already. */
-  function keptBefore(answer: string): ((m: Inbound) => boolean) | undefined {
+  function keptBefore(answer: string, account: string): ((m: Inbound) => boolean) | undefined {
     if (deps.repeatsAcrossRuns !== true) return undefined;
     const seen = new Map<string, { copies: number; kept: number }>();
     return (m) => {
       const key = store.conversations.contentKey(m);
       let k = seen.get(key);
       if (!k) {
-        k = { copies: 0, kept: spool.collectedCopies(key, answer) };
+        k = { copies: 0, kept: spool.collectedCopies(key, answer, account) };
         seen.set(key, k);
       }
       k.copies++;
@@ -226,7 +226,7 @@ export function createReplyIntake(deps: ReplyIntakeDeps) {
     }
     // the answer's HTTP charset, kept with the entry (an encoding only the Content-Type gave)
     const reader = createResponseStream('CollectMessages', e.charset ? { charset: e.charset } : {});
-    const earlier = keptBefore(e.answer);
+    const earlier = keptBefore(e.answer, e.accountId);
     let position = 0;
     let last: Array<Inbound | null> = [];
     try {

@@ -177,6 +177,23 @@ export class AccountsRepo {
   }
 
   /** Forget an account (its past sends stay in the history, without the account). */
+  /**
+   * The account of `username` at gateway `primaryUrl`, the URL read as save() keeps it (a trailing
+   * slash, the host's case: the same gateway), or null (also for a URL that is not one).
+   */
+  findByLogin(username: string, primaryUrl: string): AccountSummary | null {
+    let url: string;
+    try {
+      url = gatewayUrl(primaryUrl, 'the primary URL');
+    } catch {
+      return null;
+    }
+    const r = rowAs<AccountRow>(
+      this.#app.db.prepare(`${SELECT} WHERE primary_url = ? AND username = ?`).get(url, username.trim()),
+    );
+    return r ? toSummary(r) : null;
+  }
+
   remove(id: string): void {
     const r = this.#app.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
     if (r.changes === 0) throw new StoreError('not-found', `no account ${id}`);

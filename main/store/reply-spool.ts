@@ -176,17 +176,19 @@ export class ReplySpool {
   }
 
   /**
-   * How many inbound messages of content `contentKey` (ConversationsRepo.contentKey) a collected
-   * answer other than `answer` brought (issue 24 across runs: reply-intake.ts, a gateway that keeps
-   * collected messages answers a new run with them again). Served by the messages_content index.
+   * How many inbound messages of content `contentKey` (ConversationsRepo.contentKey) of `account` a
+   * collected answer other than `answer` brought (issue 24 across runs: reply-intake.ts, a gateway that
+   * keeps collected messages answers a new run with them again; issue 25: another account's are not
+   * this account's repeats). Served by the messages_content index.
    */
-  collectedCopies(contentKey: string, answer: string): number {
+  collectedCopies(contentKey: string, answer: string, account: string): number {
     const own = ReplySpool.identityPrefix(answer);
     const row = stmt(
       this.#app.db,
-      `SELECT count(*) AS n FROM messages m WHERE m.content_key = ? AND m.via IN ('collect', 'both')
-          AND substr(m.dedupe_key, 1, ?) <> ?`,
-    ).get(contentKey, own.length, own) as { n: number } | undefined;
+      `SELECT count(*) AS n FROM messages m JOIN conversations cv ON cv.id = m.conversation_id
+        WHERE m.content_key = ? AND m.via IN ('collect', 'both') AND substr(m.dedupe_key, 1, ?) <> ?
+          AND cv.account_id = ?`,
+    ).get(contentKey, own.length, own, account) as { n: number } | undefined;
     return row?.n ?? 0;
   }
 

@@ -161,7 +161,8 @@ describe.skipIf(!havePostgres())('office mode: desks sharing one account', () =>
     cleanups.push(() => back.close());
     expect((await inboundTexts(back)).get('reply 9')).toBe(1);
     await waitFor('the reply in the office database', async () => {
-      const rows = await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound');
+      // (under load the desks may not have made the office database's tables yet)
+      const rows = await pg.query<{ n: string }>('SELECT count(*) AS n FROM inbound').catch(() => []);
       return rows[0]?.n === '1';
     });
     await waitFor(

@@ -128,6 +128,36 @@ describe.skipIf(!havePostgres())('office mode: sends shared between desks', () =
     expect(await pg.query('SELECT count(*)::int AS n FROM sends')).toEqual([{ n: 2 }]);
   }, 120_000);
 
+  it("another desk's send is refused to an account it is not of, as the desk's own are (issue 25)", async () => {
+    const pg = await startTestPostgres(cleanups);
+    const gw = await startTestGateway({ credit: '1000.00' });
+    cleanups.push(() => gw.close());
+    const other = await startTestGateway({ credit: '1000.00' });
+    cleanups.push(() => other.close());
+    const a = await openDesk(cleanups, gw, pg.urlWithPassword);
+    const b = await openDesk(cleanups, gw, pg.urlWithPassword);
+    await a.app.api.send.submit({ recipients: numbers(2), content: { kind: 'text', text: 'For gw only' } });
+    const atB = await jobAt(
+      b,
+      (j) => j.content.text === 'For gw only' && j.recipientCount === 2,
+      "A's send at B",
+    );
+    expect(await b.app.api.outbox.recipients(atB.id)).toHaveLength(2);
+    // desk B signs in to another account: the first account's sends are not its to read
+    await b.app.api.accounts.signIn({
+      username: other.username,
+      pin: other.pin,
+      primaryUrl: other.url,
+      rememberPin: false,
+    });
+    const refused = { code: 'invalid-state', message: /another account/ };
+    await expect(b.app.api.outbox.job(atB.id)).rejects.toMatchObject(refused);
+    await expect(b.app.api.campaigns.get(atB.id)).rejects.toMatchObject(refused);
+    await expect(b.app.api.outbox.recipients(atB.id)).rejects.toMatchObject(refused);
+    await expect(b.app.api.outbox.batches(atB.id)).rejects.toMatchObject(refused);
+    expect(await b.app.api.outbox.jobs()).toEqual([]);
+  }, 120_000);
+
   it("receipts of desk A's send pushed to desk B (the account's one push URL) reach desk A, and so both Histories", async () => {
     const pg = await startTestPostgres(cleanups);
     const gw = await startTestGateway({ receiptDelayMs: 100 });

@@ -105,7 +105,8 @@ describe('importing inbound messages many at a time', () => {
     const key = many.conversations.contentKey(r);
     const row = many.app.db.prepare('SELECT content_key, via FROM messages').get();
     expect(row).toEqual({ content_key: key, via: 'collect' });
-    expect(many.replySpool.collectedCopies(key, 'another-answer')).toBe(1);
+    expect(many.replySpool.collectedCopies(key, 'another-answer', ACC)).toBe(1);
+    expect(many.replySpool.collectedCopies(key, 'another-answer', 'another-account')).toBe(0);
   });
 
   it("stores into the given account's conversations: the same phone for two accounts is two conversations", () => {

@@ -347,17 +347,7 @@ export class SendsLocal {
 
   /** Another desk's send's recipients, in its order. */
   recipients(jobId: number, now = Date.now()): RecipientOutcome[] {
-    return rowsAs<{
-      peer: string;
-      status: string;
-      message_identifier: string | null;
-      report: string | null;
-      report_text: string | null;
-      classification: string | null;
-      receipt_report: string | null;
-      receipt_at: number | null;
-      sent_at: number | null;
-    }>(
+    return rowsAs<Omit<MessageState, 'id' | 'job_id'>>(
       stmt(
         this.#app.db,
         `SELECT peer, status, message_identifier, report, report_text, classification, receipt_report,

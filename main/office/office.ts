@@ -201,6 +201,9 @@ export function createOffice(deps: OfficeDeps) {
     kick();
   }
 
+  /** The last error each pool client emitted (see getPool). */
+  const clientErrors = new WeakMap<PoolClient, Error>();
+
   function getPool(): Pool {
     if (pool === null) {
       // query_timeout: a server that stops answering (the network lost, not closed) fails a query
@@ -208,6 +211,13 @@ export function createOffice(deps: OfficeDeps) {
       pool = new pg.Pool({ ...config, max: 3, idleTimeoutMillis: 10_000, query_timeout: QUERY_TIMEOUT_MS });
       // an idle client's error (the server restarted) must not end the process
       pool.on('error', (err) => log(`office database pool: ${why(err)}`));
+      // pg-pool hands a new client out with no error listener until withClient's continuation runs:
+      // a server shutting down just then sends its FATAL 57P01 in the same packet as the end of the
+      // connection's start-up, which would be an uncaught exception of the process. Every client
+      // keeps one listener of its own; withClient reads what it caught.
+      pool.on('connect', (client) => {
+        client.on('error', (err) => clientErrors.set(client, err));
+      });
     }
     return pool;
   }
@@ -216,7 +226,7 @@ export function createOffice(deps: OfficeDeps) {
     const c = await getPool().connect();
     // A checked-out client's error between two queries (the server shutting down) is emitted on the
     // client, not the pool: kept here, and the client thrown away on release.
-    let failed: Error | undefined;
+    let failed: Error | undefined = clientErrors.get(c);
     const onError = (err: Error): void => {
       failed = err;
     };

@@ -5,16 +5,10 @@
 // queue each record in the import's transaction), until A has written them all to the office
 // database (batches of 1,000 records, one statement each), until desk B's own store holds all of
 // them; PostgreSQL's share (A's writes, both desks' reads of the feed). BENCH_QUICK: 2,000 contacts.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startGateway } from '../gateway/server.ts';
-import { createDemoAccount } from '../gateway/demo.ts';
-import { createMessengerApp } from '../main/services/app.ts';
-import type { MessengerApp } from '../main/services/app.ts';
 import { libraryTimings } from '../main/office/share-library.ts';
-import { postgresBin, startLocalPostgres } from '../main/office/local-server.ts';
+import { postgresBin } from '../main/office/local-server.ts';
+import { startOfficeBench } from './_office.ts';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? (process.env.BENCH_QUICK ? 2_000 : 10_000));
 
@@ -31,24 +25,7 @@ export async function run(): Promise<void> {
     console.log('PostgreSQL is not installed (apt-get install postgresql): skipped');
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'bench-office-library-'));
-  chmodSync(dir, 0o755);
-  const server = await startLocalPostgres(join(dir, 'pg'));
-  const gw = await startGateway({ dataDir: join(dir, 'gw'), port: 0, host: '127.0.0.1', quiet: true });
-  const login = { username: 'demo', pin: 'demoPIN1' };
-  createDemoAccount(gw.ctx.db, { ...login, credit: '10.00' });
-  const apps: MessengerApp[] = [];
-  const open = async (name: string, office?: string): Promise<MessengerApp> => {
-    const app = await createMessengerApp({
-      dataDir: join(dir, name),
-      env: office ? { MESSENGER_OFFICE_PASSWORD: server.password } : {},
-      log: () => {},
-      ...(office ? { office } : {}),
-    });
-    apps.push(app);
-    await app.api.accounts.signIn({ ...login, primaryUrl: gw.url, rememberPin: false });
-    return app;
-  };
+  const { server, open, close } = await startOfficeBench('bench-office-library-');
   const file = csv();
   const mapping = { name: 'Name', number: 'Number', groups: 'Group' };
   try {
@@ -90,9 +67,6 @@ export async function run(): Promise<void> {
       `  PostgreSQL's share: A's writes ${libraryTimings.writeMs.toFixed(0)} ms, both desks' reads ${libraryTimings.readMs.toFixed(0)} ms`,
     );
   } finally {
-    for (const app of apps) await app.close().catch(() => undefined);
-    await gw.close();
-    await server.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }

@@ -8,22 +8,18 @@
 // the same run: one desk on its own (no office mode) collecting as many. Then one more desk joins
 // alone on the cores: how fast one desk imports the whole feed. BENCH_QUICK: 2,000.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startGateway } from '../gateway/server.ts';
-import { createDemoAccount } from '../gateway/demo.ts';
-import type { NetworkSimulator } from '../gateway/network/simulator.ts';
 import { queueReplies } from './_replies.ts';
-import { createMessengerApp } from '../main/services/app.ts';
-import type { MessengerApp } from '../main/services/app.ts';
 import pg from 'pg';
 import { feedTimings, pullInbound } from '../main/office/feed.ts';
 import type { InboundRow } from '../main/office/feed.ts';
 import { openAppStore } from '../main/store/app-store.ts';
 import type { OpenedAppStore } from '../main/store/app-store.ts';
-import { postgresBin, startLocalPostgres } from '../main/office/local-server.ts';
+import { postgresBin } from '../main/office/local-server.ts';
+import { startOfficeBench } from './_office.ts';
 import { startChildDesk } from '../test/support/office-child.ts';
 import type { ChildDesk } from '../test/support/office-child.ts';
 
@@ -122,20 +118,8 @@ export async function run(): Promise<void> {
     console.log('PostgreSQL is not installed (apt-get install postgresql): skipped');
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'bench-office-'));
-  chmodSync(dir, 0o755);
-  const server = await startLocalPostgres(join(dir, 'pg'));
-  const gw = await startGateway({
-    dataDir: join(dir, 'gw'),
-    port: 0,
-    host: '127.0.0.1',
-    sandbox: true,
-    quiet: true,
-  });
-  const login = { username: 'demo', pin: 'demoPIN1' };
-  createDemoAccount(gw.ctx.db, { ...login, credit: '10.00' });
-  const network = gw.ctx.network as NetworkSimulator;
-  const apps: MessengerApp[] = [];
+  const bench = await startOfficeBench('bench-office-', { sandbox: true });
+  const { dir, server, gw, network, login, open } = bench;
   let results:
     | {
         collectedMs: number;
@@ -148,17 +132,6 @@ export async function run(): Promise<void> {
         loads: string[];
       }
     | undefined;
-  const open = async (name: string, office?: string): Promise<MessengerApp> => {
-    const app = await createMessengerApp({
-      dataDir: join(dir, name),
-      env: office ? { MESSENGER_OFFICE_PASSWORD: server.password } : {},
-      log: () => {},
-      ...(office ? { office } : {}),
-    });
-    apps.push(app);
-    await app.api.accounts.signIn({ ...login, primaryUrl: gw.url, rememberPin: false });
-    return app;
-  };
   try {
     // baseline: one desk on its own
     queueReplies(network, gw.ctx.db, 0, REPLIES);
@@ -256,9 +229,6 @@ export async function run(): Promise<void> {
       `  PostgreSQL's share: the collecting desk's writes to the office database took ${pgMs.toFixed(0)} ms of wall time (${((pgMs / collectedMs) * 100).toFixed(0)}% of its poll, overlapping it: the answers wait while the desk stores the next page; PostgreSQL's own CPU time is above)`,
     );
   } finally {
-    for (const a of apps) await a.close().catch(() => undefined);
-    await gw.close();
-    await server.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }

@@ -33,6 +33,12 @@ export async function openDesk(cleanups: Cleanups, gw: TestGateway, officeUrl: s
     primaryUrl: gw.url,
     rememberPin: false,
   });
+  // connected: the office database's schema is migrated and the desk is listening (a test that reads
+  // the office database right after would otherwise race the migrations on a slow machine)
+  await waitFor(
+    'the desk connected to the office database',
+    async () => (await app.api.office.status())?.connected,
+  );
   return { app, dir, statuses };
 }
 

@@ -48,7 +48,15 @@ describe("another account's send", () => {
       });
     await signInA();
     const numbers = Array.from({ length: 2_000 }, (_, i) => `447911${200000 + i}`);
-    const firstBatch = new Promise<void>((resolve) => a.events.on('outbox:progress', () => resolve()));
+    // the batches answered so far (the loop decides whether to go on before it says so)
+    let answered = 0;
+    const answeredTimes = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (answered >= n ? resolve() : setTimeout(check, 10));
+        check();
+      });
+    a.events.on('outbox:progress', () => answered++);
+    const firstBatch = answeredTimes(1);
     const sent = await a.api.send.submit({ recipients: numbers, content: { kind: 'text', text: 'mine' } });
     await firstBatch;
     await a.api.accounts.signIn({
@@ -59,6 +67,8 @@ describe("another account's send", () => {
     });
     await expect(a.api.outbox.cancel(sent.job.id)).rejects.toMatchObject({ code: 'invalid-state' });
     letGo('pass'); // the request in flight at the sign-in is answered; nothing after it is asked
+    // (its answer seen while B is signed in: signing in to A again before it would let the loop go on)
+    await answeredTimes(2);
     // Back in account A (sending does not resume by itself): the rest is still pending, none cancelled.
     await signInA();
     const after = await loopStopped(a, sent.job.id);

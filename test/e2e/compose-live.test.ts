@@ -91,7 +91,7 @@ describe.skipIf(!HAS_CHROMIUM)(
       await page.getByRole('button', { name: 'Send', exact: true }).click();
       const many = page.getByRole('dialog', { name: 'Send to many recipients?' });
       // Above the confirm threshold the send asks first.
-      await many.or(outcome()).first().waitFor({ timeout: 30_000 });
+      await many.or(outcome()).first().waitFor({ timeout: 60_000 });
       if (await many.isVisible()) await many.getByRole('button', { name: /^Send to \d/ }).click();
       await outcome().waitFor();
     }

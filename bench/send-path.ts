@@ -8,14 +8,21 @@
 //     no issue set);
 //     and, to show the floor of that ratio, the journal alone: the same recipients journaled, each
 //     batch claimed, its answer held and its results stored, with no request at all (what the app
-//     must write per recipient: its row before any request, 'sending', its result);
+//     must write per recipient: its row before any request, 'sending', its result), split by step,
+//     and the floor of any journal that keeps one outbound message row per recipient (each row
+//     written once, with its result, its FTS row, its conversation and the indexes, no update) and
+//     of one that keeps a campaign's recipients in a lean table of their own (no FTS row, no
+//     conversation: what ≤ 2× would take, docs/ARCHITECTURE.md "What a send costs");
+//     each also in CPU time (the process's, all threads), which a busy machine changes far less than
+//     the wall time: the CPU ratio is what the wall ratio would be on a quiet machine;
 //  2. the local sandbox (the reference gateway on its worker thread, as `npm run web -- --sandbox`): target, the
 //     whole campaign ≤ 4 s; the bare client's campaign to the reference gateway is bench/client.ts's.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
 import { decodeForm } from '../protocol/form.ts';
 import { startGateway } from '../gateway/server.ts';
 import { createAccount } from '../gateway/accounts.ts';
@@ -77,7 +84,15 @@ interface AppRun {
   ms: number;
   /** Until send.submit answered: argument check, normalisation and the journal written. */
   submitMs: number;
+  /** CPU time of the process (every thread) over the same span. */
+  cpuMs: number;
   job: OutboxJob;
+}
+
+/** CPU milliseconds (user + system, every thread of the process) since `start`. */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 async function sendThroughApp(app: MessengerApp, numbers: string[]): Promise<AppRun> {
@@ -86,6 +101,7 @@ async function sendThroughApp(app: MessengerApp, numbers: string[]): Promise<App
   const off = app.events.on('outbox:progress', ({ job }) => {
     if (job.counts.pending === 0 && job.counts.sending === 0) resolveDone(job);
   });
+  const cpu = process.cpuUsage();
   const t = performance.now();
   const accepted = (await app.call('send.submit', {
     recipients: numbers,
@@ -95,8 +111,9 @@ async function sendThroughApp(app: MessengerApp, numbers: string[]): Promise<App
   if (accepted.invalid.length > 0) throw new Error(`${accepted.invalid.length} refused`);
   const job = await done;
   const ms = performance.now() - t;
+  const cpuMs = cpuSince(cpu);
   off();
-  return { ms, submitMs, job };
+  return { ms, submitMs, cpuMs, job };
 }
 
 /**
@@ -111,23 +128,38 @@ function taken(job: OutboxJob): number {
   return c.accepted + c.queued + c.delivered + c.failed;
 }
 
+/** The journal alone: wall and CPU time, and the CPU time of each step. */
+interface JournalRun {
+  ms: number;
+  createMs: number;
+  cpuMs: number;
+  /** CPU ms of each step over the whole send: createJob, answers held with the next claims, results stored. */
+  steps: { create: number; claim: number; record: number };
+}
+
 /**
  * The journal's own writes for `numbers` (normalised), no request made: createJob, then per batch
- * what the sending loop does (answer held and the next batch claimed in one transaction, results
- * stored), with accepted answers like the no-work peer's.
+ * what the sending loop does (answer held and the next batch claimed, results stored), with accepted
+ * answers like the no-work peer's, each step timed.
  */
-function journalAlone(file: string, numbers: readonly string[]): { ms: number; createMs: number } {
+function journalAlone(file: string, numbers: readonly string[]): JournalRun {
   const store = openAppStore(file);
   try {
+    const steps = { create: 0, claim: 0, record: 0 };
+    const step = <T>(name: keyof typeof steps, f: () => T): T => {
+      const c = process.cpuUsage();
+      const out = f();
+      steps[name] += cpuSince(c);
+      return out;
+    };
+    const cpu = process.cpuUsage();
     const t = performance.now();
-    const job = store.outbox.createJob(
-      numbers,
-      { kind: 'text', text: 'Bench campaign' },
-      { normalized: true },
+    const job = step('create', () =>
+      store.outbox.createJob(numbers, { kind: 'text', text: 'Bench campaign' }, { normalized: true }),
     );
     const createMs = performance.now() - t;
     let sequence = 0;
-    let batch = store.outbox.claimNext(job.id);
+    let batch = step('claim', () => store.outbox.claimNext(job.id));
     while (batch) {
       const results = batch.recipients.map((to) => ({
         to,
@@ -135,13 +167,101 @@ function journalAlone(file: string, numbers: readonly string[]): { ms: number; c
         report: '-3',
         text: 'ok',
       }));
-      const next = store.outbox.holdAnswerAndClaim(batch.id, results, job.id, () => true);
-      store.outbox.recordResults(batch.id, results);
+      const id = batch.id;
+      const next = step('claim', () => store.outbox.holdAnswerAndClaim(id, results, job.id, () => true));
+      step('record', () => store.outbox.recordResults(id, results));
       batch = next;
     }
-    return { ms: performance.now() - t, createMs };
+    return { ms: performance.now() - t, createMs, cpuMs: cpuSince(cpu), steps };
   } finally {
     store.close();
+  }
+}
+
+/**
+ * The floor of any journal that keeps one outbound message row per recipient (what History, the
+ * campaign view, threads, search and receipts read today): the job's campaign conversations made,
+ * then each batch's 350 rows written once as answered (status, MessageIdentifier, report, times),
+ * one statement and one transaction per batch, through the app's own schema (its indexes, FTS and
+ * conversation triggers); no 'pending' row, no update. Raw SQL on purpose: no such journal exists.
+ */
+function rowFloor(file: string, numbers: readonly string[]): { ms: number; cpuMs: number } {
+  openAppStore(file).close();
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    const now = Date.now();
+    const job = db
+      .prepare(
+        "INSERT INTO outbox_jobs (created_at, kind, text, content) VALUES (?, 'text', 'Bench campaign', '{}') RETURNING id",
+      )
+      .get(now) as { id: number };
+    db.exec('BEGIN');
+    db.prepare(
+      "INSERT INTO conversations (account_id, peer, last_activity_at, campaign_only) SELECT '', value, ?, 1 FROM json_each(?)",
+    ).run(now, JSON.stringify(numbers));
+    db.exec('COMMIT');
+    const batch = db.prepare(
+      "INSERT INTO outbox_batches (job_id, seq, state, created_at, finished_at) VALUES (?, ?, 'accepted', ?, ?) RETURNING id",
+    );
+    // CROSS JOIN: from the batch's numbers to their conversations, never a scan of all conversations.
+    const rows = db.prepare(
+      `INSERT INTO messages (conversation_id, direction, kind, peer, text, created_at, status, job_id, batch_id,
+              position, read, message_identifier, report, report_text, classification, sent_at, answered_at)
+       SELECT c.id, 'out', 'text', j.value ->> 0, 'Bench campaign', ?1, 'accepted', ?2, ?3, j.key, 1, j.value ->> 1,
+              '-3', 'ok', 'accepted', ?1, ?1
+         FROM json_each(?4) j CROSS JOIN conversations c ON c.account_id = '' AND c.peer = j.value ->> 0`,
+    );
+    let sequence = 0;
+    for (let start = 0, seq = 1; start < numbers.length; start += 350, seq++) {
+      db.exec('BEGIN');
+      const b = batch.get(job.id, seq, now, now) as { id: number };
+      const answered = numbers
+        .slice(start, start + 350)
+        .map((to) => [to, `N${String(++sequence).padStart(9, '0')}`]);
+      rows.run(now, job.id, b.id, JSON.stringify(answered));
+      db.exec('COMMIT');
+    }
+    return { ms: performance.now() - t, cpuMs: cpuSince(cpu) };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The floor of a journal that keeps a campaign's recipients in a lean table of their own (batch,
+ * position, number, result; an index on MessageIdentifier for receipts), each written once as
+ * answered: no FTS row, no conversation, no thread index. Raw SQL on purpose: no such table exists.
+ */
+function leanFloor(file: string, numbers: readonly string[]): { ms: number; cpuMs: number } {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+    db.exec(`CREATE TABLE recipients (batch_id INTEGER NOT NULL, position INTEGER NOT NULL, peer TEXT NOT NULL,
+      status TEXT NOT NULL, message_identifier TEXT, report TEXT, report_text TEXT, answered_at INTEGER,
+      receipt_report TEXT, receipt_at INTEGER, PRIMARY KEY (batch_id, position)) WITHOUT ROWID;
+      CREATE INDEX recipients_mid ON recipients (message_identifier) WHERE message_identifier IS NOT NULL`);
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    const rows = db.prepare(
+      `INSERT INTO recipients (batch_id, position, peer, status, message_identifier, report, report_text, answered_at)
+       SELECT ?1, j.key, j.value ->> 0, 'accepted', j.value ->> 1, '-3', 'ok', ?2 FROM json_each(?3) j`,
+    );
+    let sequence = 0;
+    for (let start = 0, seq = 1; start < numbers.length; start += 350, seq++) {
+      const answered = numbers
+        .slice(start, start + 350)
+        .map((to) => [to, `N${String(++sequence).padStart(9, '0')}`]);
+      db.exec('BEGIN');
+      rows.run(seq, Date.now(), JSON.stringify(answered));
+      db.exec('COMMIT');
+    }
+    return { ms: performance.now() - t, cpuMs: cpuSince(cpu) };
+  } finally {
+    db.close();
   }
 }
 
@@ -168,9 +288,11 @@ export async function run(): Promise<void> {
       pin: 'bench1',
       defaultCountry: 'GB',
     });
+    const bareCpu = process.cpuUsage();
     const t = performance.now();
     const bare = await client.sendSms({ to: numbers, text: 'Bench campaign' });
     const bareMs = performance.now() - t;
+    const bareCpuMs = cpuSince(bareCpu);
     await client.close();
     if (bare.counts.accepted !== CAMPAIGN) throw new Error(`bare client: ${bare.counts.accepted} accepted`);
 
@@ -189,11 +311,11 @@ export async function run(): Promise<void> {
       await app.close();
     }
     if (taken(peerRun.job) !== CAMPAIGN) throw new Error(`app: ${taken(peerRun.job)} accepted`);
-    // 1c. The journal alone, the same recipients as the app journaled them (normalised).
-    const journal = journalAlone(
-      join(tmp, 'journal-alone', 'app.db'),
-      numbers.map((x) => `44${x.replace(/\D/g, '').slice(1)}`),
-    );
+    // 1c. The journal alone, the same recipients as the app journaled them (normalised), and the floors.
+    const normalised = numbers.map((x) => `44${x.replace(/\D/g, '').slice(1)}`);
+    const journal = journalAlone(join(tmp, 'journal-alone', 'app.db'), normalised);
+    const floor = rowFloor(join(tmp, 'row-floor', 'app.db'), normalised);
+    const lean = leanFloor(join(tmp, 'lean-floor', 'lean.db'), normalised);
 
     // 2. The app on the local sandbox; its demo account's credit (10.00) topped up for the campaign
     //    through a second connection to the sandbox gateway's database.
@@ -236,6 +358,20 @@ export async function run(): Promise<void> {
       `    the journal alone, no request (${n(CAMPAIGN)} rows journaled ${(journal.createMs / 1000).toFixed(2)} s, ` +
         `then claimed, held and their results stored): ${(journal.ms / 1000).toFixed(2)} s = ` +
         `${(journal.ms / bareMs).toFixed(2)}× the bare client by itself`,
+    );
+    const st = journal.steps;
+    console.log(
+      `    in CPU time (every thread; load average ${loadavg()[0]?.toFixed(1)} on this machine): app ${n(Math.round(peerRun.cpuMs))} ms, ` +
+        `bare client ${n(Math.round(bareCpuMs))} ms: ratio ${(peerRun.cpuMs / bareCpuMs).toFixed(2)}×; the journal alone ` +
+        `${n(Math.round(journal.cpuMs))} ms = ${(journal.cpuMs / bareCpuMs).toFixed(2)}× the bare client ` +
+        `(createJob ${n(Math.round(st.create))}, answers held and batches claimed ${n(Math.round(st.claim))}, ` +
+        `results stored ${n(Math.round(st.record))})`,
+    );
+    console.log(
+      `    floor of a journal with one message row per recipient, each written once as answered (no pending row, no update): ` +
+        `${(floor.ms / 1000).toFixed(2)} s = ${(floor.ms / bareMs).toFixed(2)}× the bare client; CPU ${n(Math.round(floor.cpuMs))} ms = ` +
+        `${(floor.cpuMs / bareCpuMs).toFixed(2)}×; a lean recipients table instead (no FTS, no conversation), written once: ` +
+        `${(lean.ms / 1000).toFixed(2)} s, CPU ${n(Math.round(lean.cpuMs))} ms = ${(lean.cpuMs / bareCpuMs).toFixed(2)}×`,
     );
     console.log(
       `  through the local sandbox: ${(sandboxRun.ms / 1000).toFixed(2)} s = ${rate(CAMPAIGN, sandboxRun.ms)}, ${n(accepted)} accepted by the gateway ` +

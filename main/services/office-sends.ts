@@ -9,7 +9,7 @@ import { ApiError } from './validate-args.ts';
 import type { SendsLocal } from '../office/sends-local.ts';
 import type { MessengerApi, OutboxJob } from '../../preload/api.ts';
 
-type OtherDeskSends = Pick<SendsLocal, 'otherDesk' | 'withCounts' | 'recipients' | 'campaign'>;
+type OtherDeskSends = Pick<SendsLocal, 'otherDesk' | 'withCounts' | 'recipients' | 'campaign' | 'batches'>;
 type Outbox = MessengerApi['outbox'];
 type Campaigns = MessengerApi['campaigns'];
 
@@ -54,7 +54,7 @@ export function withOfficeSends(deps: OfficeSendsDeps) {
       batches: async (id) => {
         if (sends.otherDesk(id) === null) return o.batches(id);
         await o.job(id);
-        return [];
+        return sends.batches(id); // its server books and Cc/Bcc as that desk shared them (no others)
       },
       continue: async (id) => {
         refuse(id, 'continue it');

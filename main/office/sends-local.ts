@@ -16,10 +16,13 @@ import type {
   Campaign,
   CampaignRow,
   OutboundStatus,
+  MessageRecord,
   OutboxBatch,
   OutboxJob,
+  Page,
   RecipientOutcome,
   StatusCounts,
+  ThreadCursor,
 } from '../../preload/api.ts';
 import {
   BOOK_TRIGGERS,
@@ -33,6 +36,7 @@ import {
   toSharedBatch,
 } from './sends-books.ts';
 import type { SharedBatch } from './sends-books.ts';
+import { mergeThread } from './sends-thread.ts';
 
 /** A recipient of a send as the office database keeps it. */
 export interface SharedRecipient {
@@ -358,6 +362,23 @@ export class SendsLocal {
   /** Another desk's book / Cc/Bcc batches as it last shared them. Call inside a transaction. */
   putBatches(jobId: number, batches: readonly SharedBatch[]): void {
     putBooks(this.#app, jobId, batches);
+  }
+
+  /**
+   * A page of a conversation thread of `accountId` (as the store read it) with the messages other
+   * desks sent to its number merged in (sends-thread.ts).
+   */
+  thread(
+    local: Page<MessageRecord, ThreadCursor>,
+    args: {
+      accountId: string;
+      conversationId: number;
+      peer: string;
+      cursor?: ThreadCursor | null;
+      limit?: number;
+    },
+  ): Page<MessageRecord, ThreadCursor> {
+    return mergeThread(this.#app, local, args);
   }
 
   /** Another desk's send's book / Cc/Bcc batches (the only batches of it a desk holds). */

@@ -15,6 +15,7 @@ import type { Emit } from '../services/app-options.ts';
 import type { OfficeLocal } from './local.ts';
 import { randomUUID } from 'node:crypto';
 import { SendsLocal } from './sends-local.ts';
+import { newestJob, queueExisting } from './sends-join.ts';
 import type { SharedRecipient } from './sends-local.ts';
 import type { SharedBatch } from './sends-books.ts';
 import {
@@ -29,6 +30,8 @@ import type { BatchChange, RecipientChange, SendsWrite } from './sends-feed.ts';
 
 /** Recipient states per write and per read: a 100,000-recipient send is 20 writes. */
 const PAGE = 5000;
+/** Sends queued at a time when a desk joins an office (each then written, PAGE recipients a statement). */
+const JOIN_JOBS = 50;
 
 export interface ShareSendsDeps {
   store: OpenedAppStore;
@@ -142,8 +145,38 @@ export function createShareSends(deps: ShareSendsDeps) {
     }
   }
 
+  /**
+   * This desk's sends of `a` made before it joined this office database (or before office mode was
+   * on: the journal's triggers were not there), queued once and written, oldest first, a few sends
+   * at a time; where it got to is kept, so a desk stopped meanwhile goes on from there.
+   */
+  async function join(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
+    const at = `sends-joined:${office}:${key}`;
+    for (;;) {
+      const kept = local.get(at);
+      if (kept === 'done') return;
+      // Up to the newest job when the join began: the journal's triggers (on since office mode
+      // started, before this) queue every change of a job made from then on.
+      const { after, until } =
+        kept === null
+          ? { after: 0, until: newestJob(store.app) }
+          : (JSON.parse(kept) as { after: number; until: number });
+      store.app.transaction(() => {
+        const last = queueExisting(store.app, {
+          accountId: a.id,
+          afterJob: after,
+          untilJob: until,
+          jobs: JOIN_JOBS,
+        });
+        local.set(at, last === null ? 'done' : JSON.stringify({ after: last, until }));
+      });
+      await push(c);
+    }
+  }
+
   /** The account's send changes since this desk's cursors; other desks' sends stored here. */
   async function pull(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
+    await join(c, a, key, office);
     const changed = new Set<number>();
     const recipients = (jobId: number, rows: SharedRecipient[]): void => sends.putRecipients(jobId, rows);
     await follow<RecipientChange>(

@@ -19,6 +19,10 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
+/** waitFor with room for a loaded machine (2 cores shared by several engineers' tests). */
+const waitLong = <T>(what: string, fn: () => Promise<T | undefined | null | false>): Promise<T> =>
+  waitFor(what, fn, 60_000);
+
 const numbers = (n: number, from = 0): string[] =>
   Array.from({ length: n }, (_, i) => `447700900${String(from + i).padStart(3, '0')}`);
 
@@ -97,7 +101,7 @@ describe.skipIf(!havePostgres())('office mode: a desk joining shares the sends i
       for (const text of texts) {
         const atA = await shownAt(a, text);
         expect(atA).not.toBeNull();
-        await waitFor(`"${text}" at B as at A`, async () => {
+        await waitLong(`"${text}" at B as at A`, async () => {
           const atB = await shownAt(b.app, text);
           return JSON.stringify(atB) === JSON.stringify(atA);
         });
@@ -114,13 +118,13 @@ describe.skipIf(!havePostgres())('office mode: a desk joining shares the sends i
       // Started again: its sends are not queued or written again (B's new send shows it has synced).
       await a.close();
       a = await open();
-      await waitFor('desk A connected', async () => (await a.api.office.status())?.connected);
+      await waitLong('desk A connected', async () => (await a.api.office.status())?.connected);
       const fromB = await b.app.api.send.submit({
         recipients: numbers(1, 60),
         content: { kind: 'text', text: 'From B' },
       });
       await jobFinished(b.app, fromB.job.id, 100);
-      await waitFor("B's send at A", async () => (await shownAt(a, 'From B'))?.counts.pending === 0);
+      await waitLong("B's send at A", async () => (await shownAt(a, 'From B'))?.counts.pending === 0);
       const after = await written();
       expect(after[0]!.n).toBe(before[0]!.n + 1);
       expect(

@@ -17,12 +17,16 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
+/** waitFor with room for a loaded machine (2 cores shared by several engineers' tests). */
+const waitLong = <T>(what: string, fn: () => Promise<T | undefined | null | false>): Promise<T> =>
+  waitFor(what, fn, 60_000);
+
 /** The number queueReplies' first reply comes from. */
 const CUSTOMER = '447700100000';
 
 /** A desk's thread with `peer`, oldest first, read `limit` at a time. */
 async function threadOf(d: Desk, peer: string, limit = 100): Promise<MessageRecord[]> {
-  const conv = await waitFor(`the conversation with ${peer}`, async () =>
+  const conv = await waitLong(`the conversation with ${peer}`, async () =>
     (await d.app.api.inbox.conversations()).items.find((c) => c.peer === peer),
   );
   const items: MessageRecord[] = [];
@@ -61,7 +65,7 @@ describe.skipIf(!havePostgres())("office mode: other desks' messages in a conver
 
     const first = await sendFrom(a, 'First from A');
     const sharedAtB = async (text: string) =>
-      waitFor(`"${text}" at B`, async () =>
+      waitLong(`"${text}" at B`, async () =>
         (await b.app.api.outbox.jobs()).find(
           (j) => j.content.text === text && j.counts.sending === 0 && j.counts.pending === 0,
         ),
@@ -69,7 +73,7 @@ describe.skipIf(!havePostgres())("office mode: other desks' messages in a conver
     await sharedAtB('First from A');
     queueReplies(gw, DEMO_NUMBER, 1);
     expect(await collectAll((await collectorOf([a, b])).app, 1)).toBe(1);
-    await waitFor('the reply at B', async () =>
+    await waitLong('the reply at B', async () =>
       (await b.app.api.inbox.conversations()).items.some((c) => c.peer === CUSTOMER),
     );
     await sendFrom(a, 'Second from A');
@@ -82,7 +86,7 @@ describe.skipIf(!havePostgres())("office mode: other desks' messages in a conver
       ['out', 'Second from A', 'Front desk'],
       ['out', 'From B', null],
     ];
-    const whole = await waitFor('the thread at B', async () => {
+    const whole = await waitLong('the thread at B', async () => {
       const t = await threadOf(b, CUSTOMER);
       return JSON.stringify(shown(t)) === JSON.stringify(expected) ? t : undefined;
     });
@@ -102,7 +106,7 @@ describe.skipIf(!havePostgres())("office mode: other desks' messages in a conver
     // desk A's thread likewise: its own messages, and desk B's named
     expect(
       shown(
-        await waitFor('the thread at A', async () => {
+        await waitLong('the thread at A', async () => {
           const t = await threadOf(a, CUSTOMER);
           return t.length === 4 ? t : undefined;
         }),

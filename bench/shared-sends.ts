@@ -2,8 +2,9 @@
 // 100,000 recipients journaled by a desk of its own (the baseline, in the same run) and by a desk in
 // office mode, whose journal queues every recipient for the office database in the same transaction
 // (TEMP triggers, main/office/sends-local.ts); then the queue written to a real PostgreSQL (started here
-// with initdb + pg_ctl, as `npm run office-db` does): its time and how many statements it took.
-// BENCH_QUICK: 20,000 recipients.
+// with initdb + pg_ctl, as `npm run office-db` does): its time and how many statements it took. Then the
+// desk of its own joins the office (share-sends.ts `join`): its earlier send queued and written, against
+// the office desk's live send written (the baseline, same run). BENCH_QUICK: 20,000 recipients.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,9 +69,25 @@ export async function run(): Promise<void> {
       statements++;
       return query(...args);
     };
+    // The desk of its own joins (before the office desk writes its send): its send of before is queued,
+    // written, and read back once by its own feed (a desk's sync reads its own changes too).
+    const aloneAccount = alone.accounts.list()[0]!;
+    const joining = createShareSends({
+      store: alone,
+      local: new OfficeLocal(alone.app),
+      desk: 'bench-joining',
+      keyOf: (a) => `${a.username}@${a.primaryUrl}`,
+      emit: () => {},
+    });
+    const tj = performance.now();
+    await joining.pull(c, aloneAccount, `${input.username}@${input.primaryUrl}`, 'bench-office');
+    const joinMs = performance.now() - tj;
+    const joinStatements = statements;
+    statements = 0;
     const t = performance.now();
     await share.push(c);
     const pushMs = performance.now() - t;
+    const pushStatements = statements;
     const n = RECIPIENTS.toLocaleString('en-GB');
     console.log(
       `a send to ${n} recipients journaled: a desk of its own ${aloneMs.toFixed(0)} ms (baseline); ` +
@@ -80,6 +97,11 @@ export async function run(): Promise<void> {
     console.log(
       `  written to PostgreSQL: ${pushMs.toFixed(0)} ms in ${statements} statements ` +
         `(${Math.round((RECIPIENTS / pushMs) * 1000).toLocaleString('en-GB')} recipients/s)`,
+    );
+    console.log(
+      `  a desk joining with a send of ${n} from before: queued, written and read back by its feed ` +
+        `in ${joinMs.toFixed(0)} ms, ${joinStatements} statements ` +
+        `(${(joinMs / pushMs).toFixed(2)}× the live send's write, ${pushStatements} statements)`,
     );
   } finally {
     await c.end().catch(() => undefined);

@@ -64,6 +64,11 @@ export interface MessageRecord {
   automatic?: boolean;
   /** What a rich message is ("Ringtone: Nokia tune", protocol/content-label.ts); null for plain text. */
   label: string | null;
+  /**
+   * Issue 28, office mode: an outbound message another desk of the office sent (its send is read-only
+   * here): that desk's name. Absent for this desk's own messages.
+   */
+  sentFrom?: string;
 }
 
 export interface ConversationSummary {

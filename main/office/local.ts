@@ -79,11 +79,16 @@ export class OfficeLocal {
     return made;
   }
 
-  cursor(office: string, account: string, feed: OutboxKind | 'sends' | 'receipts'): number {
+  cursor(office: string, account: string, feed: OutboxKind | 'sends' | 'receipts' | 'books'): number {
     return Number(this.get(`cursor:${office}:${feed}:${account}`) ?? 0);
   }
 
-  setCursor(office: string, account: string, feed: OutboxKind | 'sends' | 'receipts', id: number): void {
+  setCursor(
+    office: string,
+    account: string,
+    feed: OutboxKind | 'sends' | 'receipts' | 'books',
+    id: number,
+  ): void {
     this.set(`cursor:${office}:${feed}:${account}`, String(id));
   }
 

@@ -8,11 +8,14 @@
 import type { ClientBase } from 'pg';
 import { FEED_LOCK, OFFICE_CHANNEL } from './feed.ts';
 import type { SharedReceipt, SharedRecipient, SharedSend } from './sends-local.ts';
+import type { SharedBatch } from './sends-books.ts';
 
 export interface SendsWrite {
   account: string;
   sends: readonly SharedSend[];
   recipients: readonly SharedRecipient[];
+  /** Its book / Cc/Bcc batches (office migration 004). */
+  batches: readonly SharedBatch[];
 }
 
 /** Writes a desk's sends and recipient states in one transaction; repeats change nothing. */
@@ -36,23 +39,26 @@ export async function pushSends(c: ClientBase, desk: string, writes: readonly Se
             w.sends.map((s) => s.resendOf),
           ],
         );
+      if (w.batches.length > 0) await pushBatches(c, w.account, w.batches);
       if (w.recipients.length === 0) continue;
       const r = w.recipients;
       await c.query(
         `INSERT INTO send_recipients (account, send_id, peer, position, status, message_identifier, report,
-                report_text, classification, receipt_report, receipt_at, sent_at, version, change)
+                report_text, classification, receipt_report, receipt_at, sent_at, version, text, change)
          SELECT $1, s.id, u.peer, u.position, u.status, u.message_identifier, u.report, u.report_text,
-                u.classification, u.receipt_report, u.receipt_at, u.sent_at, u.version, nextval('send_changes')
+                u.classification, u.receipt_report, u.receipt_at, u.sent_at, u.version, u.text,
+                nextval('send_changes')
            FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
+                       $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[], $14::text[])
                 AS u(send_uid, peer, position, status, message_identifier, report, report_text, classification,
-                     receipt_report, receipt_at, sent_at, version)
+                     receipt_report, receipt_at, sent_at, version, text)
            JOIN sends s ON s.account = $1 AND s.uid = u.send_uid
          ON CONFLICT (send_id, peer) DO UPDATE SET position = excluded.position, status = excluded.status,
                 message_identifier = excluded.message_identifier, report = excluded.report,
                 report_text = excluded.report_text, classification = excluded.classification,
                 receipt_report = excluded.receipt_report, receipt_at = excluded.receipt_at,
-                sent_at = excluded.sent_at, version = excluded.version, change = excluded.change
+                sent_at = excluded.sent_at, version = excluded.version, text = excluded.text,
+                change = excluded.change
           WHERE send_recipients.version < excluded.version`,
         [
           w.account,
@@ -68,6 +74,7 @@ export async function pushSends(c: ClientBase, desk: string, writes: readonly Se
           r.map((x) => x.receiptAt),
           r.map((x) => x.sentAt),
           r.map((x) => x.version),
+          r.map((x) => x.text ?? null),
         ],
       );
     }
@@ -107,9 +114,10 @@ export async function pullSendChanges(
     receipt_at: string | null;
     sent_at: string | null;
     version: string;
+    text: string | null;
   }>(
     `SELECT r.change, s.desk, s.uid AS send_uid, r.peer, r.position, r.status, r.message_identifier, r.report,
-            r.report_text, r.classification, r.receipt_report, r.receipt_at, r.sent_at, r.version
+            r.report_text, r.classification, r.receipt_report, r.receipt_at, r.sent_at, r.version, r.text
        FROM send_recipients r JOIN sends s ON s.id = r.send_id
       WHERE r.account = $1 AND r.change > $2 ORDER BY r.change LIMIT $3`,
     [account, after, limit],
@@ -129,6 +137,88 @@ export async function pullSendChanges(
     receiptReport: x.receipt_report,
     receiptAt: num(x.receipt_at),
     sentAt: num(x.sent_at),
+    text: x.text,
+    version: Number(x.version),
+  }));
+}
+
+/** A desk's book / Cc/Bcc batches (inside pushSends' transaction): an older version never over a newer. */
+async function pushBatches(c: ClientBase, account: string, b: readonly SharedBatch[]): Promise<void> {
+  await c.query(
+    `INSERT INTO send_batches (account, send_id, seq, state, created_at, started_at, finished_at, reason,
+            unknown_cause, extra_fields, reach, extra_answered, extra_accepted, extra_rejected, version, change)
+     SELECT $1, s.id, u.seq, u.state, u.created_at, u.started_at, u.finished_at, u.reason, u.unknown_cause,
+            u.extra_fields, u.reach, u.answered, u.accepted, u.rejected, u.version, nextval('send_changes')
+       FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::text[],
+                   $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[])
+            AS u(send_uid, seq, state, created_at, started_at, finished_at, reason, unknown_cause, extra_fields,
+                 reach, answered, accepted, rejected, version)
+       JOIN sends s ON s.account = $1 AND s.uid = u.send_uid
+     ON CONFLICT (send_id, seq) DO UPDATE SET state = excluded.state, started_at = excluded.started_at,
+            finished_at = excluded.finished_at, reason = excluded.reason, unknown_cause = excluded.unknown_cause,
+            extra_fields = excluded.extra_fields, reach = excluded.reach, extra_answered = excluded.extra_answered,
+            extra_accepted = excluded.extra_accepted, extra_rejected = excluded.extra_rejected,
+            version = excluded.version, change = excluded.change
+      WHERE send_batches.version < excluded.version`,
+    [
+      account,
+      b.map((x) => x.sendUid),
+      b.map((x) => x.seq),
+      b.map((x) => x.state),
+      b.map((x) => x.createdAt),
+      b.map((x) => x.startedAt),
+      b.map((x) => x.finishedAt),
+      b.map((x) => x.reason),
+      b.map((x) => x.unknownCause),
+      b.map((x) => x.fields),
+      b.map((x) => x.reach),
+      b.map((x) => x.answered),
+      b.map((x) => x.accepted),
+      b.map((x) => x.rejected),
+      b.map((x) => x.version),
+    ],
+  );
+}
+
+export interface BatchChange extends SharedBatch {
+  change: number;
+  desk: string;
+}
+
+/** The account's book / Cc/Bcc batch changes after `after`, oldest first (every desk's). */
+export async function pullBatchChanges(
+  c: ClientBase,
+  account: string,
+  after: number,
+  limit: number,
+): Promise<BatchChange[]> {
+  const r = await c.query<Record<string, string | null>>(
+    `SELECT b.change, s.desk, s.uid AS send_uid, b.seq, b.state, b.created_at, b.started_at, b.finished_at,
+            b.reason, b.unknown_cause, b.extra_fields, b.reach, b.extra_answered, b.extra_accepted,
+            b.extra_rejected, b.version
+       FROM send_batches b JOIN sends s ON s.id = b.send_id
+      WHERE b.account = $1 AND b.change > $2 ORDER BY b.change LIMIT $3`,
+    [account, after, limit],
+  );
+  const num = (v: string | null | undefined): number | null =>
+    v === null || v === undefined ? null : Number(v);
+  const str = (v: string | null | undefined): string | null => v ?? null;
+  return r.rows.map((x) => ({
+    change: Number(x.change),
+    desk: String(x.desk),
+    sendUid: String(x.send_uid),
+    seq: Number(x.seq),
+    state: String(x.state),
+    createdAt: Number(x.created_at),
+    startedAt: num(x.started_at),
+    finishedAt: num(x.finished_at),
+    reason: str(x.reason),
+    unknownCause: str(x.unknown_cause),
+    fields: String(x.extra_fields),
+    reach: num(x.reach),
+    answered: num(x.extra_answered),
+    accepted: num(x.extra_accepted),
+    rejected: num(x.extra_rejected),
     version: Number(x.version),
   }));
 }

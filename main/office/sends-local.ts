@@ -16,10 +16,27 @@ import type {
   Campaign,
   CampaignRow,
   OutboundStatus,
+  MessageRecord,
+  OutboxBatch,
   OutboxJob,
+  Page,
   RecipientOutcome,
   StatusCounts,
+  ThreadCursor,
 } from '../../preload/api.ts';
+import {
+  BOOK_TRIGGERS,
+  bookChanges,
+  booksOf,
+  booksPending,
+  booksSummary,
+  booksWritten,
+  hasBooksPending,
+  putBooks,
+  toSharedBatch,
+} from './sends-books.ts';
+import type { SharedBatch } from './sends-books.ts';
+import { mergeThread } from './sends-thread.ts';
 
 /** A recipient of a send as the office database keeps it. */
 export interface SharedRecipient {
@@ -34,6 +51,8 @@ export interface SharedRecipient {
   receiptReport: string | null;
   receiptAt: number | null;
   sentAt: number | null;
+  /** Its own text when it is not the send's (a mail merge), else null. */
+  text?: string | null;
   /** The sending desk's change counter: an older write never replaces a newer one. */
   version: number;
 }
@@ -58,9 +77,10 @@ export interface SharedReceipt {
 
 /** This desk's changes read for one write to the office database, by the local account id. */
 export interface LocalChanges {
-  /** The last change read (dropped once written). */
+  /** The last recipient change read and the last book / Cc/Bcc batch change read (dropped once written). */
   upTo: number;
-  byAccount: Map<string, { sends: SharedSend[]; recipients: SharedRecipient[] }>;
+  booksUpTo: number;
+  byAccount: Map<string, { sends: SharedSend[]; recipients: SharedRecipient[]; batches: SharedBatch[] }>;
 }
 
 /** The uid of a local job: ids alone may be reused once the newest job is gone, with its time not. */
@@ -73,6 +93,7 @@ interface MessageState {
   id: number;
   job_id: number;
   peer: string;
+  text: string;
   status: string;
   message_identifier: string | null;
   report: string | null;
@@ -86,10 +107,13 @@ interface MessageState {
 export class SendsLocal {
   readonly #app: AppDb;
   readonly #desk: string;
+  /** A batch of this desk's journal as the store gives it (store.outbox.batch). */
+  readonly #batchOf: (id: number) => OutboxBatch | null;
 
-  constructor(app: AppDb, desk: string) {
+  constructor(app: AppDb, desk: string, batchOf: (id: number) => OutboxBatch | null = () => null) {
     this.#app = app;
     this.#desk = desk;
+    this.#batchOf = batchOf;
   }
 
   /** Office mode on: every outbound message the journal writes or changes is queued (same transaction). */
@@ -100,19 +124,22 @@ export class SendsLocal {
         BEGIN INSERT INTO main.office_send_changes (message_id) VALUES (NEW.id); END;
       CREATE TEMP TRIGGER IF NOT EXISTS office_send_changed AFTER UPDATE OF ${WATCHED} ON main.messages
         WHEN NEW.direction = 'out' AND NEW.job_id IS NOT NULL
-        BEGIN INSERT INTO main.office_send_changes (message_id) VALUES (NEW.id); END;`);
+        BEGIN INSERT INTO main.office_send_changes (message_id) VALUES (NEW.id); END;
+      ${BOOK_TRIGGERS}`);
   }
 
   hasPending(): boolean {
     return (
       stmt(this.#app.db, 'SELECT 1 AS n FROM office_send_changes LIMIT 1').get() !== undefined ||
-      stmt(this.#app.db, 'SELECT 1 AS n FROM office_receipts_out LIMIT 1').get() !== undefined
+      stmt(this.#app.db, 'SELECT 1 AS n FROM office_receipts_out LIMIT 1').get() !== undefined ||
+      hasBooksPending(this.#app)
     );
   }
 
   pendingCount(): number {
     return (
-      rowAs<{ n: number }>(stmt(this.#app.db, 'SELECT count(*) AS n FROM office_send_changes').get())?.n ?? 0
+      (rowAs<{ n: number }>(stmt(this.#app.db, 'SELECT count(*) AS n FROM office_send_changes').get())?.n ??
+        0) + booksPending(this.#app)
     );
   }
 
@@ -125,42 +152,46 @@ export class SendsLocal {
     const rows = rowsAs<{ seq: number; message_id: number }>(
       stmt(db, 'SELECT seq, message_id FROM office_send_changes ORDER BY seq LIMIT ?').all(limit),
     );
+    const books = bookChanges(this.#app, limit, this.#batchOf);
     const last = rows.at(-1);
-    if (last === undefined) return null;
+    if (last === undefined && books === null) return null;
     const version = new Map<number, number>();
     for (const r of rows) version.set(r.message_id, r.seq);
     const states = rowsAs<MessageState>(
       stmt(
         db,
-        `SELECT id, job_id, peer, status, message_identifier, report, report_text, classification,
+        `SELECT id, job_id, peer, text, status, message_identifier, report, report_text, classification,
                 receipt_report, receipt_at, sent_at
            FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
       ).all(JSON.stringify([...version.keys()])),
     );
-    const jobIds = [...new Set(states.map((s) => s.job_id))];
+    const jobIds = [
+      ...new Set([...states.map((s) => s.job_id), ...(books?.batches ?? []).map((b) => b.batch.jobId)]),
+    ];
     const jobs = rowsAs<{
       id: number;
       created_at: number;
       content: string;
+      text: string;
       resend_of: number | null;
       account_id: string | null;
       parent_at: number | null;
     }>(
       stmt(
         db,
-        `SELECT j.id, j.created_at, j.content, j.resend_of, j.account_id, p.created_at AS parent_at
+        `SELECT j.id, j.created_at, j.content, j.text, j.resend_of, j.account_id, p.created_at AS parent_at
            FROM outbox_jobs j LEFT JOIN outbox_jobs p ON p.id = j.resend_of
           WHERE j.id IN (SELECT value FROM json_each(?))`,
       ).all(JSON.stringify(jobIds)),
     );
     const byAccount: LocalChanges['byAccount'] = new Map();
-    const uidOf = new Map<number, { uid: string; account: string }>();
+    const uidOf = new Map<number, { uid: string; account: string; text: string }>();
     for (const j of jobs) {
       if (j.account_id === null) continue;
       const uid = sendUid(this.#desk, j.id, j.created_at);
-      uidOf.set(j.id, { uid, account: j.account_id });
+      uidOf.set(j.id, { uid, account: j.account_id, text: j.text });
       let entry = byAccount.get(j.account_id);
-      if (!entry) byAccount.set(j.account_id, (entry = { sends: [], recipients: [] }));
+      if (!entry) byAccount.set(j.account_id, (entry = { sends: [], recipients: [], batches: [] }));
       entry.sends.push({
         uid,
         createdAt: j.created_at,
@@ -184,15 +215,21 @@ export class SendsLocal {
         receiptReport: s.receipt_report,
         receiptAt: s.receipt_at,
         sentAt: s.sent_at,
-        version: version.get(s.id) ?? last.seq,
+        text: s.text === job.text ? null : s.text,
+        version: version.get(s.id) ?? last?.seq ?? 0,
       });
     }
-    return { upTo: last.seq, byAccount };
+    for (const { batch, version: v } of books?.batches ?? []) {
+      const job = uidOf.get(batch.jobId);
+      if (job) byAccount.get(job.account)?.batches.push(toSharedBatch(job.uid, batch, v));
+    }
+    return { upTo: last?.seq ?? 0, booksUpTo: books?.upTo ?? 0, byAccount };
   }
 
-  /** The changes up to `seq` are in the office database. */
-  written(seq: number): void {
+  /** The changes up to `seq` (recipients) and `booksSeq` (book / Cc/Bcc batches) are in the office database. */
+  written(seq: number, booksSeq: number): void {
     stmt(this.#app.db, 'DELETE FROM office_send_changes WHERE seq <= ?').run(seq);
+    booksWritten(this.#app, booksSeq);
   }
 
   // ------------------------------------------------------------------ receipts of other desks' sends
@@ -298,11 +335,12 @@ export class SendsLocal {
     const put = stmt(
       this.#app.db,
       `INSERT INTO office_send_recipients (job_id, peer, position, status, message_identifier, report, report_text,
-              classification, receipt_report, receipt_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              classification, receipt_report, receipt_at, sent_at, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (job_id, peer) DO UPDATE SET position = excluded.position, status = excluded.status,
               message_identifier = excluded.message_identifier, report = excluded.report,
               report_text = excluded.report_text, classification = excluded.classification,
-              receipt_report = excluded.receipt_report, receipt_at = excluded.receipt_at, sent_at = excluded.sent_at`,
+              receipt_report = excluded.receipt_report, receipt_at = excluded.receipt_at, sent_at = excluded.sent_at,
+              text = excluded.text`,
     );
     for (const r of recipients)
       put.run(
@@ -317,7 +355,35 @@ export class SendsLocal {
         r.receiptReport,
         r.receiptAt,
         r.sentAt,
+        r.text ?? null,
       );
+  }
+
+  /** Another desk's book / Cc/Bcc batches as it last shared them. Call inside a transaction. */
+  putBatches(jobId: number, batches: readonly SharedBatch[]): void {
+    putBooks(this.#app, jobId, batches);
+  }
+
+  /**
+   * A page of a conversation thread of `accountId` (as the store read it) with the messages other
+   * desks sent to its number merged in (sends-thread.ts).
+   */
+  thread(
+    local: Page<MessageRecord, ThreadCursor>,
+    args: {
+      accountId: string;
+      conversationId: number;
+      peer: string;
+      cursor?: ThreadCursor | null;
+      limit?: number;
+    },
+  ): Page<MessageRecord, ThreadCursor> {
+    return mergeThread(this.#app, local, args);
+  }
+
+  /** Another desk's send's book / Cc/Bcc batches (the only batches of it a desk holds). */
+  batches(jobId: number): OutboxBatch[] {
+    return booksOf(this.#app, jobId);
   }
 
   /** The name of the desk that sent `jobId` when another desk did, else null (this desk's own send). */
@@ -342,7 +408,8 @@ export class SendsLocal {
       if (c.status in counts) counts[c.status as OutboundStatus] = c.n;
       recipientCount += c.n;
     }
-    return { ...job, counts, recipientCount, batchCount: 0 };
+    const books = booksSummary(this.#app, job.id);
+    return { ...job, counts, recipientCount, batchCount: 0, ...books };
   }
 
   /** Another desk's send's recipients, in its order. */

@@ -15,12 +15,23 @@ import type { Emit } from '../services/app-options.ts';
 import type { OfficeLocal } from './local.ts';
 import { randomUUID } from 'node:crypto';
 import { SendsLocal } from './sends-local.ts';
+import { newestJob, queueExisting } from './sends-join.ts';
 import type { SharedRecipient } from './sends-local.ts';
-import { pullReceipts, pullSendChanges, pushReceipts, pushSends, sendsByUid } from './sends-feed.ts';
-import type { SendsWrite } from './sends-feed.ts';
+import type { SharedBatch } from './sends-books.ts';
+import {
+  pullBatchChanges,
+  pullReceipts,
+  pullSendChanges,
+  pushReceipts,
+  pushSends,
+  sendsByUid,
+} from './sends-feed.ts';
+import type { BatchChange, RecipientChange, SendsWrite } from './sends-feed.ts';
 
 /** Recipient states per write and per read: a 100,000-recipient send is 20 writes. */
 const PAGE = 5000;
+/** Sends queued at a time when a desk joins an office (each then written, PAGE recipients a statement). */
+const JOIN_JOBS = 50;
 
 export interface ShareSendsDeps {
   store: OpenedAppStore;
@@ -35,7 +46,7 @@ export type ShareSends = ReturnType<typeof createShareSends>;
 
 export function createShareSends(deps: ShareSendsDeps) {
   const { store, local, desk } = deps;
-  const sends = new SendsLocal(store.app, desk);
+  const sends = new SendsLocal(store.app, desk, (id) => store.outbox.batch(id));
   sends.watchJournal();
 
   /** This desk's journal changes, written to the office database page by page. */
@@ -51,7 +62,7 @@ export function createShareSends(deps: ShareSendsDeps) {
         writes.push({ account: deps.keyOf(a), ...w });
       }
       if (writes.length > 0) await pushSends(c, desk, writes);
-      sends.written(page.upTo);
+      sends.written(page.upTo, page.booksUpTo);
     }
     for (;;) {
       const receipts = sends.queuedReceipts(PAGE);
@@ -92,16 +103,27 @@ export function createShareSends(deps: ShareSendsDeps) {
     }
   }
 
-  /** The account's recipient changes since this desk's cursor; other desks' sends stored here. */
-  async function pull(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
-    const changed = new Set<number>();
+  /**
+   * One of the account's feeds of other desks' sends (their recipients, or their book / Cc/Bcc
+   * batches) since this desk's cursor, each page stored in one transaction with the sends it names.
+   */
+  async function follow<R extends { change: number; desk: string; sendUid: string }>(
+    c: ClientBase,
+    a: AccountSummary,
+    key: string,
+    office: string,
+    feed: 'sends' | 'books',
+    read: (after: number) => Promise<R[]>,
+    put: (jobId: number, rows: R[]) => void,
+    changed: Set<number>,
+  ): Promise<void> {
     for (;;) {
-      const after = local.cursor(office, key, 'sends');
-      const rows = await pullSendChanges(c, key, after, PAGE);
-      if (rows.length === 0) break;
-      const others = rows.filter((r) => r.desk !== desk);
-      const bySend = new Map<string, SharedRecipient[]>();
-      for (const r of others) {
+      const after = local.cursor(office, key, feed);
+      const rows = await read(after);
+      if (rows.length === 0) return;
+      const bySend = new Map<string, R[]>();
+      for (const r of rows) {
+        if (r.desk === desk) continue;
         const list = bySend.get(r.sendUid);
         if (list) list.push(r);
         else bySend.set(r.sendUid, [r]);
@@ -111,16 +133,73 @@ export function createShareSends(deps: ShareSendsDeps) {
       const found = unknown.length > 0 ? await sendsByUid(c, key, unknown) : [];
       store.app.transaction(() => {
         for (const s of found) sends.ensureSend(a.id, s);
-        for (const [uid, recipients] of bySend) {
+        for (const [uid, list] of bySend) {
           const jobId = sends.jobOf(uid);
           if (jobId === null) continue; // (a send of another account's: never, the feed is per account)
-          sends.putRecipients(jobId, recipients);
+          put(jobId, list);
           changed.add(jobId);
         }
-        local.setCursor(office, key, 'sends', rows.at(-1)?.change ?? after);
+        local.setCursor(office, key, feed, rows.at(-1)?.change ?? after);
       });
-      if (rows.length < PAGE) break;
+      if (rows.length < PAGE) return;
     }
+  }
+
+  /**
+   * This desk's sends of `a` made before it joined this office database (or before office mode was
+   * on: the journal's triggers were not there), queued once and written, oldest first, a few sends
+   * at a time; where it got to is kept, so a desk stopped meanwhile goes on from there.
+   */
+  async function join(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
+    const at = `sends-joined:${office}:${key}`;
+    for (;;) {
+      const kept = local.get(at);
+      if (kept === 'done') return;
+      // Up to the newest job when the join began: the journal's triggers (on since office mode
+      // started, before this) queue every change of a job made from then on.
+      const { after, until } =
+        kept === null
+          ? { after: 0, until: newestJob(store.app) }
+          : (JSON.parse(kept) as { after: number; until: number });
+      store.app.transaction(() => {
+        const last = queueExisting(store.app, {
+          accountId: a.id,
+          afterJob: after,
+          untilJob: until,
+          jobs: JOIN_JOBS,
+        });
+        local.set(at, last === null ? 'done' : JSON.stringify({ after: last, until }));
+      });
+      await push(c);
+    }
+  }
+
+  /** The account's send changes since this desk's cursors; other desks' sends stored here. */
+  async function pull(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
+    await join(c, a, key, office);
+    const changed = new Set<number>();
+    const recipients = (jobId: number, rows: SharedRecipient[]): void => sends.putRecipients(jobId, rows);
+    await follow<RecipientChange>(
+      c,
+      a,
+      key,
+      office,
+      'sends',
+      (after) => pullSendChanges(c, key, after, PAGE),
+      recipients,
+      changed,
+    );
+    const books = (jobId: number, rows: SharedBatch[]): void => sends.putBatches(jobId, rows);
+    await follow<BatchChange>(
+      c,
+      a,
+      key,
+      office,
+      'books',
+      (after) => pullBatchChanges(c, key, after, PAGE),
+      books,
+      changed,
+    );
     await pullReceiptsOf(c, key, office);
     if (changed.size > 0)
       deps.emit('office:sends', { jobIds: [...changed] } satisfies MessengerEvents['office:sends']);

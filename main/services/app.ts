@@ -201,6 +201,8 @@ async function openMessengerApp(
       const id = sessions.current()?.account.id;
       return id === undefined ? undefined : (list) => store.optOuts.filter(id, list);
     },
+    account: () => sessions.current()?.account.id ?? null,
+    peerOf: (conversationId) => store.conversations.get(conversationId)?.peer ?? null,
   });
   const drafts = createDrafts({ store, sessions });
   const mergeMeasure = createMergeMeasure({ store, sessions, country });
@@ -227,7 +229,7 @@ async function openMessengerApp(
     accounts: sessions.api,
     ...sender.api,
     outbox: officeSends.outbox({ ...sender.api.outbox, ...halts.api, ...scope.api.outbox }),
-    inbox: { ...records.api.inbox, pollNow: poller.api.pollNow },
+    inbox: officeSends.inbox({ ...records.api.inbox, pollNow: poller.api.pollNow }),
     history: records.api.history,
     contacts: records.api.contacts,
     groups: records.api.groups,

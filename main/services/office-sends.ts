@@ -9,8 +9,12 @@ import { ApiError } from './validate-args.ts';
 import type { SendsLocal } from '../office/sends-local.ts';
 import type { MessengerApi, OutboxJob } from '../../preload/api.ts';
 
-type OtherDeskSends = Pick<SendsLocal, 'otherDesk' | 'withCounts' | 'recipients' | 'campaign'>;
+type OtherDeskSends = Pick<
+  SendsLocal,
+  'otherDesk' | 'withCounts' | 'recipients' | 'campaign' | 'batches' | 'thread'
+>;
 type Outbox = MessengerApi['outbox'];
+type Inbox = MessengerApi['inbox'];
 type Campaigns = MessengerApi['campaigns'];
 
 export interface OfficeSendsDeps {
@@ -19,6 +23,9 @@ export interface OfficeSendsDeps {
   deskName(): string | null;
   /** The signed-in account's opt-out list, to mark a campaign's rows (none signed out). */
   optedOut(): ((numbers: readonly string[]) => { skipped: string[] }) | undefined;
+  /** The signed-in account's id (null: none) and a conversation's number (its thread shows other desks' too). */
+  account(): string | null;
+  peerOf(conversationId: number): string | null;
 }
 
 export function withOfficeSends(deps: OfficeSendsDeps) {
@@ -38,6 +45,18 @@ export function withOfficeSends(deps: OfficeSendsDeps) {
       );
   };
   return {
+    // A conversation's thread shows what other desks sent to its number on this account (sends-thread.ts).
+    inbox: (i: Inbox): Inbox => ({
+      ...i,
+      thread: async (args) => {
+        const local = await i.thread(args); // (the account scope's refusal of another account's)
+        const accountId = deps.account();
+        const peer = deps.peerOf(args.conversationId);
+        return accountId === null || peer === null
+          ? local
+          : sends.thread(local, { ...args, accountId, peer });
+      },
+    }),
     outbox: (o: Outbox): Outbox => ({
       ...o,
       jobs: async (args) => (await o.jobs(args)).map(decorate),
@@ -54,7 +73,7 @@ export function withOfficeSends(deps: OfficeSendsDeps) {
       batches: async (id) => {
         if (sends.otherDesk(id) === null) return o.batches(id);
         await o.job(id);
-        return [];
+        return sends.batches(id); // its server books and Cc/Bcc as that desk shared them (no others)
       },
       continue: async (id) => {
         refuse(id, 'continue it');

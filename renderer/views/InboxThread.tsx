@@ -74,6 +74,7 @@ export function Thread({
     'inbox:received': (p) => p.messages.some((m) => m.conversationId === conv.id),
     'inbox:receipt': (p) => p.message.conversationId === conv.id,
     'outbox:progress': (p) => p.outcomes.some((o) => o.to === conv.peer),
+    'office:sends': () => true, // issue 28: another desk's send (to this number, maybe) came or changed
   });
   const { load } = thread;
   const current = thread.data;
@@ -218,6 +219,7 @@ export function Thread({
             </div>
             <div className="bubble-meta">
               {formatTime(m.createdAt)} {m.direction === 'out' ? <StatusPill status={m.status} /> : null}
+              {m.sentFrom !== undefined ? <span className="sent-from"> · sent from {m.sentFrom}</span> : null}
             </div>
           </div>
         ))}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
-import { queueReplies, startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { queueReplies, serverBook, startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { havePostgres, startTestPostgres, type TestPostgres } from '../support/office-db.ts';
 import {
   HAS_CHROMIUM,
@@ -227,6 +227,50 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
         .filter({ hasText: 'sent from this desk (Front desk)' })
         .waitFor({ timeout: 30_000 });
       await shots(a, 'office-history-desk-a');
+      for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
+    });
+
+    it("shows desk A's messages in desk B's conversation thread, and A's send to a server book in B's History", async () => {
+      const [a, b] = [desks[0]!.browser.page, desks[1]!.browser.page];
+      serverBook(gw, 'Club', ['447700900801', '447700900802']);
+      // (desk A is "Front desk" since the test before; 447700100000 sent "reply 0")
+      await a.evaluate(async () => {
+        await window.messenger!.send.submit({
+          recipients: ['447700100000'],
+          content: { kind: 'text', text: 'Thanks, your order ships today' },
+        });
+        await window.messenger!.send.submit({
+          recipients: [],
+          addressBooks: ['Club'],
+          content: { kind: 'text', text: 'Club night on Friday' },
+        });
+      });
+      await b.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Inbox/ }).click();
+      await b.locator('button.conv', { hasText: '+447700100000' }).click();
+      const thread = b.getByRole('region', { name: /Conversation with/ });
+      const bubble = thread.getByTestId('bubble').filter({ hasText: 'Thanks, your order ships today' });
+      await bubble.waitFor({ timeout: 30_000 });
+      expect(await bubble.textContent()).toContain('sent from Front desk');
+      // in its order: after the reply it answers
+      const texts = await thread.getByTestId('bubble').allTextContents();
+      expect(texts.findIndex((t) => t.includes('reply 0'))).toBeLessThan(
+        texts.findIndex((t) => t.includes('Thanks, your order ships today')),
+      );
+      await shots(b, 'office-thread-desk-b');
+
+      await b
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: /History/ })
+        .click();
+      const job = b.locator('li.job', { hasText: 'Club night on Friday' });
+      await job
+        .getByTestId('sent-by')
+        .filter({ hasText: 'sent from Front desk' })
+        .waitFor({ timeout: 30_000 });
+      await job.getByRole('button', { name: /Club night/ }).click();
+      await job.getByText('Server book Club').waitFor({ timeout: 30_000 });
+      await job.getByText(/the gateway answered for 2: 2 accepted/).waitFor({ timeout: 30_000 });
+      await shots(b, 'office-history-book-desk-b');
       for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
     });
 

@@ -13,15 +13,23 @@ export class OutboxAccountRepo {
     this.#app = app;
   }
 
-  /** The account's job ids (and those of no account), newest first. */
+  /**
+   * The account's job ids (and those of no account), newest first by when each send was made (in
+   * office mode another desk's sends arrive here later than they were made: migration 053); the page
+   * after `beforeId` is the jobs made before it (the same time: a smaller id).
+   */
   jobIds(accountId: string, args: { limit?: number; beforeId?: number } = {}): number[] {
     const limit = Math.max(1, Math.min(500, args.limit ?? 50));
+    const page =
+      args.beforeId === undefined
+        ? ''
+        : 'AND (created_at, id) < (SELECT created_at, id FROM outbox_jobs WHERE id = ?)';
     return rowsAs<{ id: number }>(
       stmt(
         this.#app.db,
-        `SELECT id FROM outbox_jobs WHERE (account_id = ? OR account_id IS NULL) AND id < ?
-          ORDER BY id DESC LIMIT ?`,
-      ).all(accountId, args.beforeId ?? Number.MAX_SAFE_INTEGER, limit),
+        `SELECT id FROM outbox_jobs WHERE (account_id = ? OR account_id IS NULL) ${page}
+          ORDER BY created_at DESC, id DESC LIMIT ?`,
+      ).all(accountId, ...(args.beforeId === undefined ? [] : [args.beforeId]), limit),
     ).map((r) => r.id);
   }
 

@@ -36,6 +36,8 @@ import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
 import type { SharedInbound } from './local.ts';
 import { createShareSends } from './share-sends.ts';
 import { DESK_NAME_KEY } from './setting.ts';
+import { StepHolds } from './step-holds.ts';
+import type { SyncStep } from './step-holds.ts';
 
 const BATCH = 1000;
 /** The longest a query of the pool may wait for the server's answer. */
@@ -101,6 +103,8 @@ export function createOffice(deps: OfficeDeps) {
   let leaseUntil = 0;
   let syncing: Promise<void> | null = null;
   let syncAgain = false;
+  /** Steps of the sync the office database refuses, held back (step-holds.ts). */
+  const holds = new StepHolds(log, () => void kick());
   // sends shared (share-sends.ts): the journal's changes queued from here on, in its transactions
   const sends = createShareSends({ store, local, desk, keyOf: accountKey, emit: deps.emit });
   // the office's replies and opt-out list imported (import-feeds.ts)
@@ -118,7 +122,8 @@ export function createOffice(deps: OfficeDeps) {
     connected,
     collector: Date.now() < leaseUntil,
     pending: local.pendingCount() + library.pendingCount() + sends.pendingCount(),
-    error: connected ? null : lastError,
+    // connected: a write the office database refuses (step-holds.ts), said until it goes through
+    error: connected ? holds.error() : lastError,
   });
   let shown = '';
   function announce(): void {
@@ -195,6 +200,7 @@ export function createOffice(deps: OfficeDeps) {
     connected = true;
     lastError = null;
     reconnectMs = 500;
+    holds.reset();
     log(`office database ${url} connected (desk ${desk})`);
     announce();
     void renewLease();
@@ -320,24 +326,46 @@ export function createOffice(deps: OfficeDeps) {
     return syncing;
   }
 
+  /**
+   * Runs one step of the sync unless it is held back; a refusal of the office database (not a lost
+   * connection, which is thrown: offline) holds the step back and lets the others go on.
+   */
+  async function step(name: SyncStep, fn: () => Promise<void>): Promise<void> {
+    if (holds.held(name)) return;
+    try {
+      await fn();
+    } catch (err) {
+      if (lostConnection(err) || closed) throw err;
+      holds.failed(name, why(err));
+      announce();
+      return;
+    }
+    holds.succeeded(name);
+  }
+
   async function syncOnce(): Promise<void> {
     if (!connected || closed || officeId === null) return;
     await withClient(async (c) => {
-      for (;;) {
-        const rows = local.pending(BATCH);
-        if (rows.length === 0) break;
-        await pushPending(c, desk, rows);
-        local.done(rows.map((r) => r.id));
-      }
-      await sends.push(c);
+      await step('replies', async () => {
+        for (;;) {
+          const rows = local.pending(BATCH);
+          if (rows.length === 0) break;
+          await pushPending(c, desk, rows);
+          local.done(rows.map((r) => r.id));
+        }
+      });
+      await step('sends', () => sends.push(c));
       const a = deps.account();
       const key = currentKey();
-      if (officeId === null) return;
-      await library.sync(c, officeId, key === null ? null : a, key);
+      const office = officeId;
+      if (office === null) return;
+      await step('library', () => library.sync(c, office, key === null ? null : a, key));
       if (a === null || key === null) return;
-      await importOptOuts(c, a, key, officeId);
-      await importInbound(c, a.id, key, officeId);
-      await sends.pull(c, a, key, officeId);
+      await step('imports', async () => {
+        await importOptOuts(c, a, key, office);
+        await importInbound(c, a.id, key, office);
+        await sends.pull(c, a, key, office);
+      });
     });
   }
 
@@ -346,7 +374,7 @@ export function createOffice(deps: OfficeDeps) {
 
   void connect();
   sendsTimer = setInterval(() => {
-    if (connected && !closed && syncing === null && sends.hasPending()) void kick();
+    if (connected && !closed && syncing === null && !holds.held('sends') && sends.hasPending()) void kick();
   }, SENDS_CHECK_MS);
   sendsTimer.unref();
 
@@ -454,6 +482,7 @@ export function createOffice(deps: OfficeDeps) {
       if (reconnectTimer) clearTimeout(reconnectTimer);
       if (leaseTimer) clearTimeout(leaseTimer);
       if (sendsTimer) clearInterval(sendsTimer);
+      holds.stop();
       if (key !== null && connected && leaseUntil > Date.now()) {
         await withClient((c) => releaseLease(c, key, desk)).catch(() => undefined);
       }

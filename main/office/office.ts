@@ -21,13 +21,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { OpenedAppStore } from '../store/app-store.ts';
 import type { AccountSummary, MessageRecord, MessengerEvents, OfficeStatus } from '../../preload/api.ts';
 import type { Emit, Log } from '../services/app-options.ts';
 import { clientConfig, shownUrl } from './connection.ts';
 import type { OfficeTarget } from './connection.ts';
 import { migrateOffice } from './db.ts';
+import { OfficePool } from './pool.ts';
 import { OFFICE_CHANNEL, pushPending } from './feed.ts';
 import { createFeedImport } from './import-feeds.ts';
 import { claimLease, releaseLease } from './lease.ts';
@@ -36,12 +37,11 @@ import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
 import type { SharedInbound } from './local.ts';
 import { createShareSends } from './share-sends.ts';
 import { DESK_NAME_KEY } from './setting.ts';
-import { StepHolds } from './step-holds.ts';
+import { StepHolds, lostConnection, why } from './step-holds.ts';
+import { claimSharedReply, ruleUid } from './auto-reply-log.ts';
 import type { SyncStep } from './step-holds.ts';
 
 const BATCH = 1000;
-/** The longest a query of the pool may wait for the server's answer. */
-const QUERY_TIMEOUT_MS = 10_000;
 const MAX_RECONNECT_MS = 15_000;
 /** The longest a send waits for the office database's opt-out list before going on with the local copy. */
 const FRESH_TIMEOUT_MS = 2000;
@@ -89,7 +89,6 @@ export function createOffice(deps: OfficeDeps) {
   const url = shownUrl(deps.target);
   const config = clientConfig(deps.target, deps.password, deps.env);
   let officeId: string | null = null;
-  let pool: Pool | null = null;
   let listener: pg.Client | null = null;
   let connected = false;
   let lastError: string | null = null;
@@ -135,13 +134,6 @@ export function createOffice(deps: OfficeDeps) {
     deps.emit('office:status', s satisfies MessengerEvents['office:status']);
   }
 
-  const why = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-  /** Not an answer of the server (SQLSTATE, five characters) but a connection that failed or went silent. */
-  const lostConnection = (err: unknown): boolean => {
-    const code = (err as { code?: unknown } | null)?.code;
-    return !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
-  };
-
   function offline(err: unknown): void {
     if (closed) return;
     const first = connected || lastError === null;
@@ -151,9 +143,7 @@ export function createOffice(deps: OfficeDeps) {
     const l = listener;
     listener = null;
     // the pool's connections may be as dead as the listener's: new ones after reconnecting
-    const p = pool;
-    pool = null;
-    void p?.end().catch(() => undefined);
+    pool.drop();
     l?.removeAllListeners('notification');
     void l?.end().catch(() => undefined);
     announce();
@@ -207,46 +197,8 @@ export function createOffice(deps: OfficeDeps) {
     kick();
   }
 
-  /** The last error each pool client emitted (see getPool). */
-  const clientErrors = new WeakMap<PoolClient, Error>();
-
-  function getPool(): Pool {
-    if (pool === null) {
-      // query_timeout: a server that stops answering (the network lost, not closed) fails a query
-      // instead of holding it for as long as TCP keeps the dead connection
-      pool = new pg.Pool({ ...config, max: 3, idleTimeoutMillis: 10_000, query_timeout: QUERY_TIMEOUT_MS });
-      // an idle client's error (the server restarted) must not end the process
-      pool.on('error', (err) => log(`office database pool: ${why(err)}`));
-      // pg-pool hands a new client out with no error listener until withClient's continuation runs:
-      // a server shutting down just then sends its FATAL 57P01 in the same packet as the end of the
-      // connection's start-up, which would be an uncaught exception of the process. Every client
-      // keeps one listener of its own; withClient reads what it caught.
-      pool.on('connect', (client) => {
-        client.on('error', (err) => clientErrors.set(client, err));
-      });
-    }
-    return pool;
-  }
-
-  async function withClient<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
-    const c = await getPool().connect();
-    // A checked-out client's error between two queries (the server shutting down) is emitted on the
-    // client, not the pool: kept here, and the client thrown away on release.
-    let failed: Error | undefined = clientErrors.get(c);
-    const onError = (err: Error): void => {
-      failed = err;
-    };
-    c.on('error', onError);
-    try {
-      return await fn(c);
-    } catch (err) {
-      failed ??= err instanceof Error ? err : new Error(String(err));
-      throw err;
-    } finally {
-      c.off('error', onError);
-      c.release(failed);
-    }
-  }
+  const pool = new OfficePool(config, log);
+  const withClient = <T>(fn: (c: PoolClient) => Promise<T>): Promise<T> => pool.withClient(fn);
 
   const currentKey = (): string | null => {
     const a = deps.account();
@@ -431,6 +383,25 @@ export function createOffice(deps: OfficeDeps) {
       sends.receiptUnmatched(key, r);
       setImmediate(() => void kick());
     },
+    /**
+     * The auto-reply of local rule `ruleId` to `number` claimed in the office database (auto-reply-log.ts):
+     * whether it may be sent; null when the office database cannot say (away: the desk's log decides).
+     */
+    async claimAutoReply(
+      accountId: string,
+      ruleId: number,
+      number: string,
+      cap: number,
+    ): Promise<boolean | null> {
+      const account = keyOfAccount(accountId);
+      const rule = ruleUid(store.app, ruleId);
+      if (account === null || rule === null || !connected) return null;
+      const claim = { account, rule, number, desk, cap, now: Date.now() };
+      return withClient((c) => claimSharedReply(c, claim)).catch((err: unknown) => {
+        log(`office: auto-reply not claimed in the office database (this desk's log decides): ${why(err)}`);
+        return null;
+      });
+    },
     /** A change of `accountId`'s opt-out list made here: queued. Call inside its transaction. */
     optOutChanged(
       accountId: string,
@@ -490,8 +461,7 @@ export function createOffice(deps: OfficeDeps) {
       connected = false;
       await listener?.end().catch(() => undefined);
       listener = null;
-      await pool?.end().catch(() => undefined);
-      pool = null;
+      await pool.end();
     },
   };
 }

@@ -7,6 +7,14 @@
 // would have written stays queued. Each distinct error is logged once, and the status says it
 // (the banner shows it) until the step succeeds again.
 
+export const why = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Not an answer of the server (SQLSTATE, five characters) but a connection that failed or went silent. */
+export const lostConnection = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
+};
+
 const HOLD_FIRST_MS = 500;
 export const HOLD_MAX_MS = 30_000;
 

@@ -34,6 +34,11 @@ export interface AutoRepliesDeps {
   settings(): Settings;
   submit(req: SendRequest): Promise<SendAccepted>;
   log: Log;
+  /**
+   * Issue 28, office mode: the reply claimed in the office database too, so the limits hold whichever
+   * desk collects (false: answered today at a desk, or the cap reached; null: it cannot say).
+   */
+  claimShared?(accountId: string, ruleId: number, number: string, cap: number): Promise<boolean | null>;
 }
 
 function checkRule(rule: { keyword?: string; reply?: string }): void {
@@ -72,7 +77,9 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
 
   async function answer(m: MessageRecord, rule: AutoReplyRule, accountId: string): Promise<void> {
     if (store.optOuts.has(accountId, m.peer)) return;
-    if (!store.autoReplies.claim(accountId, rule.id, m.peer, deps.settings().autoReplyDailyCap)) return;
+    const cap = deps.settings().autoReplyDailyCap;
+    if ((await deps.claimShared?.(accountId, rule.id, m.peer, cap)) === false) return;
+    if (!store.autoReplies.claim(accountId, rule.id, m.peer, cap)) return;
     const sent = await deps.submit({ recipients: [m.peer], content: { kind: 'text', text: rule.reply } });
     store.autoReplies.recordJob(rule.id, m.peer, sent.job.id);
   }

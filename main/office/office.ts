@@ -34,7 +34,6 @@ import { createFeedImport } from './import-feeds.ts';
 import { claimLease, releaseLease } from './lease.ts';
 import { OfficeLocal } from './local.ts';
 import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
-import type { SharedInbound } from './local.ts';
 import { createShareSends } from './share-sends.ts';
 import { DESK_NAME_KEY } from './setting.ts';
 import { StepHolds, lostConnection, why } from './step-holds.ts';
@@ -354,22 +353,7 @@ export function createOffice(deps: OfficeDeps) {
     inboundStored(messages: readonly MessageRecord[], accountId: string): void {
       const key = keyOfAccount(accountId);
       if (key === null) return;
-      for (const m of messages) {
-        // not `${desk}:${m.id}`: a rowid is reused once the newest message is deleted (a conversation
-        // deleted), and the office database keeps the first reply of a uid only (idempotent writes)
-        const uid = `${desk}:${randomUUID()}`;
-        const shared: SharedInbound = {
-          uid,
-          sender: m.peer,
-          recipient: m.local ?? '',
-          body: m.text,
-          kind: m.kind,
-          gatewayTimestamp: m.sentTimestamp ?? '',
-          receivedAt: m.createdAt,
-        };
-        local.queue('inbound', key, shared);
-        local.recordUid(uid, m.id);
-      }
+      local.queueInbound(desk, key, messages);
       // written once the caller's transaction has committed: a long poll shares page by page
       if (messages.length > 0) setImmediate(() => void kick());
     },

@@ -26,6 +26,14 @@ interface Hold {
 
 export type SyncStep = 'replies' | 'sends' | 'library' | 'imports';
 
+/** What a refused step leaves undone, as the banner and the log say it. */
+const UNDONE: Record<SyncStep, string> = {
+  replies: 'replies collected here not written',
+  sends: "this desk's sends not written",
+  library: 'contacts, groups, templates or rules not written',
+  imports: "other desks' changes not read",
+};
+
 export class StepHolds {
   readonly #holds = new Map<SyncStep, Hold>();
   readonly #logged = new Map<SyncStep, string>();
@@ -53,7 +61,7 @@ export class StepHolds {
     if (this.#logged.get(step) !== error) {
       this.#logged.set(step, error);
       this.#log(
-        `office: the office database refused this desk's ${step} (${error}); kept and tried again, less and less often (up to every ${HOLD_MAX_MS / 1000} s)`,
+        `office: ${UNDONE[step]}: the office database refused them (${error}); kept and tried again, less and less often (up to every ${HOLD_MAX_MS / 1000} s)`,
       );
     }
     this.#schedule();
@@ -63,12 +71,12 @@ export class StepHolds {
   succeeded(step: SyncStep): void {
     if (!this.#holds.delete(step)) return;
     this.#logged.delete(step);
-    this.#log(`office: this desk's ${step} written again`);
+    this.#log(`office: the office database takes them again (${UNDONE[step]} before)`);
   }
 
   /** The first refusal still standing (the status's error while connected), or null. */
   error(): string | null {
-    for (const [step, h] of this.#holds) return `${step} refused: ${h.error}`;
+    for (const [step, h] of this.#holds) return `${UNDONE[step]}: ${h.error}`;
     return null;
   }
 

@@ -216,6 +216,7 @@ export function createOffice(deps: OfficeDeps) {
   }
 
   let renewing = false;
+  let leaseError: string | null = null;
   /** Claims or renews the lease now, then every third of its length (one chain of timers). */
   async function renewLease(): Promise<void> {
     if (renewing || closed) return;
@@ -239,8 +240,11 @@ export function createOffice(deps: OfficeDeps) {
           announce();
           deps.becameCollector();
         }
+        leaseError = null;
       } catch (err) {
-        log(`office: lease not renewed: ${why(err)}`);
+        // (once per distinct error: renewed every third of a poll interval)
+        if (why(err) !== leaseError) log(`office: lease not renewed: ${why(err)}`);
+        leaseError = why(err);
         if (lostConnection(err)) offline(err);
       }
       announce();
@@ -265,7 +269,10 @@ export function createOffice(deps: OfficeDeps) {
         try {
           await syncOnce();
         } catch (err) {
-          if (connected) log(`office: sync failed: ${why(err)}`);
+          // the server refusing a connection of the pool (too many connections, a role not allowed):
+          // held back as a refused step (every 300 ms otherwise)
+          if (!lostConnection(err) && connected && !closed) holds.failed('connection', why(err));
+          else if (connected) log(`office: sync failed: ${why(err)}`);
           if (lostConnection(err)) offline(err);
           break;
         }
@@ -295,8 +302,9 @@ export function createOffice(deps: OfficeDeps) {
   }
 
   async function syncOnce(): Promise<void> {
-    if (!connected || closed || officeId === null) return;
+    if (!connected || closed || officeId === null || holds.held('connection')) return;
     await withClient(async (c) => {
+      holds.succeeded('connection');
       await step('replies', async () => {
         for (;;) {
           const rows = local.pending(BATCH);
@@ -325,7 +333,8 @@ export function createOffice(deps: OfficeDeps) {
 
   void connect();
   sendsTimer = setInterval(() => {
-    if (connected && !closed && syncing === null && !holds.held('sends') && sends.hasPending()) void kick();
+    if (connected && !closed && syncing === null && !holds.held('sends') && !holds.held('connection'))
+      if (sends.hasPending()) void kick();
   }, SENDS_CHECK_MS);
   sendsTimer.unref();
 

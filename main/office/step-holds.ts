@@ -24,10 +24,11 @@ interface Hold {
   error: string;
 }
 
-export type SyncStep = 'replies' | 'sends' | 'library' | 'imports';
+export type SyncStep = 'connection' | 'replies' | 'sends' | 'library' | 'imports';
 
 /** What a refused step leaves undone, as the banner and the log say it. */
 const UNDONE: Record<SyncStep, string> = {
+  connection: 'nothing written or read',
   replies: 'replies collected here not written',
   sends: "this desk's sends not written",
   library: 'contacts, groups, templates or rules not written',

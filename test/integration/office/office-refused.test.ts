@@ -4,10 +4,11 @@
 // every try logged. Now each refused step is held back longer each time, its error logged once and
 // said in the office status (the banner), the other steps go on, nothing queued is dropped, and
 // once the database is mended everything reaches the other desk.
+import pgLib from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway } from '../../support/gateway.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
-import type { Cleanups } from '../../support/office-db.ts';
+import type { Cleanups, TestPostgres } from '../../support/office-db.ts';
 import { openDesk, waitFor } from '../../support/office-desk.ts';
 
 const cleanups: Cleanups = [];
@@ -16,6 +17,25 @@ afterEach(async () => {
 });
 
 const REFUSAL = 'refused by the test';
+const REFUSED_DB = 'is not currently accepting connections';
+
+/** Runs `sql` from the server's other database (one that refuses connections cannot be changed from itself). */
+async function admin(server: TestPostgres, sql: string): Promise<void> {
+  const c = new pgLib.Client({
+    host: '127.0.0.1',
+    port: server.port,
+    user: 'messenger',
+    database: 'postgres',
+    password: server.password,
+  });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
 
 describe.skipIf(!havePostgres())('office mode: writes the office database refuses', () => {
   it('are held back and logged once per error, said in the status, kept, and written once it is mended', async () => {
@@ -69,5 +89,50 @@ describe.skipIf(!havePostgres())('office mode: writes the office database refuse
     );
     await waitFor('no error at A', async () => (await a.app.api.office.status())?.error === null, 60_000);
     expect(logA.filter((m) => m.includes(REFUSAL))).toHaveLength(said.length);
+  }, 120_000);
+});
+
+describe.skipIf(!havePostgres())('office mode: connections the office database refuses', () => {
+  it('are held back too, logged once, said in the status; the desk catches up once they are allowed', async () => {
+    const pg = await startTestPostgres(cleanups);
+    const gw = await startTestGateway({ receiptDelayMs: 100, credit: '1000.00' });
+    cleanups.push(() => gw.close());
+    const logA: string[] = [];
+    const a = await openDesk(cleanups, gw, pg.urlWithPassword, { log: (m) => logA.push(m) });
+    const b = await openDesk(cleanups, gw, pg.urlWithPassword);
+    // new connections refused (the test's role is PostgreSQL's superuser: no privilege or connection
+    // limit holds for it, a database that allows none does); the desks' pool connections ended
+    // (their listeners, which ran LISTEN last, kept: each desk still counts as connected)
+    await admin(pg, 'ALTER DATABASE messenger ALLOW_CONNECTIONS false');
+    await admin(
+      pg,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = 'messenger' AND pid <> pg_backend_pid() AND query NOT LIKE 'LISTEN%'`,
+    );
+    await a.app.api.contacts.add({ name: 'Later Lee', number: '+447700900211' });
+    await a.app.api.send.submit({
+      recipients: ['447700900212'],
+      content: { kind: 'text', text: 'Later send' },
+    });
+    await waitFor('the refusal in the status', async () => {
+      const s = await a.app.api.office.status();
+      return s?.connected === true && s.error?.includes(REFUSED_DB) ? s : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 4000));
+    const said = logA.filter((m) => m.includes(REFUSED_DB));
+    expect(said.length).toBeGreaterThanOrEqual(1);
+    expect(said.length).toBeLessThanOrEqual(2); // the sync's connection, the lease's
+    await admin(pg, 'ALTER DATABASE messenger ALLOW_CONNECTIONS true');
+    await waitFor(
+      'the contact at B',
+      async () => (await b.app.api.contacts.list()).some((c) => c.name === 'Later Lee'),
+      60_000,
+    );
+    await waitFor(
+      "A's send at B",
+      async () => (await b.app.api.outbox.jobs()).some((j) => j.content.text === 'Later send'),
+      60_000,
+    );
+    await waitFor('no error at A', async () => (await a.app.api.office.status())?.error === null, 60_000);
   }, 120_000);
 });

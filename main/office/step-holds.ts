@@ -22,6 +22,8 @@ interface Hold {
   until: number;
   ms: number;
   error: string;
+  /** When it last failed. */
+  at: number;
 }
 
 export type SyncStep = 'connection' | 'replies' | 'sends' | 'library' | 'imports';
@@ -58,7 +60,8 @@ export class StepHolds {
   failed(step: SyncStep, error: string): void {
     const before = this.#holds.get(step);
     const ms = before === undefined ? HOLD_FIRST_MS : Math.min(before.ms * 2, HOLD_MAX_MS);
-    this.#holds.set(step, { until: Date.now() + ms, ms, error });
+    const now = Date.now();
+    this.#holds.set(step, { until: now + ms, ms, error, at: now });
     if (this.#logged.get(step) !== error) {
       this.#logged.set(step, error);
       this.#log(
@@ -75,10 +78,11 @@ export class StepHolds {
     this.#log(`office: the office database takes them again (${UNDONE[step]} before)`);
   }
 
-  /** The first refusal still standing (the status's error while connected), or null. */
+  /** The latest refusal still standing (the status's error while connected), or null. */
   error(): string | null {
-    for (const [step, h] of this.#holds) return `${UNDONE[step]}: ${h.error}`;
-    return null;
+    let latest: [SyncStep, Hold] | null = null;
+    for (const e of this.#holds) if (latest === null || e[1].at >= latest[1].at) latest = e;
+    return latest === null ? null : `${UNDONE[latest[0]]}: ${latest[1].error}`;
   }
 
   /** Connected again: every step tried at once (a refusal still standing is not logged again). */

@@ -55,3 +55,35 @@ export function ruleUid(app: AppDb, id: number): string | null {
       ?.uid ?? null
   );
 }
+
+/**
+ * Replies each rule of `accountId` (local id → count) sent on the UTC day of `now` at every desk of the
+ * office (the Automation view's "sent today"): the office database's log read by `key` (the account's
+ * office key), its rule uids named by the local rules' ids.
+ */
+export async function sharedSentToday(
+  c: ClientBase,
+  app: AppDb,
+  accountId: string,
+  key: string,
+  now: number,
+): Promise<Map<number, number>> {
+  const r = await c.query<{ rule: string; n: string }>(
+    'SELECT rule, count(*) AS n FROM auto_reply_log WHERE account = $1 AND day = $2 GROUP BY rule',
+    [key, utcDay(now)],
+  );
+  const ids = new Map(
+    (
+      app.db.prepare('SELECT id, uid FROM auto_reply_rules WHERE account_id = ?').all(accountId) as Array<{
+        id: number;
+        uid: string;
+      }>
+    ).map((x) => [x.uid, x.id]),
+  );
+  const out = new Map<number, number>();
+  for (const row of r.rows) {
+    const id = ids.get(row.rule);
+    if (id !== undefined) out.set(id, Number(row.n));
+  }
+  return out;
+}

@@ -37,7 +37,7 @@ import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
 import { createShareSends } from './share-sends.ts';
 import { DESK_NAME_KEY } from './setting.ts';
 import { StepHolds, lostConnection, why } from './step-holds.ts';
-import { claimSharedReply, ruleUid } from './auto-reply-log.ts';
+import { claimSharedReply, ruleUid, sharedSentToday } from './auto-reply-log.ts';
 import type { SyncStep } from './step-holds.ts';
 
 const BATCH = 1000;
@@ -375,6 +375,12 @@ export function createOffice(deps: OfficeDeps) {
       if (key === null) return;
       sends.receiptUnmatched(key, r);
       setImmediate(() => void kick());
+    },
+    /** What each rule of `accountId` sent today at every desk (null: the office database cannot say). */
+    async autoRepliesSentToday(accountId: string): Promise<Map<number, number> | null> {
+      const key = keyOfAccount(accountId);
+      if (key === null || !connected) return null;
+      return withClient((c) => sharedSentToday(c, store.app, accountId, key, Date.now())).catch(() => null);
     },
     /**
      * The auto-reply of local rule `ruleId` to `number` claimed in the office database (auto-reply-log.ts):

@@ -39,6 +39,8 @@ export interface AutoRepliesDeps {
    * desk collects (false: answered today at a desk, or the cap reached; null: it cannot say).
    */
   claimShared?(accountId: string, ruleId: number, number: string, cap: number): Promise<boolean | null>;
+  /** Issue 28, office mode: each rule's replies today at every desk (local rule id → count; null: unknown). */
+  sentTodayShared?(accountId: string): Promise<Map<number, number> | null>;
 }
 
 function checkRule(rule: { keyword?: string; reply?: string }): void {
@@ -56,7 +58,14 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   let chain: Promise<void> = Promise.resolve();
 
   const api: MessengerApi['autoreplies'] = {
-    list: async () => store.autoReplies.list(account()),
+    list: async () => {
+      const id = account();
+      const rules = store.autoReplies.list(id);
+      // office mode: "sent today" counts every desk's replies (the limits do: a collector that moved)
+      const shared = rules.length > 0 ? await deps.sentTodayShared?.(id) : null;
+      if (!shared) return rules;
+      return rules.map((r) => ({ ...r, sentToday: Math.max(r.sentToday, shared.get(r.id) ?? 0) }));
+    },
     create: async (rule) => {
       checkRule(rule);
       return store.autoReplies.create(account(), {

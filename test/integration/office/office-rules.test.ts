@@ -90,6 +90,8 @@ describe.skipIf(!havePostgres())('office mode: auto-reply rules, their identity 
     // the collecting desk closes: the other takes the lease and collects
     await first.app.close();
     await waitFor('the other desk collects', async () => (await next.app.api.office.status())?.collector);
+    // the Automation view at this desk counts the first desk's reply today
+    expect((await next.app.api.autoreplies.list())[0]?.sentToday).toBe(1);
     // the number answered at the first desk today: not again at this one
     await fromPhone(gw, '447700900841', 'HOURS again');
     expect(await collectAll(next.app, 1)).toBe(1);
@@ -104,6 +106,7 @@ describe.skipIf(!havePostgres())('office mode: auto-reply rules, their identity 
     await new Promise((r) => setTimeout(r, 1500));
     expect(answersTo(gw, '447700900841')).toBe(1);
     expect(answersTo(gw, '447700900843')).toBe(0);
+    expect((await next.app.api.autoreplies.list())[0]?.sentToday).toBe(2);
   }, 120_000);
 
   it("a desk joining with rules of its own: one of the office's keyword becomes the office's (its id kept), the others are shared", async () => {

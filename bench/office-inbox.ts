@@ -6,22 +6,18 @@
 // shares them, so the measured desk imports pages of them from the office feed during the clicks
 // and page loads. Baseline in the same run: the same store (a copy of the file) at a desk on its
 // own, signed in to the same account, no office database.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, chmodSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { startGateway } from '../gateway/server.ts';
-import { createDemoAccount } from '../gateway/demo.ts';
-import type { NetworkSimulator } from '../gateway/network/simulator.ts';
-import { createMessengerApp } from '../main/services/app.ts';
-import { postgresBin, startLocalPostgres } from '../main/office/local-server.ts';
+import { postgresBin } from '../main/office/local-server.ts';
 import { openAppDb } from '../main/store/db.ts';
 import { ARGS, CHROMIUM, startShell, stopShell } from '../test/e2e/support.ts';
+import { startOfficeBench } from './_office.ts';
 import { queueReplies } from './_replies.ts';
 import { fillInbox } from './inbox.ts';
-import { measureInbox } from './inbox-render.ts';
+import { measureInbox, ownBySandbox } from './inbox-render.ts';
 
 const MESSAGES = Number(process.env.BENCH_INBOX_MESSAGES ?? (process.env.BENCH_QUICK ? 100_000 : 1_000_000));
 const TARGET_MS = 100;
@@ -36,28 +32,12 @@ export async function run(): Promise<void> {
     console.log('PostgreSQL or Chromium is not installed: skipped');
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'bench-office-inbox-'));
-  chmodSync(dir, 0o755);
-  const server = await startLocalPostgres(join(dir, 'pg'));
-  const gw = await startGateway({
-    dataDir: join(dir, 'gw'),
-    port: 0,
-    host: '127.0.0.1',
-    sandbox: true,
-    quiet: true,
-  });
-  const login = { username: 'demo', pin: 'demoPIN1' };
-  createDemoAccount(gw.ctx.db, { ...login, credit: '10.00' });
-  const network = gw.ctx.network as NetworkSimulator;
+  // PostgreSQL, a sandbox gateway (its simulated network queues the replies) and the demo account
+  const bench = await startOfficeBench('bench-office-inbox-', { sandbox: true });
+  const { dir, server, gw, network, login } = bench;
   const signIn = { ...login, primaryUrl: gw.url, rememberPin: false };
-  const collector = await createMessengerApp({
-    dataDir: join(dir, 'collector'),
-    env: { MESSENGER_OFFICE_PASSWORD: server.password },
-    log: () => {},
-    office: server.url,
-  });
   try {
-    await collector.api.accounts.signIn(signIn);
+    const collector = await bench.open('collector', server.url);
     for (let i = 0; i < 400 && (await collector.api.office.status())?.collector !== true; i++)
       await sleep(25);
     if ((await collector.api.office.status())?.collector !== true) throw new Error('no desk took the lease');
@@ -88,6 +68,9 @@ export async function run(): Promise<void> {
           await page.goto(shell.url);
           await page.getByRole('form', { name: 'Sign in to a gateway' }).waitFor({ timeout: 120_000 });
           await page.evaluate((req) => window.messenger!.accounts.signIn(req).then(() => undefined), signIn);
+          // the Inbox is the signed-in account's (issue 25): the filled conversations become its own
+          // (without this the Inbox showed none and the bench waited for rows that never came)
+          await ownBySandbox(join(dir, name, 'messenger.sqlite'));
           if (name === 'office') {
             // the other desk collects and shares replies all along the measurement
             streaming = true;
@@ -142,9 +125,6 @@ export async function run(): Promise<void> {
         `office / alone: ${(office.switchMs / alone.switchMs).toFixed(2)}× and ${(office.loadMs / alone.loadMs).toFixed(2)}×`,
     );
   } finally {
-    await collector.close().catch(() => undefined);
-    await gw.close();
-    await server.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }

@@ -331,6 +331,9 @@ export interface OfficeStatus {
   collector: boolean;
   /** Writes queued here for the office database (sent when it is reachable). */
   pending: number;
-  /** Why the office database cannot be reached (null while connected). */
+  /**
+   * Why the office database cannot be reached; while connected, a write it refuses (a constraint or
+   * permission error: kept queued, tried again less and less often), else null.
+   */
   error: string | null;
 }

@@ -97,6 +97,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
               url: values.url ?? env.MESSENGER_URL ?? '',
               defaultCountry: country,
               log: (l) => io.stderr.write(`${l}\n`),
+              env,
             },
             print,
           ),

@@ -63,6 +63,9 @@ inbox: --data DIR (MESSENGER_DATA; default $XDG_STATE_HOME/messenger-cli, else ~
   stored there and printed: a run that is killed loses nothing (the next run stores and prints what it
   had received first), and a reply is printed once. Give the app's data folder to see the replies in
   its Inbox. The gateway marks what it answers collected: without the spool a killed run lost it.
+  A data folder of a desk in office mode: collects only while no desk holds the account's collector
+  lease (then takes it for the run and shares what it stores); MESSENGER_OFFICE=postgres://… and
+  MESSENGER_OFFICE_PASSWORD name the office database when the app was given it with --office.
 
 Exit codes: 0 all accepted, 1 any failed, 2 usage/validation (nothing sent), 3 unknown (may have been sent).
 `;

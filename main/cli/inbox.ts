@@ -46,11 +46,11 @@ export interface CliReplies {
     raw(chunk: Uint8Array): void;
     finish(): number;
   };
-  close(): void;
+  close(): void | Promise<void>;
 }
 
 /** Opens the intake; `print` gets each batch of replies just stored (committed). */
-export type OpenReplies = (print: (stored: StoredReply[]) => void) => CliReplies;
+export type OpenReplies = (print: (stored: StoredReply[]) => void) => CliReplies | Promise<CliReplies>;
 
 function line(m: StoredReply): string {
   return `${m.sentTimestamp ?? ''}  from ${m.peer} to ${m.local ?? ''}: ${m.text}`;
@@ -83,7 +83,7 @@ export async function cmdInbox(
     io.stdout.write(out);
     total += stored.length;
   };
-  const replies = openReplies(print);
+  const replies = await openReplies(print);
   try {
     const recovered = replies.recover();
     if (recovered > 0) io.stderr.write(`${recovered} replies a stopped run had received were stored first\n`);
@@ -134,6 +134,6 @@ export async function cmdInbox(
       }
     }
   } finally {
-    replies.close();
+    await replies.close();
   }
 }

@@ -2,6 +2,7 @@
 // it has followed each feed of the office database, the writes still to make there, and the
 // office uid of every reply it holds.
 import { randomUUID } from 'node:crypto';
+import type { MessageRecord } from '../../preload/api.ts';
 import type { StatementSync } from 'node:sqlite';
 import { stmt } from '../../storage/sqlite.ts';
 import type { AppDb } from '../store/db.ts';
@@ -95,6 +96,26 @@ export class OfficeLocal {
   /** Queues a write for the office database (call inside the transaction of the local write). */
   queue(kind: OutboxKind, account: string, payload: SharedInbound | SharedOptOut): void {
     this.#queue.run(kind, account, JSON.stringify(payload), Date.now());
+  }
+
+  /** Replies just stored here, queued for the office database under `key` (call inside their transaction). */
+  queueInbound(desk: string, key: string, messages: readonly MessageRecord[]): void {
+    for (const m of messages) {
+      // not `${desk}:${m.id}`: a rowid is reused once the newest message is deleted (a conversation
+      // deleted), and the office database keeps the first reply of a uid only (idempotent writes)
+      const uid = `${desk}:${randomUUID()}`;
+      const shared: SharedInbound = {
+        uid,
+        sender: m.peer,
+        recipient: m.local ?? '',
+        body: m.text,
+        kind: m.kind,
+        gatewayTimestamp: m.sentTimestamp ?? '',
+        receivedAt: m.createdAt,
+      };
+      this.queue('inbound', key, shared);
+      this.recordUid(uid, m.id);
+    }
   }
 
   /** The oldest queued writes. */

@@ -21,25 +21,26 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { OpenedAppStore } from '../store/app-store.ts';
 import type { AccountSummary, MessageRecord, MessengerEvents, OfficeStatus } from '../../preload/api.ts';
 import type { Emit, Log } from '../services/app-options.ts';
 import { clientConfig, shownUrl } from './connection.ts';
 import type { OfficeTarget } from './connection.ts';
 import { migrateOffice } from './db.ts';
+import { OfficePool } from './pool.ts';
 import { OFFICE_CHANNEL, pushPending } from './feed.ts';
 import { createFeedImport } from './import-feeds.ts';
 import { claimLease, releaseLease } from './lease.ts';
 import { OfficeLocal } from './local.ts';
 import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
-import type { SharedInbound } from './local.ts';
 import { createShareSends } from './share-sends.ts';
 import { DESK_NAME_KEY } from './setting.ts';
+import { StepHolds, lostConnection, why } from './step-holds.ts';
+import { claimSharedReply, ruleUid, sharedSentToday } from './auto-reply-log.ts';
+import type { SyncStep } from './step-holds.ts';
 
 const BATCH = 1000;
-/** The longest a query of the pool may wait for the server's answer. */
-const QUERY_TIMEOUT_MS = 10_000;
 const MAX_RECONNECT_MS = 15_000;
 /** The longest a send waits for the office database's opt-out list before going on with the local copy. */
 const FRESH_TIMEOUT_MS = 2000;
@@ -87,7 +88,6 @@ export function createOffice(deps: OfficeDeps) {
   const url = shownUrl(deps.target);
   const config = clientConfig(deps.target, deps.password, deps.env);
   let officeId: string | null = null;
-  let pool: Pool | null = null;
   let listener: pg.Client | null = null;
   let connected = false;
   let lastError: string | null = null;
@@ -101,6 +101,8 @@ export function createOffice(deps: OfficeDeps) {
   let leaseUntil = 0;
   let syncing: Promise<void> | null = null;
   let syncAgain = false;
+  /** Steps of the sync the office database refuses, held back (step-holds.ts). */
+  const holds = new StepHolds(log, () => void kick());
   // sends shared (share-sends.ts): the journal's changes queued from here on, in its transactions
   const sends = createShareSends({ store, local, desk, keyOf: accountKey, emit: deps.emit });
   // the office's replies and opt-out list imported (import-feeds.ts)
@@ -118,7 +120,8 @@ export function createOffice(deps: OfficeDeps) {
     connected,
     collector: Date.now() < leaseUntil,
     pending: local.pendingCount() + library.pendingCount() + sends.pendingCount(),
-    error: connected ? null : lastError,
+    // connected: a write the office database refuses (step-holds.ts), said until it goes through
+    error: connected ? holds.error() : lastError,
   });
   let shown = '';
   function announce(): void {
@@ -130,13 +133,6 @@ export function createOffice(deps: OfficeDeps) {
     deps.emit('office:status', s satisfies MessengerEvents['office:status']);
   }
 
-  const why = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-  /** Not an answer of the server (SQLSTATE, five characters) but a connection that failed or went silent. */
-  const lostConnection = (err: unknown): boolean => {
-    const code = (err as { code?: unknown } | null)?.code;
-    return !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
-  };
-
   function offline(err: unknown): void {
     if (closed) return;
     const first = connected || lastError === null;
@@ -146,9 +142,7 @@ export function createOffice(deps: OfficeDeps) {
     const l = listener;
     listener = null;
     // the pool's connections may be as dead as the listener's: new ones after reconnecting
-    const p = pool;
-    pool = null;
-    void p?.end().catch(() => undefined);
+    pool.drop();
     l?.removeAllListeners('notification');
     void l?.end().catch(() => undefined);
     announce();
@@ -195,52 +189,15 @@ export function createOffice(deps: OfficeDeps) {
     connected = true;
     lastError = null;
     reconnectMs = 500;
+    holds.reset();
     log(`office database ${url} connected (desk ${desk})`);
     announce();
     void renewLease();
     kick();
   }
 
-  /** The last error each pool client emitted (see getPool). */
-  const clientErrors = new WeakMap<PoolClient, Error>();
-
-  function getPool(): Pool {
-    if (pool === null) {
-      // query_timeout: a server that stops answering (the network lost, not closed) fails a query
-      // instead of holding it for as long as TCP keeps the dead connection
-      pool = new pg.Pool({ ...config, max: 3, idleTimeoutMillis: 10_000, query_timeout: QUERY_TIMEOUT_MS });
-      // an idle client's error (the server restarted) must not end the process
-      pool.on('error', (err) => log(`office database pool: ${why(err)}`));
-      // pg-pool hands a new client out with no error listener until withClient's continuation runs:
-      // a server shutting down just then sends its FATAL 57P01 in the same packet as the end of the
-      // connection's start-up, which would be an uncaught exception of the process. Every client
-      // keeps one listener of its own; withClient reads what it caught.
-      pool.on('connect', (client) => {
-        client.on('error', (err) => clientErrors.set(client, err));
-      });
-    }
-    return pool;
-  }
-
-  async function withClient<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
-    const c = await getPool().connect();
-    // A checked-out client's error between two queries (the server shutting down) is emitted on the
-    // client, not the pool: kept here, and the client thrown away on release.
-    let failed: Error | undefined = clientErrors.get(c);
-    const onError = (err: Error): void => {
-      failed = err;
-    };
-    c.on('error', onError);
-    try {
-      return await fn(c);
-    } catch (err) {
-      failed ??= err instanceof Error ? err : new Error(String(err));
-      throw err;
-    } finally {
-      c.off('error', onError);
-      c.release(failed);
-    }
-  }
+  const pool = new OfficePool(config, log);
+  const withClient = <T>(fn: (c: PoolClient) => Promise<T>): Promise<T> => pool.withClient(fn);
 
   const currentKey = (): string | null => {
     const a = deps.account();
@@ -259,6 +216,7 @@ export function createOffice(deps: OfficeDeps) {
   }
 
   let renewing = false;
+  let leaseError: string | null = null;
   /** Claims or renews the lease now, then every third of its length (one chain of timers). */
   async function renewLease(): Promise<void> {
     if (renewing || closed) return;
@@ -282,8 +240,11 @@ export function createOffice(deps: OfficeDeps) {
           announce();
           deps.becameCollector();
         }
+        leaseError = null;
       } catch (err) {
-        log(`office: lease not renewed: ${why(err)}`);
+        // (once per distinct error: renewed every third of a poll interval)
+        if (why(err) !== leaseError) log(`office: lease not renewed: ${why(err)}`);
+        leaseError = why(err);
         if (lostConnection(err)) offline(err);
       }
       announce();
@@ -308,7 +269,10 @@ export function createOffice(deps: OfficeDeps) {
         try {
           await syncOnce();
         } catch (err) {
-          if (connected) log(`office: sync failed: ${why(err)}`);
+          // the server refusing a connection of the pool (too many connections, a role not allowed):
+          // held back as a refused step (every 300 ms otherwise)
+          if (!lostConnection(err) && connected && !closed) holds.failed('connection', why(err));
+          else if (connected) log(`office: sync failed: ${why(err)}`);
           if (lostConnection(err)) offline(err);
           break;
         }
@@ -320,24 +284,47 @@ export function createOffice(deps: OfficeDeps) {
     return syncing;
   }
 
+  /**
+   * Runs one step of the sync unless it is held back; a refusal of the office database (not a lost
+   * connection, which is thrown: offline) holds the step back and lets the others go on.
+   */
+  async function step(name: SyncStep, fn: () => Promise<void>): Promise<void> {
+    if (holds.held(name)) return;
+    try {
+      await fn();
+    } catch (err) {
+      if (lostConnection(err) || closed) throw err;
+      holds.failed(name, why(err));
+      announce();
+      return;
+    }
+    holds.succeeded(name);
+  }
+
   async function syncOnce(): Promise<void> {
-    if (!connected || closed || officeId === null) return;
+    if (!connected || closed || officeId === null || holds.held('connection')) return;
     await withClient(async (c) => {
-      for (;;) {
-        const rows = local.pending(BATCH);
-        if (rows.length === 0) break;
-        await pushPending(c, desk, rows);
-        local.done(rows.map((r) => r.id));
-      }
-      await sends.push(c);
+      holds.succeeded('connection');
+      await step('replies', async () => {
+        for (;;) {
+          const rows = local.pending(BATCH);
+          if (rows.length === 0) break;
+          await pushPending(c, desk, rows);
+          local.done(rows.map((r) => r.id));
+        }
+      });
+      await step('sends', () => sends.push(c));
       const a = deps.account();
       const key = currentKey();
-      if (officeId === null) return;
-      await library.sync(c, officeId, key === null ? null : a, key);
+      const office = officeId;
+      if (office === null) return;
+      await step('library', () => library.sync(c, office, key === null ? null : a, key));
       if (a === null || key === null) return;
-      await importOptOuts(c, a, key, officeId);
-      await importInbound(c, a.id, key, officeId);
-      await sends.pull(c, a, key, officeId);
+      await step('imports', async () => {
+        await importOptOuts(c, a, key, office);
+        await importInbound(c, a.id, key, office);
+        await sends.pull(c, a, key, office);
+      });
     });
   }
 
@@ -346,7 +333,8 @@ export function createOffice(deps: OfficeDeps) {
 
   void connect();
   sendsTimer = setInterval(() => {
-    if (connected && !closed && syncing === null && sends.hasPending()) void kick();
+    if (connected && !closed && syncing === null && !holds.held('sends') && !holds.held('connection'))
+      if (sends.hasPending()) void kick();
   }, SENDS_CHECK_MS);
   sendsTimer.unref();
 
@@ -374,22 +362,7 @@ export function createOffice(deps: OfficeDeps) {
     inboundStored(messages: readonly MessageRecord[], accountId: string): void {
       const key = keyOfAccount(accountId);
       if (key === null) return;
-      for (const m of messages) {
-        // not `${desk}:${m.id}`: a rowid is reused once the newest message is deleted (a conversation
-        // deleted), and the office database keeps the first reply of a uid only (idempotent writes)
-        const uid = `${desk}:${randomUUID()}`;
-        const shared: SharedInbound = {
-          uid,
-          sender: m.peer,
-          recipient: m.local ?? '',
-          body: m.text,
-          kind: m.kind,
-          gatewayTimestamp: m.sentTimestamp ?? '',
-          receivedAt: m.createdAt,
-        };
-        local.queue('inbound', key, shared);
-        local.recordUid(uid, m.id);
-      }
+      local.queueInbound(desk, key, messages);
       // written once the caller's transaction has committed: a long poll shares page by page
       if (messages.length > 0) setImmediate(() => void kick());
     },
@@ -402,6 +375,31 @@ export function createOffice(deps: OfficeDeps) {
       if (key === null) return;
       sends.receiptUnmatched(key, r);
       setImmediate(() => void kick());
+    },
+    /** What each rule of `accountId` sent today at every desk (null: the office database cannot say). */
+    async autoRepliesSentToday(accountId: string): Promise<Map<number, number> | null> {
+      const key = keyOfAccount(accountId);
+      if (key === null || !connected) return null;
+      return withClient((c) => sharedSentToday(c, store.app, accountId, key, Date.now())).catch(() => null);
+    },
+    /**
+     * The auto-reply of local rule `ruleId` to `number` claimed in the office database (auto-reply-log.ts):
+     * whether it may be sent; null when the office database cannot say (away: the desk's log decides).
+     */
+    async claimAutoReply(
+      accountId: string,
+      ruleId: number,
+      number: string,
+      cap: number,
+    ): Promise<boolean | null> {
+      const account = keyOfAccount(accountId);
+      const rule = ruleUid(store.app, ruleId);
+      if (account === null || rule === null || !connected) return null;
+      const claim = { account, rule, number, desk, cap, now: Date.now() };
+      return withClient((c) => claimSharedReply(c, claim)).catch((err: unknown) => {
+        log(`office: auto-reply not claimed in the office database (this desk's log decides): ${why(err)}`);
+        return null;
+      });
     },
     /** A change of `accountId`'s opt-out list made here: queued. Call inside its transaction. */
     optOutChanged(
@@ -454,6 +452,7 @@ export function createOffice(deps: OfficeDeps) {
       if (reconnectTimer) clearTimeout(reconnectTimer);
       if (leaseTimer) clearTimeout(leaseTimer);
       if (sendsTimer) clearInterval(sendsTimer);
+      holds.stop();
       if (key !== null && connected && leaseUntil > Date.now()) {
         await withClient((c) => releaseLease(c, key, desk)).catch(() => undefined);
       }
@@ -461,8 +460,7 @@ export function createOffice(deps: OfficeDeps) {
       connected = false;
       await listener?.end().catch(() => undefined);
       listener = null;
-      await pool?.end().catch(() => undefined);
-      pool = null;
+      await pool.end();
     },
   };
 }

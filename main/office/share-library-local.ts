@@ -40,7 +40,8 @@ const MEMBERS_OF_CONTACT = (id: string, number: string) =>
 const MEMBERS_OF_GROUP = (id: string, name: string) =>
   `${Q} SELECT 'office', 'member', lower(${name}) || char(10) || c.number
      FROM main.group_members gm JOIN main.contacts c ON c.id = gm.contact_id WHERE gm.group_id = ${id};`;
-const RULE_KEY = (r: string) => `'a:' || ${r}.account_id, 'rule', upper(trim(${r}.keyword))`;
+// a rule by its uid (migration 054): a keyword changed is the same record, its per-day log kept
+const RULE_KEY = (r: string) => `'a:' || ${r}.account_id, 'rule', ${r}.uid`;
 
 /** The TEMP triggers (this connection only, gone when it closes). */
 const TRIGGERS = `
@@ -84,7 +85,7 @@ CREATE TEMP TRIGGER IF NOT EXISTS office_rule_ai AFTER INSERT ON main.auto_reply
   ${Q} VALUES (${RULE_KEY('NEW')}); END;
 CREATE TEMP TRIGGER IF NOT EXISTS office_rule_au AFTER UPDATE ON main.auto_reply_rules ${QUIET} BEGIN
   ${Q} VALUES (${RULE_KEY('NEW')});
-  ${Q} SELECT ${RULE_KEY('OLD')} WHERE upper(trim(OLD.keyword)) <> upper(trim(NEW.keyword)); END;
+  ${Q} SELECT ${RULE_KEY('OLD')} WHERE OLD.uid IS NOT NEW.uid; END;
 CREATE TEMP TRIGGER IF NOT EXISTS office_library_queued AFTER INSERT ON main.office_library_queue BEGIN
   SELECT office_library_queued(); END;
 CREATE TEMP TRIGGER IF NOT EXISTS office_rule_ad AFTER DELETE ON main.auto_reply_rules ${QUIET} BEGIN
@@ -136,8 +137,7 @@ export class LibraryLocal {
       ),
       template: db.prepare('SELECT name, text, created_at AS createdAt FROM templates WHERE name = ?'),
       rule: db.prepare(
-        `SELECT keyword, reply, enabled FROM auto_reply_rules
-          WHERE account_id = ? AND upper(trim(keyword)) = ? ORDER BY id LIMIT 1`,
+        'SELECT keyword, reply, enabled FROM auto_reply_rules WHERE account_id = ? AND uid = ?',
       ),
     };
     this.#apply = {
@@ -172,13 +172,19 @@ export class LibraryLocal {
       ),
       templateGone: db.prepare('DELETE FROM templates WHERE name = ?'),
       rule: db.prepare(
-        `UPDATE auto_reply_rules SET keyword = ?, reply = ?, enabled = ?
-          WHERE account_id = ? AND upper(trim(keyword)) = ?`,
+        'UPDATE auto_reply_rules SET keyword = ?, reply = ?, enabled = ? WHERE account_id = ? AND uid = ?',
+      ),
+      // a rule of this desk the office database did not take when it joined (it had one of that
+      // keyword already, share-library.ts): becomes the office's rule, its id and log kept
+      ruleAdopt: db.prepare(
+        `UPDATE auto_reply_rules SET uid = ?, keyword = ?, reply = ?, enabled = ?
+          WHERE id = (SELECT id FROM auto_reply_rules WHERE account_id = ? AND upper(trim(keyword)) = upper(trim(?))
+                         AND uid IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 1)`,
       ),
       ruleNew: db.prepare(
-        'INSERT INTO auto_reply_rules (account_id, keyword, reply, enabled, created_at) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO auto_reply_rules (account_id, keyword, reply, enabled, created_at, uid) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      ruleGone: db.prepare('DELETE FROM auto_reply_rules WHERE account_id = ? AND upper(trim(keyword)) = ?'),
+      ruleGone: db.prepare('DELETE FROM auto_reply_rules WHERE account_id = ? AND uid = ?'),
     };
     this.#queued = db.prepare(
       'SELECT 1 AS n FROM office_library_queue WHERE scope = ? AND kind = ? AND key = ?',
@@ -221,7 +227,7 @@ export class LibraryLocal {
           ${ins} SELECT 'office', 'template', lower(name), 'join' FROM templates ORDER BY id;`);
       } else {
         db.prepare(
-          `${ins} SELECT 'a:' || account_id, 'rule', upper(trim(keyword)), 'join' FROM auto_reply_rules
+          `${ins} SELECT 'a:' || account_id, 'rule', uid, 'join' FROM auto_reply_rules
             WHERE account_id = ? ORDER BY id`,
         ).run(scope.accountId);
       }
@@ -258,10 +264,16 @@ export class LibraryLocal {
   /**
    * Applies records from the office database (one transaction, the triggers silenced). A record
    * changed here and not written yet is left as it is here: it is written next and then is the
-   * office's latest. `localScope`: the local scope of the records' account ('a:' + id) for rules.
-   * Returns the kinds changed.
+   * office's latest. `localScope`: the local scope of the records' account ('a:' + id) for rules;
+   * `adoptable`: uids of this desk's rules the office database did not take when it joined (one of
+   * the office's of the same keyword becomes that rule). Returns the kinds changed.
    */
-  apply(records: readonly LibraryRecord[], localScope: string, cursor: () => void): Set<LibraryKind> {
+  apply(
+    records: readonly LibraryRecord[],
+    localScope: string,
+    cursor: () => void,
+    adoptable: ReadonlySet<string> = new Set(),
+  ): Set<LibraryKind> {
     const changed = new Set<LibraryKind>();
     const db = this.#app.db;
     const a = this.#apply;
@@ -296,9 +308,23 @@ export class LibraryLocal {
             break;
           case 'rule': {
             const account = localScope.slice(2);
+            const on = d?.enabled ? 1 : 0;
+            const adopt = (): boolean =>
+              adoptable.size > 0 &&
+              Number(
+                a.ruleAdopt!.run(
+                  r.key,
+                  d!.keyword,
+                  d!.reply,
+                  on,
+                  account,
+                  d!.keyword,
+                  JSON.stringify([...adoptable]),
+                ).changes,
+              ) > 0;
             if (!d) a.ruleGone!.run(account, r.key);
-            else if (Number(a.rule!.run(d.keyword, d.reply, d.enabled ? 1 : 0, account, r.key).changes) === 0)
-              a.ruleNew!.run(account, d.keyword, d.reply, d.enabled ? 1 : 0, now);
+            else if (Number(a.rule!.run(d.keyword, d.reply, on, account, r.key).changes) === 0 && !adopt())
+              a.ruleNew!.run(account, d.keyword, d.reply, on, now, r.key);
             break;
           }
         }

@@ -4,7 +4,8 @@
 // The office database keeps one row per record (office migration 003, `library`), named by its
 // natural key: a contact by its normalised number (the identity the app already gives a contact:
 // two contacts never share a number), a group or template by its name, a member by both, a rule
-// by its keyword. A desk writes whole records (or their deletion) in batches, one statement per
+// by its uid (app migration 054: kept when its keyword changes; a joining desk's rules merge with
+// the office's by keyword). A desk writes whole records (or their deletion) in batches, one statement per
 // batch; each write takes the next `rev` of the office database, and the last writer by that
 // order wins. Every desk follows the feed of each scope by rev (the office's: contacts, groups,
 // members, templates; the signed-in account's: its rules) and applies it to its own SQLite store,
@@ -29,15 +30,20 @@ interface LibraryRow extends LibraryRecord {
   desk: string;
 }
 
-/** Writes `records` in order, one statement per run of one mode; 'join' records never replace a live one. */
+/**
+ * Writes `records` in order, one statement per run of one mode; 'join' records never replace a live
+ * one, and a 'join' rule is not written where the scope has a live rule of its keyword (rules are
+ * named by uid, merged by keyword). Returns the keys of the 'join' rules not written.
+ */
 export async function pushLibrary(
   c: ClientBase,
   desk: string,
   records: readonly LibraryRecord[],
   mode: (r: LibraryRecord) => 'set' | 'join',
   channel: string,
-): Promise<void> {
+): Promise<string[]> {
   const t = performance.now();
+  const notTaken: string[] = [];
   await c.query('BEGIN');
   try {
     await c.query('SELECT pg_advisory_xact_lock($1)', [LIBRARY_LOCK.toString()]);
@@ -48,14 +54,21 @@ export async function pushLibrary(
       while (j < records.length && mode(records[j]!) === m) j++;
       const run = records.slice(i, j);
       // one statement for the run (unnest of arrays), revs taken in the order queued
-      await c.query(
+      const written = await c.query<{ kind: string; key: string }>(
         `INSERT INTO library (scope, kind, key, data, rev, desk)
          SELECT s, k, key, d::jsonb, nextval('library_rev'), $5 FROM (
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(s, k, key, d, o)
            ORDER BY o) x
+         ${
+           m === 'join'
+             ? `WHERE NOT (k = 'rule' AND EXISTS (SELECT 1 FROM library l WHERE l.scope = x.s AND l.kind = 'rule'
+                 AND l.key <> x.key AND l.data IS NOT NULL
+                 AND upper(trim(l.data ->> 'keyword')) = upper(trim(x.d::jsonb ->> 'keyword'))))`
+             : ''
+         }
          ON CONFLICT (scope, kind, key) DO UPDATE SET data = excluded.data, rev = excluded.rev,
            desk = excluded.desk, changed_at = now()
-         ${m === 'join' ? 'WHERE library.data IS NULL' : ''}`,
+         ${m === 'join' ? 'WHERE library.data IS NULL RETURNING kind, key' : ''}`,
         [
           run.map((r) => r.scope),
           run.map((r) => r.kind),
@@ -65,11 +78,16 @@ export async function pushLibrary(
         ],
       );
       libraryTimings.statements++;
+      if (m === 'join') {
+        const took = new Set(written.rows.filter((w) => w.kind === 'rule').map((w) => w.key));
+        for (const r of run) if (r.kind === 'rule' && !took.has(r.key)) notTaken.push(r.key);
+      }
       i = j;
     }
     for (const s of new Set(records.map((r) => r.scope)))
       await c.query('SELECT pg_notify($1, $2)', [channel, s === OFFICE_SCOPE ? LIBRARY_NOTIFY : s]);
     await c.query('COMMIT');
+    return notTaken;
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
     throw err;
@@ -140,6 +158,11 @@ export function createLibraryShare(deps: LibraryShareDeps) {
     });
   });
   const { desk } = deps;
+  /**
+   * This desk's rules the office database did not take when the desk joined (it had one of the same
+   * keyword): the office's rule of that keyword, pulled next, becomes this one (id and log kept).
+   */
+  const adoptable = new Set<string>();
 
   async function push(c: ClientBase): Promise<void> {
     for (;;) {
@@ -154,7 +177,9 @@ export function createLibraryShare(deps: LibraryShareDeps) {
           if (key !== null) out.push({ ...q, scope: key });
         }
       }
-      if (out.length > 0) await pushLibrary(c, desk, out, (r) => (r as QueuedRecord).mode, deps.channel);
+      if (out.length > 0)
+        for (const key of await pushLibrary(c, desk, out, (r) => (r as QueuedRecord).mode, deps.channel))
+          adoptable.add(key);
       local.done(queued.map((q) => q.seq));
     }
   }
@@ -168,7 +193,12 @@ export function createLibraryShare(deps: LibraryShareDeps) {
       if (rows.length === 0) break;
       // this desk's own writes are what it holds already (or changed since: queued, written next)
       const theirs = rows.filter((r) => r.desk !== desk);
-      for (const k of local.apply(theirs, localScope, () => deps.set(at, String(rows.at(-1)!.rev))))
+      for (const k of local.apply(
+        theirs,
+        localScope,
+        () => deps.set(at, String(rows.at(-1)!.rev)),
+        adoptable,
+      ))
         changed.add(k);
       if (rows.length < BATCH) break;
     }

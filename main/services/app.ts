@@ -220,6 +220,7 @@ async function openMessengerApp(
     settings: settings.current,
     submit: (req) => sender.api.send.submit(req),
     log,
+    ...(office ? { claimShared: office.claimAutoReply, sentTodayShared: office.autoRepliesSentToday } : {}),
   });
 
   const { updater, hooks: updaterHooks } = createAppUpdater({ opts, policy, sessions, emit, log });

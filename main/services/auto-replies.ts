@@ -34,6 +34,13 @@ export interface AutoRepliesDeps {
   settings(): Settings;
   submit(req: SendRequest): Promise<SendAccepted>;
   log: Log;
+  /**
+   * Issue 28, office mode: the reply claimed in the office database too, so the limits hold whichever
+   * desk collects (false: answered today at a desk, or the cap reached; null: it cannot say).
+   */
+  claimShared?(accountId: string, ruleId: number, number: string, cap: number): Promise<boolean | null>;
+  /** Issue 28, office mode: each rule's replies today at every desk (local rule id → count; null: unknown). */
+  sentTodayShared?(accountId: string): Promise<Map<number, number> | null>;
 }
 
 function checkRule(rule: { keyword?: string; reply?: string }): void {
@@ -51,7 +58,14 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   let chain: Promise<void> = Promise.resolve();
 
   const api: MessengerApi['autoreplies'] = {
-    list: async () => store.autoReplies.list(account()),
+    list: async () => {
+      const id = account();
+      const rules = store.autoReplies.list(id);
+      // office mode: "sent today" counts every desk's replies (the limits do: a collector that moved)
+      const shared = rules.length > 0 ? await deps.sentTodayShared?.(id) : null;
+      if (!shared) return rules;
+      return rules.map((r) => ({ ...r, sentToday: Math.max(r.sentToday, shared.get(r.id) ?? 0) }));
+    },
     create: async (rule) => {
       checkRule(rule);
       return store.autoReplies.create(account(), {
@@ -72,7 +86,9 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
 
   async function answer(m: MessageRecord, rule: AutoReplyRule, accountId: string): Promise<void> {
     if (store.optOuts.has(accountId, m.peer)) return;
-    if (!store.autoReplies.claim(accountId, rule.id, m.peer, deps.settings().autoReplyDailyCap)) return;
+    const cap = deps.settings().autoReplyDailyCap;
+    if ((await deps.claimShared?.(accountId, rule.id, m.peer, cap)) === false) return;
+    if (!store.autoReplies.claim(accountId, rule.id, m.peer, cap)) return;
     const sent = await deps.submit({ recipients: [m.peer], content: { kind: 'text', text: rule.reply } });
     store.autoReplies.recordJob(rule.id, m.peer, sent.job.id);
   }

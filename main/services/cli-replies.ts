@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { openAppStore } from '../store/app-store.ts';
 import { createReplyIntake } from './reply-intake.ts';
 import { createOptOuts } from './optouts.ts';
+import { openCliOffice } from '../office/cli-office.ts';
 import type { MessageRecord } from '../../preload/api.ts';
 import type { MOMessage } from '../../protocol/soap/operations.ts';
 
@@ -20,7 +21,7 @@ export function defaultCliData(env: NodeJS.ProcessEnv): string {
   return join(state, 'messenger-cli');
 }
 
-export function openCliReplies(
+export async function openCliReplies(
   dataDir: string,
   options: {
     username: string;
@@ -28,6 +29,8 @@ export function openCliReplies(
     url: string;
     defaultCountry?: string | undefined;
     log: (line: string) => void;
+    /** MESSENGER_OFFICE, MESSENGER_OFFICE_PASSWORD (a folder that is a desk of an office). */
+    env?: Record<string, string | undefined>;
   },
   print: (stored: MessageRecord[]) => void,
 ) {
@@ -35,6 +38,18 @@ export function openCliReplies(
   const store = openAppStore(join(dataDir, 'messenger.sqlite'), {
     defaultCountry: options.defaultCountry ?? 'GB',
   });
+  // Issue 25: replies belong to an account. In the app's data folder, the account the app keeps for
+  // this username and gateway (so they are in its Inbox); otherwise none ('': a CLI-only folder).
+  const known = store.accounts.findByLogin(options.username, options.url);
+  const account = { id: known?.id ?? '', username: options.username };
+  // Issue 28: a folder that is a desk of an office collects only with the account's collector lease,
+  // and shares what it stores (../office/cli-office.ts); refused, nothing is collected
+  const opened = await openCliOffice(store, known, options.env ?? {}, options.log).catch((err: unknown) => {
+    store.close();
+    throw err;
+  });
+  const refused = opened !== null && 'refused' in opened ? opened.refused : null;
+  const office = opened !== null && !('refused' in opened) ? opened : undefined;
   // Opt-out and opt-in keywords (the settings of this folder: the app's own in its folder) put a
   // sender on the account's list as the app does, so that the app's next send leaves them out (the
   // CLI has no session: only `received` is used, for the account the replies were stored under).
@@ -49,6 +64,7 @@ export function openCliReplies(
     settings: () => store.settings.get(),
     country: () => options.defaultCountry,
     log: options.log,
+    office,
   });
   const intake = createReplyIntake({
     store,
@@ -59,16 +75,21 @@ export function openCliReplies(
       print(stored);
     },
     repeatsAcrossRuns: true, // issue 24: what a gateway that keeps messages returned to an earlier run
+    office,
   });
-  // Issue 25: replies belong to an account. In the app's data folder, the account the app keeps for
-  // this username and gateway (so they are in its Inbox); otherwise none ('': a CLI-only folder).
-  const known = store.accounts.findByLogin(options.username, options.url);
-  const account = { id: known?.id ?? '', username: options.username };
   return {
     file: store.file,
-    recover: () => intake.recover(account),
-    ready: () => (intake.ready() ? null : (intake.state().reason ?? 'replies are held')),
+    // (refused: a stopped run's spool is left for the app, which shares what it stores)
+    recover: () => (refused === null ? intake.recover(account) : 0),
+    ready: () =>
+      refused ?? office?.lost() ?? (intake.ready() ? null : (intake.state().reason ?? 'replies are held')),
     collect: (fresh: (page: MOMessage[]) => MOMessage[]) => intake.collect(account, fresh),
-    close: () => store.close(),
+    close: async () => {
+      try {
+        await office?.close();
+      } finally {
+        store.close();
+      }
+    },
   };
 }

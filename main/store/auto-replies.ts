@@ -1,6 +1,7 @@
 // Keyword auto-reply rules per account and the log that limits them (migration 008, issue 12): at
 // most one auto-reply per number per rule per UTC day (the log's primary key), and a daily cap per
 // account counted from the same log.
+import { randomUUID } from 'node:crypto';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
@@ -54,9 +55,10 @@ export class AutoRepliesRepo {
     const row = rowAs<{ id: number }>(
       this.#app.db
         .prepare(
-          'INSERT INTO auto_reply_rules (account_id, keyword, reply, enabled, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
+          'INSERT INTO auto_reply_rules (account_id, keyword, reply, enabled, created_at, uid) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
         )
-        .get(accountId, rule.keyword, rule.reply, rule.enabled ? 1 : 0, Date.now()),
+        // uid: the rule's identity in office mode, kept when its keyword changes (migration 054)
+        .get(accountId, rule.keyword, rule.reply, rule.enabled ? 1 : 0, Date.now(), randomUUID()),
     );
     return this.get(accountId, row!.id);
   }

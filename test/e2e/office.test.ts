@@ -3,7 +3,8 @@
 // collected by whichever desk collects shows in both Inboxes; a contact added at one desk shows in
 // the other's Contacts and Compose suggestions; a send from desk A shows in desk B's History and
 // campaign view with desk A's name, read-only; the office database stopped, both
-// show the office banner; started again, the banner goes. Screenshots in test-results/ (light and
+// show the office banner; started again, the banner goes; a change the office database refuses, the
+// desk says so (its own banner) until it is taken. Screenshots in test-results/ (light and
 // dark, 1280x800 and 720x480).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -288,6 +289,34 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
       await server.restart();
       for (const { browser } of desks)
         await browser.page.getByTestId('office-offline').waitFor({ state: 'detached', timeout: 60_000 });
+    });
+
+    it('says so at the desk whose changes the office database refuses, and stops when it takes them', async () => {
+      // a refusal the desk cannot mend by reconnecting (as a permission or constraint error would be)
+      await server.query(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'permission denied for table library (test)'; END $$`);
+      await server.query(
+        'CREATE TRIGGER refuse_library BEFORE INSERT OR UPDATE ON library FOR EACH ROW EXECUTE FUNCTION refuse()',
+      );
+      const [a, b] = desks.map((d) => d.browser.page) as [Page, Page];
+      await a.evaluate(() =>
+        window.messenger!.contacts.add({ name: 'Refused Rita', number: '+447700900777' }),
+      );
+      const banner = a.getByTestId('office-refused');
+      await banner.waitFor({ timeout: 30_000 });
+      expect(await banner.textContent()).toContain("The office database refuses this desk's changes");
+      expect(await banner.textContent()).toContain('permission denied for table library (test)');
+      expect(await banner.textContent()).toContain('1 change made here waits to be shared');
+      expect(await b.getByTestId('office-refused').count()).toBe(0);
+      await shots(a, 'office-refused-desk-a');
+      await server.query('DROP TRIGGER refuse_library ON library');
+      await banner.waitFor({ state: 'detached', timeout: 60_000 });
+      expect(
+        await b.evaluate(async () =>
+          (await window.messenger!.contacts.list()).some((c) => c.name === 'Refused Rita'),
+        ),
+      ).toBe(true);
+      for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
     });
   },
 );

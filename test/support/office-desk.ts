@@ -17,9 +17,19 @@ export interface Desk {
   statuses: OfficeStatus[];
 }
 
-export async function openDesk(cleanups: Cleanups, gw: TestGateway, officeUrl: string): Promise<Desk> {
+export async function openDesk(
+  cleanups: Cleanups,
+  gw: TestGateway,
+  officeUrl: string,
+  opts: { log?: (m: string) => void } = {},
+): Promise<Desk> {
   const dir = await mkdtemp(join(tmpdir(), 'office-desk-'));
-  const app = await createMessengerApp({ dataDir: dir, env: {}, log: () => {}, office: officeUrl });
+  const app = await createMessengerApp({
+    dataDir: dir,
+    env: {},
+    log: opts.log ?? (() => {}),
+    office: officeUrl,
+  });
   cleanups.push(async () => {
     await app.close();
     await rm(dir, { recursive: true, force: true });

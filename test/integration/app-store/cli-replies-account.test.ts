@@ -16,8 +16,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function collectWithCli(username: string, url: string, text = 'Hello'): void {
-  const cli = openCliReplies(dir, { username, url, defaultCountry: 'GB', log: () => {} }, () => {});
+async function collectWithCli(username: string, url: string, text = 'Hello'): Promise<void> {
+  const cli = await openCliReplies(dir, { username, url, defaultCountry: 'GB', log: () => {} }, () => {});
   try {
     const answer = cli.collect((page) => page);
     answer.raw(
@@ -39,7 +39,7 @@ function collectWithCli(username: string, url: string, text = 'Hello'): void {
     );
     expect(answer.finish()).toBe(1);
   } finally {
-    cli.close();
+    await cli.close();
   }
 }
 
@@ -49,11 +49,11 @@ describe("the CLI's replies in the app's Inbox", () => {
     'https://gw.example.com/soap/',
     'https://GW.Example.com/soap',
   ])
-    it(`are the app's account's when the CLI is given ${url}`, () => {
+    it(`are the app's account's when the CLI is given ${url}`, async () => {
       const app = openAppStore(join(dir, 'messenger.sqlite'), { defaultCountry: 'GB' });
       const acme = app.accounts.save({ username: 'acme', primaryUrl: 'https://gw.example.com/soap' });
       app.close();
-      collectWithCli('acme', url);
+      await collectWithCli('acme', url);
       const again = openAppStore(join(dir, 'messenger.sqlite'), { defaultCountry: 'GB' });
       try {
         expect(again.conversations.list(acme.id).items.map((c) => c.peer)).toEqual(['447700900123']);
@@ -63,11 +63,11 @@ describe("the CLI's replies in the app's Inbox", () => {
       }
     });
 
-  it("a STOP collected by the CLI puts the sender on the app's account's opt-out list", () => {
+  it("a STOP collected by the CLI puts the sender on the app's account's opt-out list", async () => {
     const app = openAppStore(join(dir, 'messenger.sqlite'), { defaultCountry: 'GB' });
     const acme = app.accounts.save({ username: 'acme', primaryUrl: 'https://gw.example.com/soap' });
     app.close();
-    collectWithCli('acme', 'https://gw.example.com/soap', 'Stop');
+    await collectWithCli('acme', 'https://gw.example.com/soap', 'Stop');
     const again = openAppStore(join(dir, 'messenger.sqlite'), { defaultCountry: 'GB' });
     try {
       expect(again.optOuts.list(acme.id).map((o) => [o.number, o.source, o.keyword])).toEqual([

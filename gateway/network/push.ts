@@ -13,7 +13,7 @@ import { buildRequestEnvelope, parseResponseEnvelope } from '../../protocol/soap
 import { charsetOf } from '../../protocol/soap/xml-encoding.ts';
 import { SOAP_CONTENT_TYPE } from '../../protocol/soap/namespaces.ts';
 import type { GatewayContext } from '../context.ts';
-import { stmt } from '../store/db.ts';
+import { stmt, transaction } from '../store/db.ts';
 import { getAccount } from '../accounts.ts';
 
 const PUSH_TIMEOUT_MS = 5000;
@@ -55,6 +55,9 @@ export class Pusher {
    * read, and fetch's WHATWG streams cost about as much CPU again per push (issue 27 item 6).
    */
   private readonly agent = new Agent({ connections: PUSH_CONCURRENCY });
+  /** Receipts taken by the receiver, recorded together once per turn of the event loop (recordTaken). */
+  private taken: Array<{ id: number; at: string }> = [];
+  private takenTimer: NodeJS.Immediate | null = null;
 
   /** `onRoom`: called when the backlog fell to half of PUSH_BACKLOG_MAX (claim more receipts). */
   constructor(ctx: GatewayContext, onRoom: () => void = () => {}) {
@@ -157,11 +160,12 @@ export class Pusher {
   recordAttempt(receiptId: number, error: string | null): void {
     try {
       if (error === null) {
-        // Taken: one statement (no read of the attempts first; the push of every receipt ends here).
-        stmt(
-          this.db,
-          'UPDATE delivery_receipts SET pushed_at = ?, push_error = NULL, push_attempts = push_attempts + 1, next_push_at = NULL WHERE id = ?',
-        ).run(new Date().toISOString(), receiptId);
+        // Taken: recorded with the others taken in this turn, in one transaction (a commit per
+        // receipt was most of a push's database time). Until then its lease keeps it from retryDue;
+        // a stop before it is recorded pushes it again once the lease runs out, as for any stop
+        // between a push and its record.
+        this.taken.push({ id: receiptId, at: new Date().toISOString() });
+        this.takenTimer ??= setImmediate(() => this.recordTaken());
         return;
       }
       const row = stmt(this.db, 'SELECT push_attempts FROM delivery_receipts WHERE id = ?').get(receiptId) as
@@ -177,6 +181,26 @@ export class Pusher {
         this.ctx.log.warn('receipt push given up', { receiptId, attempts, error });
     } catch {
       /* the store closed meanwhile */
+    }
+  }
+
+  /** Records the receipts taken since the last call: pushed, no next attempt (one statement each, no read first). */
+  private recordTaken(): void {
+    if (this.takenTimer) clearImmediate(this.takenTimer);
+    this.takenTimer = null;
+    const taken = this.taken;
+    this.taken = [];
+    if (taken.length === 0) return;
+    try {
+      transaction(this.db, () => {
+        const record = stmt(
+          this.db,
+          'UPDATE delivery_receipts SET pushed_at = ?, push_error = NULL, push_attempts = push_attempts + 1, next_push_at = NULL WHERE id = ?',
+        );
+        for (const t of taken) record.run(t.at, t.id);
+      });
+    } catch {
+      /* the store closed meanwhile: their leases run out and they are pushed again */
     }
   }
 
@@ -218,6 +242,7 @@ export class Pusher {
   /** Stops recording outcomes and waits for the pushes under way. */
   async close(): Promise<void> {
     this.closed = true;
+    this.recordTaken(); // before anything else can close the store
     await Promise.allSettled([...this.pushes]);
     await this.agent.close();
   }

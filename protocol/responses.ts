@@ -109,14 +109,37 @@ export function buildFormat1(records: ResponseRecord[]): string {
 export function buildFormat3(records: ResponseRecord[]): string {
   if (records.length === 0) throw new RangeError('buildFormat3 needs at least one record');
   records.forEach(checkRecord);
-  const column = (pick: (r: ResponseRecord) => string | undefined): string =>
-    records.map((r) => encodeFormComponent(pick(r) ?? '')).join(',');
+  // A value like the record's before it (most of a campaign's Report and Text) is not encoded again.
+  const column = (pick: (r: ResponseRecord) => string | undefined): string => {
+    let last: string | undefined;
+    let lastEncoded = '';
+    return records
+      .map((r) => {
+        const value = pick(r) ?? '';
+        if (value !== last) {
+          last = value;
+          lastEncoded = encodeFormComponent(value);
+        }
+        return lastEncoded;
+      })
+      .join(',');
+  };
   const parts = [
     `MessageIdentifier=${column((r) => r.messageIdentifier)}`,
     `Report=${column((r) => r.report)}`,
   ];
   if (records.some((r) => r.text !== undefined)) {
-    parts.push(`Text=${column((r) => (r.text === undefined ? undefined : clampText(r.text)))}`);
+    // clampText once per distinct text, as the encoding
+    let lastText: string | undefined;
+    let lastClamped = '';
+    const clamped = (text: string): string => {
+      if (text !== lastText) {
+        lastText = text;
+        lastClamped = clampText(text);
+      }
+      return lastClamped;
+    };
+    parts.push(`Text=${column((r) => (r.text === undefined ? undefined : clamped(r.text)))}`);
   }
   if (records.some((r) => r.libraryNumber !== undefined))
     parts.push(`LibraryNumber=${column((r) => r.libraryNumber)}`);

@@ -128,6 +128,25 @@ describe('format 3', () => {
     expect(one.records[0]?.text).toHaveLength(255);
   });
 
+  it('encodes each value of a run of equal ones and the values between them (issue 27: equal values encoded once)', () => {
+    const long = 'x,'.repeat(200);
+    const records: ResponseRecord[] = [
+      { messageIdentifier: 'a', report: '-3', text: 'ok, sent' },
+      { messageIdentifier: 'b', report: '-3', text: 'ok, sent' },
+      { messageIdentifier: 'c', report: '15', text: 'no & no' },
+      { messageIdentifier: 'd', report: '-3', text: 'ok, sent' },
+      { messageIdentifier: 'e', report: '-3', text: long },
+      { messageIdentifier: 'f', report: '-3', text: long },
+      { messageIdentifier: 'g', report: '-3' },
+      { messageIdentifier: 'h', report: '-3', text: '' },
+    ];
+    const body = buildFormat3(records);
+    expect(body).toBe(
+      'MessageIdentifier=a,b,c,d,e,f,g,h&Report=-3,-3,15,-3,-3,-3,-3,-3' +
+        `&Text=ok%2C%20sent,ok%2C%20sent,no%20%26%20no,ok%2C%20sent,${'x%2C'.repeat(127)}%E2%80%A6,${'x%2C'.repeat(127)}%E2%80%A6,,`,
+    );
+  });
+
   it('refuses a body without Report, and a record count that fits neither 1 nor the expected count', () => {
     expect(() => parseRecordsResponse('171 - Invalid login')).toThrow(ResponseParseError);
     expect(() => parseRecordsResponse('MessageIdentifier=a,b&Report=-3,-3', 3)).toThrow(/expected 3/);

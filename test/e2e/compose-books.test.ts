@@ -133,6 +133,8 @@ describe.skipIf(!HAS_CHROMIUM)(
       // Compose reads the groups when it opens.
       await page.getByRole('button', { name: 'History' }).click();
       await page.getByRole('button', { name: 'Compose', exact: true }).click();
+      // (its suggestions list the group once the read is done: a busy machine may take a while)
+      await page.locator('#recipient-suggestions option[value="friends"]').waitFor({ state: 'attached' });
       await entry().fill('Friends');
       await entry().press('Enter');
       const chips = page.getByRole('list', { name: 'Recipients' });

@@ -89,7 +89,9 @@ export async function openCliOffice(
   try {
     await c.connect();
     const holder = await leaseHolder(c, key);
-    if (holder !== null) {
+    // (holderId: a run of the CLI on this folder that was stopped, Ctrl-C, before it gave the lease
+    // back: its own, taken on as a run on this folder takes it)
+    if (holder !== null && holder !== holderId) {
       if (holder === desk)
         return await refuse(
           `the app on this data folder collects the replies of ${key} for the office (it holds the collector's lease): they are in its Inbox`,

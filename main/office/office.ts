@@ -312,8 +312,8 @@ export function createOffice(deps: OfficeDeps) {
           await pushPending(c, desk, rows);
           local.done(rows.map((r) => r.id));
         }
-        await shareAlone(c, local); // auto-replies answered while the office database was away
       });
+      await step('autoReplies', () => shareAlone(c, local)); // answered while the office database was away
       await step('sends', () => sends.push(c));
       const a = deps.account();
       const key = currentKey();

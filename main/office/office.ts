@@ -135,10 +135,12 @@ export function createOffice(deps: OfficeDeps) {
 
   function offline(err: unknown): void {
     if (closed) return;
-    const first = connected || lastError === null;
+    // once per outage, and again when why changes (the connection lost, then refused: the reason it
+    // stays away, said in the banner, is in the log too)
+    const said = connected || why(err) !== lastError;
     connected = false;
     lastError = why(err);
-    if (first) log(`office database ${url} unreachable: ${lastError}`);
+    if (said) log(`office database ${url} unreachable: ${lastError}`);
     const l = listener;
     listener = null;
     // the pool's connections may be as dead as the listener's: new ones after reconnecting

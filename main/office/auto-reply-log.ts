@@ -11,6 +11,7 @@ import type { ClientBase } from 'pg';
 import { rowAs } from '../store/rows.ts';
 import type { AppDb } from '../store/db.ts';
 import { utcDay } from '../store/auto-replies.ts';
+import type { OfficeLocal } from './local.ts';
 
 /** pg_advisory_xact_lock's first key of the log ("MSGR"); the second is the account's hash. */
 const LOG_LOCK = 0x4d534752;
@@ -86,4 +87,49 @@ export async function sharedSentToday(
     if (id !== undefined) out.set(id, Number(row.n));
   }
   return out;
+}
+
+/** A reply this desk's log alone allowed (the office database away): to write to the office's log. */
+interface AloneReply {
+  account: string;
+  rule: string;
+  number: string;
+  day: string;
+  desk: string;
+}
+/** office_state's key of the replies answered while the office database was away, oldest first. */
+const ALONE_KEY = 'auto-reply-log:alone';
+const aloneOf = (local: OfficeLocal): AloneReply[] =>
+  JSON.parse(local.get(ALONE_KEY) ?? '[]') as AloneReply[];
+
+/**
+ * Reply `a` was answered on this desk's log alone (the office database could not say): kept, so
+ * that it is in the office's log once it is back, and a desk that collects next the same day does
+ * not answer the number again.
+ */
+export function keepAlone(local: OfficeLocal, a: Omit<AloneReply, 'day'> & { now: number }): void {
+  const list = aloneOf(local);
+  list.push({ account: a.account, rule: a.rule, number: a.number, day: utcDay(a.now), desk: a.desk });
+  local.set(ALONE_KEY, JSON.stringify(list));
+}
+
+/** The replies kept by keepAlone written to the office database's log (where it has none of them). */
+export async function shareAlone(c: ClientBase, local: OfficeLocal): Promise<void> {
+  const list = aloneOf(local);
+  if (list.length === 0) return;
+  await c.query(
+    `INSERT INTO auto_reply_log (account, rule, number, day, desk)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
+    [
+      list.map((x) => x.account),
+      list.map((x) => x.rule),
+      list.map((x) => x.number),
+      list.map((x) => x.day),
+      list.map((x) => x.desk),
+    ],
+  );
+  // (kept meanwhile: after those written)
+  const rest = aloneOf(local).slice(list.length);
+  if (rest.length === 0) local.delete(ALONE_KEY);
+  else local.set(ALONE_KEY, JSON.stringify(rest));
 }

@@ -22,6 +22,8 @@ export const OFFICE_URL_ENV = 'MESSENGER_OFFICE';
 /** How long the CLI's lease lasts, renewed every RENEW_MS while it runs. */
 const LEASE_MS = 60_000;
 const RENEW_MS = 15_000;
+/** The longest a query may wait for the office database's answer (a renewal too: RENEW_MS + it < LEASE_MS). */
+const QUERY_TIMEOUT_MS = 10_000;
 const URL_KEY = 'setting:url';
 
 export interface CliOffice {
@@ -64,9 +66,13 @@ export async function openCliOffice(
   if (!parsed.ok) return { refused: `the office database URL ${parsed.reason}` };
   const shown = shownUrl(parsed.target);
   const envPassword = env[OFFICE_PASSWORD_ENV];
-  const c = new pg.Client(
-    clientConfig(parsed.target, parsed.target.password ?? (envPassword || undefined), env),
-  );
+  // query_timeout (as the app's pool, pool.ts): a network gone silent fails a lease renewal (the CLI
+  // then stops collecting, before the lease can pass to another desk) and the end of the run, instead
+  // of waiting for TCP to give up on the dead connection (minutes)
+  const c = new pg.Client({
+    ...clientConfig(parsed.target, parsed.target.password ?? (envPassword || undefined), env),
+    query_timeout: QUERY_TIMEOUT_MS,
+  });
   let lostWhy: string | null = null;
   c.on('error', (err) => {
     lostWhy ??= `the office database ${shown} went away (${why(err)})`;
@@ -83,7 +89,9 @@ export async function openCliOffice(
   try {
     await c.connect();
     const holder = await leaseHolder(c, key);
-    if (holder !== null) {
+    // (holderId: a run of the CLI on this folder that was stopped, Ctrl-C, before it gave the lease
+    // back: its own, taken on as a run on this folder takes it)
+    if (holder !== null && holder !== holderId) {
       if (holder === desk)
         return await refuse(
           `the app on this data folder collects the replies of ${key} for the office (it holds the collector's lease): they are in its Inbox`,

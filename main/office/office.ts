@@ -37,7 +37,7 @@ import { LIBRARY_NOTIFY, createLibraryShare } from './share-library.ts';
 import { createShareSends } from './share-sends.ts';
 import { DESK_NAME_KEY } from './setting.ts';
 import { StepHolds, lostConnection, why } from './step-holds.ts';
-import { claimSharedReply, ruleUid, sharedSentToday } from './auto-reply-log.ts';
+import { claimSharedReply, keepAlone, ruleUid, shareAlone, sharedSentToday } from './auto-reply-log.ts';
 import type { SyncStep } from './step-holds.ts';
 
 const BATCH = 1000;
@@ -135,10 +135,12 @@ export function createOffice(deps: OfficeDeps) {
 
   function offline(err: unknown): void {
     if (closed) return;
-    const first = connected || lastError === null;
+    // once per outage, and again when why changes (the connection lost, then refused: the reason it
+    // stays away, said in the banner, is in the log too)
+    const said = connected || why(err) !== lastError;
     connected = false;
     lastError = why(err);
-    if (first) log(`office database ${url} unreachable: ${lastError}`);
+    if (said) log(`office database ${url} unreachable: ${lastError}`);
     const l = listener;
     listener = null;
     // the pool's connections may be as dead as the listener's: new ones after reconnecting
@@ -313,6 +315,7 @@ export function createOffice(deps: OfficeDeps) {
           local.done(rows.map((r) => r.id));
         }
       });
+      await step('autoReplies', () => shareAlone(c, local)); // answered while the office database was away
       await step('sends', () => sends.push(c));
       const a = deps.account();
       const key = currentKey();
@@ -400,6 +403,14 @@ export function createOffice(deps: OfficeDeps) {
         log(`office: auto-reply not claimed in the office database (this desk's log decides): ${why(err)}`);
         return null;
       });
+    },
+    /** An auto-reply answered on this desk's log alone (claimAutoReply said null): kept for the office's log. */
+    autoReplyClaimedAlone(accountId: string, ruleId: number, number: string): void {
+      const account = keyOfAccount(accountId);
+      const rule = ruleUid(store.app, ruleId);
+      if (account === null || rule === null) return;
+      keepAlone(local, { account, rule, number, desk, now: Date.now() });
+      setImmediate(() => void kick());
     },
     /** A change of `accountId`'s opt-out list made here: queued. Call inside its transaction. */
     optOutChanged(

@@ -48,6 +48,8 @@ export function createShareSends(deps: ShareSendsDeps) {
   const { store, local, desk } = deps;
   const sends = new SendsLocal(store.app, desk, (id) => store.outbox.batch(id));
   sends.watchJournal();
+  /** The newest job when the journal's triggers were made: each job after it is queued by them. */
+  const watchedFrom = newestJob(store.app);
 
   /** This desk's journal changes, written to the office database page by page. */
   async function push(c: ClientBase): Promise<void> {
@@ -148,19 +150,35 @@ export function createShareSends(deps: ShareSendsDeps) {
   /**
    * This desk's sends of `a` made before it joined this office database (or before office mode was
    * on: the journal's triggers were not there), queued once and written, oldest first, a few sends
-   * at a time; where it got to is kept, so a desk stopped meanwhile goes on from there.
+   * at a time; where it got to is kept, so a desk stopped meanwhile goes on from there. Once done, the
+   * newest job it covers is kept up to date while office mode runs here: a desk started again after
+   * running without office mode (or in another office) shares the sends it made meanwhile too.
    */
   async function join(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
     const at = `sends-joined:${office}:${key}`;
     for (;;) {
       const kept = local.get(at);
-      if (kept === 'done') return;
-      // Up to the newest job when the join began: the journal's triggers (on since office mode
-      // started, before this) queue every change of a job made from then on.
-      const { after, until } =
+      // {after, until}: queued up to job `after`, to go on to `until`; {covered}: every job up to it is
+      // queued ('done': as that, from before this was kept)
+      type Joined = { after: number; until: number } | { covered: number };
+      const state: Joined =
         kept === null
-          ? { after: 0, until: newestJob(store.app) }
-          : (JSON.parse(kept) as { after: number; until: number });
+          ? { after: 0, until: watchedFrom }
+          : kept === 'done'
+            ? { covered: watchedFrom }
+            : (JSON.parse(kept) as Joined);
+      if ('covered' in state && state.covered >= watchedFrom) {
+        // the jobs made since are the triggers' (queued in the journal's transactions)
+        const now = newestJob(store.app);
+        if (now > state.covered) local.set(at, JSON.stringify({ covered: now }));
+        return;
+      }
+      // Up to the newest job when office mode started here: the journal's triggers (on since then)
+      // queue every change of a job made from then on.
+      const { after, until } =
+        'covered' in state
+          ? { after: state.covered, until: watchedFrom } // made while this desk was not in this office
+          : { after: state.after, until: Math.max(state.until, watchedFrom) };
       store.app.transaction(() => {
         const last = queueExisting(store.app, {
           accountId: a.id,
@@ -168,7 +186,7 @@ export function createShareSends(deps: ShareSendsDeps) {
           untilJob: until,
           jobs: JOIN_JOBS,
         });
-        local.set(at, last === null ? 'done' : JSON.stringify({ after: last, until }));
+        local.set(at, JSON.stringify(last === null ? { covered: until } : { after: last, until }));
       });
       await push(c);
     }

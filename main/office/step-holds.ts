@@ -26,7 +26,7 @@ interface Hold {
   at: number;
 }
 
-export type SyncStep = 'connection' | 'replies' | 'sends' | 'library' | 'imports';
+export type SyncStep = 'connection' | 'replies' | 'sends' | 'library' | 'imports' | 'autoReplies';
 
 /** What a refused step leaves undone, as the banner and the log say it. */
 const UNDONE: Record<SyncStep, string> = {
@@ -35,6 +35,7 @@ const UNDONE: Record<SyncStep, string> = {
   sends: "this desk's sends not written",
   library: 'contacts, groups, templates or rules not written',
   imports: "other desks' changes not read",
+  autoReplies: "auto-replies answered while it was away not written to the office's log",
 };
 
 export class StepHolds {

@@ -220,7 +220,13 @@ async function openMessengerApp(
     settings: settings.current,
     submit: (req) => sender.api.send.submit(req),
     log,
-    ...(office ? { claimShared: office.claimAutoReply, sentTodayShared: office.autoRepliesSentToday } : {}),
+    ...(office
+      ? {
+          claimShared: office.claimAutoReply,
+          sentTodayShared: office.autoRepliesSentToday,
+          claimedAlone: office.autoReplyClaimedAlone,
+        }
+      : {}),
   });
 
   const { updater, hooks: updaterHooks } = createAppUpdater({ opts, policy, sessions, emit, log });

@@ -41,6 +41,8 @@ export interface AutoRepliesDeps {
   claimShared?(accountId: string, ruleId: number, number: string, cap: number): Promise<boolean | null>;
   /** Issue 28, office mode: each rule's replies today at every desk (local rule id → count; null: unknown). */
   sentTodayShared?(accountId: string): Promise<Map<number, number> | null>;
+  /** Issue 28, office mode: a reply answered on the desk's log alone (claimShared could not say). */
+  claimedAlone?(accountId: string, ruleId: number, number: string): void;
 }
 
 function checkRule(rule: { keyword?: string; reply?: string }): void {
@@ -87,8 +89,11 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   async function answer(m: MessageRecord, rule: AutoReplyRule, accountId: string): Promise<void> {
     if (store.optOuts.has(accountId, m.peer)) return;
     const cap = deps.settings().autoReplyDailyCap;
-    if ((await deps.claimShared?.(accountId, rule.id, m.peer, cap)) === false) return;
+    const shared = await deps.claimShared?.(accountId, rule.id, m.peer, cap);
+    if (shared === false) return;
     if (!store.autoReplies.claim(accountId, rule.id, m.peer, cap)) return;
+    // (the office database away: in its log once it is back, so the next collector knows)
+    if (shared === null) deps.claimedAlone?.(accountId, rule.id, m.peer);
     const sent = await deps.submit({ recipients: [m.peer], content: { kind: 'text', text: rule.reply } });
     store.autoReplies.recordJob(rule.id, m.peer, sent.job.id);
   }

@@ -1,7 +1,7 @@
 // Once per `npm test` run (vitest's globalSetup): a folder where the first office-mode test makes one
 // PostgreSQL cluster (initdb, the messenger role and database) that every later test copies instead of
 // running initdb again (test/support/office-db.ts). initdb takes 2-5 s here; a copy ~0.1 s.
-import { accessSync, chmodSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -13,14 +13,20 @@ declare module 'vitest' {
   }
 }
 
+/** The free space /dev/shm needs to hold the tests' clusters and temporary folders. */
+const SHM_NEEDED_BYTES = 2 * 1024 ** 3;
+
 /**
  * Where the tests' PostgreSQL clusters go: /dev/shm (memory) where there is one, else the temporary
  * folder. On this machine's disk a copy of a cluster took ~1.9 s and on /dev/shm 0.12 s.
  */
-export function clusterParent(): string {
+export function clusterParent(shm = '/dev/shm'): string {
   try {
-    accessSync('/dev/shm', constants.W_OK);
-    return '/dev/shm';
+    accessSync(shm, constants.W_OK);
+    // room for them: a container's /dev/shm is often 64 MB (Docker's default), the template cluster
+    // ~46 MB and each test copies it (out of space, the office tests would fail)
+    const { bavail, bsize } = statfsSync(shm);
+    return bavail * bsize >= SHM_NEEDED_BYTES ? shm : tmpdir();
   } catch {
     return tmpdir();
   }

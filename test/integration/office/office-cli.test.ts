@@ -60,4 +60,37 @@ describe.skipIf(!havePostgres())('office mode: the CLI’s inbox on a desk’s d
     // the lease given back at the end of the run
     expect(await pg.query('SELECT desk FROM collector_leases WHERE expires_at > now()')).toEqual([]);
   }, 120_000);
+
+  it('collects after a run of its own on the folder was stopped (its lease still standing)', async () => {
+    const pg = await startTestPostgres(cleanups);
+    const gw = await startTestGateway({ receiptDelayMs: 100 });
+    cleanups.push(() => gw.close());
+    const b = await openDesk(cleanups, gw, pg.urlWithPassword);
+    await collectorOf([b]);
+    const [lease] = await pg.query<{ account: string }>('SELECT account FROM collector_leases');
+    await b.app.close();
+    const db = new DatabaseSync(join(b.dir, 'messenger.sqlite'), { readOnly: true });
+    const desk = (
+      db.prepare("SELECT value FROM office_state WHERE key = 'desk_id'").get() as { value: string }
+    ).value;
+    db.close();
+    // a run of the CLI on B's folder stopped with Ctrl-C (no end of run): the lease it took stands
+    await pg.query(
+      `INSERT INTO collector_leases (account, desk, expires_at) VALUES ($1, $2, now() + interval '60 seconds')`,
+      [lease!.account, `${desk}:cli`],
+    );
+    await fromPhone(gw, '447700900853', 'after a stopped run');
+    const env = {
+      MESSENGER_URL: gw.url,
+      MESSENGER_USERNAME: gw.username,
+      MESSENGER_PIN: gw.pin,
+      MESSENGER_DATA: b.dir,
+      MESSENGER_OFFICE: pg.urlWithPassword,
+    };
+    const run = await runCli(['inbox'], env);
+    expect(run.err).not.toMatch(/collects the replies/);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('after a stopped run');
+    expect(await pg.query('SELECT desk FROM collector_leases WHERE expires_at > now()')).toEqual([]);
+  }, 120_000);
 });

@@ -139,3 +139,28 @@ describe.skipIf(!havePostgres())('office mode: connections the office database r
     await waitFor('no error at A', async () => (await a.app.api.office.status())?.error === null, 60_000);
   }, 120_000);
 });
+
+describe.skipIf(!havePostgres())('office mode: why a desk cannot reconnect', () => {
+  it('is logged when it changes (the connection lost, then refused), once each', async () => {
+    const pg = await startTestPostgres(cleanups);
+    const gw = await startTestGateway({});
+    cleanups.push(() => gw.close());
+    const log: string[] = [];
+    const a = await openDesk(cleanups, gw, pg.urlWithPassword, { log: (m) => log.push(m) });
+    // every connection of the desk ended (its listener's too: offline), new ones refused
+    await admin(pg, 'ALTER DATABASE messenger ALLOW_CONNECTIONS false');
+    await admin(
+      pg,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'messenger' AND pid <> pg_backend_pid()`,
+    );
+    await waitFor('the refusal in the status', async () =>
+      (await a.app.api.office.status())?.error?.includes(REFUSED_DB),
+    );
+    await new Promise((r) => setTimeout(r, 3000)); // a few reconnections, refused the same way
+    const unreachable = log.filter((m) => m.includes('unreachable'));
+    expect(unreachable.some((m) => m.includes(REFUSED_DB))).toBe(true);
+    expect(unreachable.filter((m) => m.includes(REFUSED_DB))).toHaveLength(1);
+    await admin(pg, 'ALTER DATABASE messenger ALLOW_CONNECTIONS true');
+    await waitFor('connected again', async () => (await a.app.api.office.status())?.connected, 60_000);
+  }, 120_000);
+});

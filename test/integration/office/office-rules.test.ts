@@ -140,4 +140,65 @@ describe.skipIf(!havePostgres())('office mode: auto-reply rules, their identity 
     await waitFor('the change at A', async () => (await rules(a)).includes('HOURS|Open 7 to 7'));
     expect(await a.api.autoreplies.list()).toHaveLength(2);
   }, 120_000);
+
+  it('a reply answered while the office database was away is in its log once it is back: not answered again after the collector moves', async () => {
+    const { pg, gw, desks } = await office(2);
+    // a lease of a minute: the collector still holds it for a while after the office database goes
+    const minute = (d: Desk) => d.app.api.settings.update({ pollIntervalSeconds: 60 });
+    for (const d of desks) await minute(d);
+    const first = await collectorOf(desks);
+    const next = desks.find((d) => d !== first)!;
+    await first.app.api.autoreplies.create({ keyword: 'HOURS', reply: 'Open 9 to 5' });
+    await waitFor('the rule at the other desk', async () =>
+      (await next.app.api.autoreplies.list()).some((r) => r.keyword === 'HOURS'),
+    );
+    await waitFor(
+      'the minute lease',
+      async () =>
+        (
+          await pg.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM collector_leases WHERE expires_at > now() + interval '30 seconds'",
+          )
+        )[0]?.n === 1,
+    );
+
+    await pg.stop('fast');
+    await waitFor(
+      'the collector without the office database',
+      async () => (await first.app.api.office.status())?.connected === false,
+    );
+    await fromPhone(gw, '447700900851', 'HOURS');
+    expect(await collectAll(first.app, 1)).toBe(1);
+    await waitFor('the answer, by this desk alone', async () => answersTo(gw, '447700900851') === 1);
+
+    await pg.restart();
+    await waitFor(
+      'the collector connected again',
+      async () => (await first.app.api.office.status())?.connected,
+      60_000,
+    );
+    await waitFor(
+      'the other desk connected again',
+      async () => (await next.app.api.office.status())?.connected,
+      60_000,
+    );
+    await waitFor(
+      "the reply in the office database's log",
+      async () =>
+        (await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM auto_reply_log'))[0]?.n === 1,
+      30_000,
+    );
+    await first.app.close();
+    await next.app.api.settings.update({ pollIntervalSeconds: 5 });
+    await waitFor(
+      'the other desk collects',
+      async () => (await next.app.api.office.status())?.collector,
+      60_000,
+    );
+    await fromPhone(gw, '447700900851', 'HOURS again');
+    expect(await collectAll(next.app, 1)).toBe(1);
+    await next.app.api.inbox.pollNow();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(answersTo(gw, '447700900851')).toBe(1);
+  }, 240_000);
 });

@@ -178,17 +178,8 @@ export function createShareSends(deps: ShareSendsDeps) {
   async function pull(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
     await join(c, a, key, office);
     const changed = new Set<number>();
-    const recipients = (jobId: number, rows: SharedRecipient[]): void => sends.putRecipients(jobId, rows);
-    await follow<RecipientChange>(
-      c,
-      a,
-      key,
-      office,
-      'sends',
-      (after) => pullSendChanges(c, key, after, PAGE),
-      recipients,
-      changed,
-    );
+    // the books first: a send to one number with a book or Cc/Bcc is a campaign when its number comes
+    // (sends-conversations.ts: it lists no conversation)
     const books = (jobId: number, rows: SharedBatch[]): void => sends.putBatches(jobId, rows);
     await follow<BatchChange>(
       c,
@@ -198,6 +189,17 @@ export function createShareSends(deps: ShareSendsDeps) {
       'books',
       (after) => pullBatchChanges(c, key, after, PAGE),
       books,
+      changed,
+    );
+    const recipients = (jobId: number, rows: SharedRecipient[]): void => sends.putRecipients(jobId, rows);
+    await follow<RecipientChange>(
+      c,
+      a,
+      key,
+      office,
+      'sends',
+      (after) => pullSendChanges(c, key, after, PAGE),
+      recipients,
       changed,
     );
     await pullReceiptsOf(c, key, office);

@@ -296,7 +296,11 @@ export function Inbox({
                 </span>
                 <span className="conv-bottom">
                   <span className="conv-last">
-                    {c.lastMessage?.direction === 'out' ? 'You: ' : ''}
+                    {c.lastMessage?.direction !== 'out'
+                      ? ''
+                      : c.lastMessage.sentFrom !== undefined
+                        ? `Sent from ${c.lastMessage.sentFrom}: `
+                        : 'You: '}
                     {c.lastMessage ? summaryLine(c.lastMessage.label, c.lastMessage.text) : ''}
                   </span>
                   {c.unreadCount > 0 ? (

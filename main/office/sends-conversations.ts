@@ -3,27 +3,30 @@
 // updates) its conversation and a campaign's recipients get unlisted ones (main/store/outbox-jobs.ts
 // createJob, outbox-write.ts ensureCampaignConversations); the messages' insert trigger (app
 // migration 001) sets each conversation's last activity and last message. Here the send has no
-// `messages` rows (sends-local.ts), so when one of its recipients is first stored, in the same
-// transaction: a send to one number lists its conversation under the send's account, and any
-// conversation of the number already here (listed or not) takes the send's time as its last activity
+// `messages` rows (sends-local.ts), so as its recipients are stored, in the same transaction, a send to
+// one number lists its conversation under the send's account (when its number is first stored), and
+// any conversation of a number already here (listed or not) takes the send's time as its last activity
 // and the recipient as its last message when it is the newest — the reference is minus the shared
 // row's rowid, as its thread message id (sends-thread.ts), which never meets a message id; the
 // conversation list reads it (main/store/conversations.ts). Unread counts are not touched (outbound).
 import type { AppDb } from '../store/db.ts';
-import { rowAs, rowsAs } from '../store/rows.ts';
+import { rowAs } from '../store/rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 
-/** Of `peers`, those of job `jobId` not stored here yet (call before storing them). */
-export function newPeers(app: AppDb, jobId: number, peers: readonly string[]): string[] {
-  const known = new Set(
-    rowsAs<{ peer: string }>(
-      stmt(
-        app.db,
-        'SELECT peer FROM office_send_recipients WHERE job_id = ? AND peer IN (SELECT value FROM json_each(?))',
-      ).all(jobId, JSON.stringify(peers)),
-    ).map((r) => r.peer),
+/**
+ * Of `peers` (call before storing them), those whose conversations mirrorConversations is to see: a
+ * single recipient when it is not stored here yet (a send to one number lists its conversation once:
+ * a state or receipt of it coming later does not bring back a conversation deleted here meanwhile);
+ * several are a campaign's, whose update is idempotent (only a conversation it changes is written), so
+ * they are not looked up one by one.
+ */
+export function newPeers(app: AppDb, jobId: number, peers: readonly string[]): readonly string[] {
+  if (peers.length !== 1) return peers;
+  const known = stmt(app.db, 'SELECT 1 FROM office_send_recipients WHERE job_id = ? AND peer = ?').get(
+    jobId,
+    peers[0]!,
   );
-  return peers.filter((p) => !known.has(p));
+  return known === undefined ? peers : [];
 }
 
 /**
@@ -33,7 +36,7 @@ export function newPeers(app: AppDb, jobId: number, peers: readonly string[]): s
 function isCampaignHere(app: AppDb, jobId: number): boolean {
   const one = stmt(
     app.db,
-    `SELECT (SELECT count(*) FROM office_send_recipients WHERE job_id = ?1) > 1
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM office_send_recipients WHERE job_id = ?1 LIMIT 2)) > 1
          OR EXISTS (SELECT 1 FROM office_send_batches WHERE job_id = ?1) AS campaign`,
   );
   const jobs = new Set<number>([jobId]);
@@ -49,8 +52,8 @@ function isCampaignHere(app: AppDb, jobId: number): boolean {
 }
 
 /**
- * The conversations of another desk's send `jobId` whose recipients `peers` were just stored here for
- * the first time (call after storing them, inside the same transaction).
+ * The conversations of another desk's send `jobId` whose recipients `peers` (as newPeers gave them)
+ * were just stored here (call after storing them, inside the same transaction).
  */
 export function mirrorConversations(app: AppDb, jobId: number, peers: readonly string[]): void {
   if (peers.length === 0) return;
@@ -68,7 +71,8 @@ export function mirrorConversations(app: AppDb, jobId: number, peers: readonly s
       `UPDATE conversations SET last_activity_at = max(last_activity_at, ?1),
               last_message_id = CASE WHEN ?1 >= last_activity_at THEN f.ref ELSE last_message_id END
          FROM (${fresh}) AS f
-        WHERE conversations.account_id = ?2 AND conversations.peer = f.peer`,
+        WHERE conversations.account_id = ?2 AND conversations.peer = f.peer
+          AND (?1 > last_activity_at OR (?1 = last_activity_at AND last_message_id IS NOT f.ref))`,
     ).run(job.created_at, job.account_id, jobId, JSON.stringify(peers));
     return;
   }

@@ -10,7 +10,7 @@
 // row's rowid, as its thread message id (sends-thread.ts), which never meets a message id; the
 // conversation list reads it (main/store/conversations.ts). Unread counts are not touched (outbound).
 import type { AppDb } from '../store/db.ts';
-import { rowAs } from '../store/rows.ts';
+import { rowAs, rowsAs } from '../store/rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 
 /**
@@ -86,4 +86,24 @@ export function mirrorConversations(app: AppDb, jobId: number, peers: readonly s
             last_message_id = CASE WHEN excluded.last_activity_at >= last_activity_at
                                    THEN excluded.last_message_id ELSE last_message_id END`,
   ).run(job.account_id, job.created_at, jobId, JSON.stringify(peers));
+}
+
+/**
+ * Other desks' sends stored here before this desk kept their conversations (a desk updated while in
+ * office mode): each mirrored as if just stored, oldest first, so the newest is each conversation's
+ * last message. Call once, inside a transaction.
+ */
+export function mirrorStored(app: AppDb): void {
+  const peersOf = stmt(app.db, 'SELECT peer FROM office_send_recipients WHERE job_id = ? ORDER BY position');
+  for (const { job_id } of rowsAs<{ job_id: number }>(
+    stmt(
+      app.db,
+      'SELECT s.job_id FROM office_sends s JOIN outbox_jobs j ON j.id = s.job_id ORDER BY j.created_at, j.id',
+    ).all(),
+  ))
+    mirrorConversations(
+      app,
+      job_id,
+      rowsAs<{ peer: string }>(peersOf.all(job_id)).map((r) => r.peer),
+    );
 }

@@ -16,6 +16,7 @@ import type { OfficeLocal } from './local.ts';
 import { randomUUID } from 'node:crypto';
 import { SendsLocal } from './sends-local.ts';
 import { newestJob, queueExisting } from './sends-join.ts';
+import { mirrorStored } from './sends-conversations.ts';
 import type { SharedRecipient } from './sends-local.ts';
 import type { SharedBatch } from './sends-books.ts';
 import {
@@ -48,6 +49,12 @@ export function createShareSends(deps: ShareSendsDeps) {
   const { store, local, desk } = deps;
   const sends = new SendsLocal(store.app, desk, (id) => store.outbox.batch(id));
   sends.watchJournal();
+  // other desks' sends stored before their Inbox conversations were kept here: mirrored once
+  if (local.get('sends-conversations') === null)
+    store.app.transaction(() => {
+      mirrorStored(store.app);
+      local.set('sends-conversations', 'done');
+    });
 
   /** This desk's journal changes, written to the office database page by page. */
   async function push(c: ClientBase): Promise<void> {

@@ -3,7 +3,7 @@
 // state of it does not bring back a conversation deleted here); a campaign (two numbers, a book or
 // Cc/Bcc batch, a resend of a campaign) lists none and is the last message of one already here unless
 // a newer message is; its states stored again write nothing; unread counts untouched; the send's
-// account only.
+// account only. Sends stored before this release are mirrored once when office mode starts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,8 @@ import type { OpenedAppStore } from '../../../main/store/app-store.ts';
 import { SendsLocal } from '../../../main/office/sends-local.ts';
 import type { SharedRecipient } from '../../../main/office/sends-local.ts';
 import type { ConversationSummary } from '../../../preload/api.ts';
+import { OfficeLocal } from '../../../main/office/local.ts';
+import { createShareSends } from '../../../main/office/share-sends.ts';
 
 const opened: Array<{ store: OpenedAppStore; dir: string }> = [];
 afterEach(() => {
@@ -167,6 +169,37 @@ describe("another desk's sends in this desk's conversation list", () => {
       ]),
     );
     put(job, 'a:1:100', [ONE]);
+    expect(list()).toEqual([]);
+  });
+
+  it('sends stored before this release are mirrored once when office mode starts', () => {
+    const { store, account, send, list } = setUp();
+    // as an earlier release stored them: recipients without conversations
+    const raw = (job: number, peers: string[]) =>
+      peers.forEach((p, i) =>
+        store.app.db
+          .prepare('INSERT INTO office_send_recipients (job_id, peer, position, status) VALUES (?, ?, ?, ?)')
+          .run(job, p, i, 'accepted'),
+      );
+    raw(send('a:1:100', 100, 'First'), [ONE]);
+    raw(send('a:2:200', 200, 'Second'), [ONE]);
+    raw(send('a:3:300', 300, 'To all'), [ONE, TWO]);
+    expect(list()).toEqual([]);
+    const start = () =>
+      createShareSends({
+        store,
+        local: new OfficeLocal(store.app),
+        desk: 'desk-b',
+        keyOf: (a) => a.username,
+        emit: () => {},
+      });
+    start();
+    expect(list()).toEqual([
+      { peer: ONE, last: 'To all', sentFrom: 'Front desk', status: 'accepted', at: 300, unread: 0 },
+    ]);
+    // once: a conversation deleted here is not brought back by the next start
+    store.conversations.delete(account, store.conversations.byPeer(account, ONE)!.id);
+    start();
     expect(list()).toEqual([]);
   });
 });

@@ -86,7 +86,7 @@ export interface ConversationSummary {
   archived: boolean;
   lastMessage: Pick<
     MessageRecord,
-    'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt' | 'label'
+    'id' | 'direction' | 'kind' | 'text' | 'status' | 'createdAt' | 'label' | 'sentFrom'
   > | null;
 }
 

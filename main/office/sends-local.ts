@@ -37,6 +37,7 @@ import {
 } from './sends-books.ts';
 import type { SharedBatch } from './sends-books.ts';
 import { mergeThread } from './sends-thread.ts';
+import { mirrorConversations, newPeers } from './sends-conversations.ts';
 
 /** A recipient of a send as the office database keeps it. */
 export interface SharedRecipient {
@@ -330,8 +331,17 @@ export class SendsLocal {
     return jobId;
   }
 
-  /** Another desk's recipients as it last shared them, written over. Call inside a transaction. */
+  /**
+   * Another desk's recipients as it last shared them, written over; a number first stored makes or
+   * updates its conversation here as at the sending desk (sends-conversations.ts). Call inside a
+   * transaction.
+   */
   putRecipients(jobId: number, recipients: readonly SharedRecipient[]): void {
+    const fresh = newPeers(
+      this.#app,
+      jobId,
+      recipients.map((r) => r.peer),
+    );
     const put = stmt(
       this.#app.db,
       `INSERT INTO office_send_recipients (job_id, peer, position, status, message_identifier, report, report_text,
@@ -357,6 +367,7 @@ export class SendsLocal {
         r.sentAt,
         r.text ?? null,
       );
+    mirrorConversations(this.#app, jobId, fresh);
   }
 
   /** Another desk's book / Cc/Bcc batches as it last shared them. Call inside a transaction. */

@@ -16,6 +16,7 @@ import type { OfficeLocal } from './local.ts';
 import { randomUUID } from 'node:crypto';
 import { SendsLocal } from './sends-local.ts';
 import { newestJob, queueExisting } from './sends-join.ts';
+import { mirrorStored } from './sends-conversations.ts';
 import type { SharedRecipient } from './sends-local.ts';
 import type { SharedBatch } from './sends-books.ts';
 import {
@@ -50,6 +51,12 @@ export function createShareSends(deps: ShareSendsDeps) {
   sends.watchJournal();
   /** The newest job when the journal's triggers were made: each job after it is queued by them. */
   const watchedFrom = newestJob(store.app);
+  // other desks' sends stored before their Inbox conversations were kept here: mirrored once
+  if (local.get('sends-conversations') === null)
+    store.app.transaction(() => {
+      mirrorStored(store.app);
+      local.set('sends-conversations', 'done');
+    });
 
   /** This desk's journal changes, written to the office database page by page. */
   async function push(c: ClientBase): Promise<void> {
@@ -196,17 +203,8 @@ export function createShareSends(deps: ShareSendsDeps) {
   async function pull(c: ClientBase, a: AccountSummary, key: string, office: string): Promise<void> {
     await join(c, a, key, office);
     const changed = new Set<number>();
-    const recipients = (jobId: number, rows: SharedRecipient[]): void => sends.putRecipients(jobId, rows);
-    await follow<RecipientChange>(
-      c,
-      a,
-      key,
-      office,
-      'sends',
-      (after) => pullSendChanges(c, key, after, PAGE),
-      recipients,
-      changed,
-    );
+    // the books first: a send to one number with a book or Cc/Bcc is a campaign when its number comes
+    // (sends-conversations.ts: it lists no conversation)
     const books = (jobId: number, rows: SharedBatch[]): void => sends.putBatches(jobId, rows);
     await follow<BatchChange>(
       c,
@@ -216,6 +214,17 @@ export function createShareSends(deps: ShareSendsDeps) {
       'books',
       (after) => pullBatchChanges(c, key, after, PAGE),
       books,
+      changed,
+    );
+    const recipients = (jobId: number, rows: SharedRecipient[]): void => sends.putRecipients(jobId, rows);
+    await follow<RecipientChange>(
+      c,
+      a,
+      key,
+      office,
+      'sends',
+      (after) => pullSendChanges(c, key, after, PAGE),
+      recipients,
       changed,
     );
     await pullReceiptsOf(c, key, office);

@@ -46,16 +46,26 @@ interface ConversationRow {
   m_status: string | null;
   m_created_at: number | null;
   m_label: string | null;
+  m_sent_from: string | null;
 }
 
+// The last message is a row of `messages`, or (office mode, issue 28) a negative reference: minus the
+// rowid of a recipient of another desk's send (main/office/sends-conversations.ts), read with its
+// send's text, time and desk; it is taken only when it is still that number's on that account.
 const CONVERSATION_SELECT = `
   SELECT cv.id, cv.peer, cv.unread_count, cv.marked_unread, cv.has_unread, cv.last_activity_at, cv.archived,
          ct.id AS contact_id, ct.name AS contact_name,
-         m.id AS m_id, m.direction AS m_direction, m.kind AS m_kind, m.text AS m_text,
-         m.status AS m_status, m.created_at AS m_created_at, m.label AS m_label
+         coalesce(m.id, -o.rowid) AS m_id, coalesce(m.direction, CASE WHEN oj.id IS NOT NULL THEN 'out' END) AS m_direction,
+         coalesce(m.kind, oj.kind) AS m_kind, coalesce(m.text, o.text, oj.text) AS m_text,
+         coalesce(m.status, o.status) AS m_status, coalesce(m.created_at, oj.created_at) AS m_created_at,
+         m.label AS m_label, os.desk_name AS m_sent_from
     FROM conversations cv
     LEFT JOIN contacts ct ON ct.number = cv.peer
-    LEFT JOIN messages m ON m.id = cv.last_message_id`;
+    LEFT JOIN messages m ON m.id = cv.last_message_id
+    LEFT JOIN office_send_recipients o ON cv.last_message_id < 0 AND o.rowid = -cv.last_message_id
+          AND o.peer = cv.peer
+    LEFT JOIN outbox_jobs oj ON oj.id = o.job_id AND oj.account_id = cv.account_id
+    LEFT JOIN office_sends os ON os.job_id = oj.id`;
 
 function toSummary(row: ConversationRow): ConversationSummary {
   return {
@@ -79,6 +89,7 @@ function toSummary(row: ConversationRow): ConversationSummary {
             status: row.m_status as MessageRecord['status'],
             createdAt: row.m_created_at ?? row.last_activity_at,
             label: row.m_label ?? contentLabel({ kind: (row.m_kind ?? 'text') as MessageRecord['kind'] }),
+            ...(row.m_sent_from === null ? {} : { sentFrom: row.m_sent_from }),
           },
   };
 }

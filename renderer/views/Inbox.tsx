@@ -69,7 +69,11 @@ export function Inbox({
   // followed, and go when it is read again.
   const firstPage = useLiveRead(
     useCallback(() => api().inbox.conversations({ limit: PAGE, filter }), [filter]),
-    { 'inbox:received': () => true, 'outbox:progress': () => true },
+    {
+      'inbox:received': () => true,
+      'outbox:progress': () => true,
+      'office:sends': () => true, // issue 28: another desk's send lists or updates a conversation here
+    },
   );
   const { load: reload } = firstPage;
   const [later, setLater] = useState<{
@@ -296,7 +300,11 @@ export function Inbox({
                 </span>
                 <span className="conv-bottom">
                   <span className="conv-last">
-                    {c.lastMessage?.direction === 'out' ? 'You: ' : ''}
+                    {c.lastMessage?.direction !== 'out'
+                      ? ''
+                      : c.lastMessage.sentFrom !== undefined
+                        ? `Sent from ${c.lastMessage.sentFrom}: `
+                        : 'You: '}
                     {c.lastMessage ? summaryLine(c.lastMessage.label, c.lastMessage.text) : ''}
                   </span>
                   {c.unreadCount > 0 ? (

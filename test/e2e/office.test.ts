@@ -2,7 +2,8 @@
 // PostgreSQL, Debian's Chromium on each) signed in to one account of a reference gateway. A reply
 // collected by whichever desk collects shows in both Inboxes; a contact added at one desk shows in
 // the other's Contacts and Compose suggestions; a send from desk A shows in desk B's History and
-// campaign view with desk A's name, read-only; the office database stopped, both
+// campaign view with desk A's name, read-only, and a send from desk A to a new number lists its
+// conversation in desk B's Inbox as it comes; the office database stopped, both
 // show the office banner; started again, the banner goes; a change the office database refuses, the
 // desk says so (its own banner) until it is taken. Screenshots in test-results/ (light and
 // dark, 1280x800 and 720x480).
@@ -272,6 +273,34 @@ describe.skipIf(!HAS_CHROMIUM || !havePostgres())(
       await job.getByText('Server book Club').waitFor({ timeout: 30_000 });
       await job.getByText(/the gateway answered for 2: 2 accepted/).waitFor({ timeout: 30_000 });
       await shots(b, 'office-history-book-desk-b');
+      for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
+    });
+
+    it("lists desk A's send to a new number in desk B's Inbox as it comes, with desk A's name", async () => {
+      const [a, b] = [desks[0]!.browser.page, desks[1]!.browser.page];
+      await b.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Inbox/ }).click();
+      await b.locator('button.conv').first().waitFor({ timeout: 30_000 });
+      // a number desk B has no conversation with: B's open list gains it (no reload)
+      await a.evaluate(async () => {
+        await window.messenger!.send.submit({
+          recipients: ['447700100777'],
+          content: { kind: 'text', text: 'Your table for four is booked' },
+        });
+      });
+      const conv = b.locator('button.conv', { hasText: '+447700100777' });
+      await conv.waitFor({ timeout: 30_000 });
+      expect(await conv.textContent()).toContain('Sent from Front desk: Your table for four is booked');
+      // the newest first
+      expect(await b.locator('button.conv').first().textContent()).toContain('+447700100777');
+      await shots(b, 'office-list-desk-b');
+      await conv.click();
+      const thread = b.getByRole('region', { name: /Conversation with/ });
+      await thread
+        .getByTestId('bubble')
+        .filter({ hasText: 'Your table for four is booked' })
+        .filter({ hasText: 'sent from Front desk' })
+        .waitFor({ timeout: 30_000 });
+      await shots(b, 'office-list-thread-desk-b');
       for (const d of desks) expect(d.browser.pageErrors).toEqual([]);
     });
 

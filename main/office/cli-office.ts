@@ -9,13 +9,14 @@
 // next connection).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { AccountSummary, MessageRecord } from '../../preload/api.ts';
+import type { AccountSummary } from '../../preload/api.ts';
 import type { OpenedAppStore } from '../store/app-store.ts';
 import { OFFICE_PASSWORD_ENV, clientConfig, parseOfficeUrl, shownUrl } from './connection.ts';
 import { pushPending } from './feed.ts';
 import { claimLease, leaseHolder, releaseLease } from './lease.ts';
 import { OfficeLocal } from './local.ts';
 import { why } from './step-holds.ts';
+import type { Office } from './office.ts';
 
 /** The office database of the folder for the CLI (the app's --office; the stored setting otherwise). */
 export const OFFICE_URL_ENV = 'MESSENGER_OFFICE';
@@ -26,16 +27,8 @@ const RENEW_MS = 15_000;
 const QUERY_TIMEOUT_MS = 10_000;
 const URL_KEY = 'setting:url';
 
-export interface CliOffice {
-  /** Replies just stored under `accountId`: queued for the office database (inside their transaction). */
-  inboundStored(messages: readonly MessageRecord[], accountId: string): void;
-  optOutChanged(
-    accountId: string,
-    numbers: readonly string[],
-    action: 'add' | 'remove',
-    source: 'keyword' | 'manual',
-    keyword: string | null,
-  ): void;
+/** As the app's office (office.ts): replies just stored and opt-out changes queued, inside their transaction. */
+export interface CliOffice extends Pick<Office, 'inboundStored' | 'optOutChanged'> {
   sync(): Promise<void>;
   /** Null while the lease is held; else why the CLI must stop collecting. */
   lost(): string | null;

@@ -36,7 +36,7 @@ import {
   toSharedBatch,
 } from './sends-books.ts';
 import type { SharedBatch } from './sends-books.ts';
-import { mergeThread } from './sends-thread.ts';
+import { mergeThread, type ThreadArgs } from './sends-thread.ts';
 import { mirrorConversations, newPeers } from './sends-conversations.ts';
 
 /** A recipient of a send as the office database keeps it. */
@@ -379,16 +379,7 @@ export class SendsLocal {
    * A page of a conversation thread of `accountId` (as the store read it) with the messages other
    * desks sent to its number merged in (sends-thread.ts).
    */
-  thread(
-    local: Page<MessageRecord, ThreadCursor>,
-    args: {
-      accountId: string;
-      conversationId: number;
-      peer: string;
-      cursor?: ThreadCursor | null;
-      limit?: number;
-    },
-  ): Page<MessageRecord, ThreadCursor> {
+  thread(local: Page<MessageRecord, ThreadCursor>, args: ThreadArgs): Page<MessageRecord, ThreadCursor> {
     return mergeThread(this.#app, local, args);
   }
 

@@ -102,16 +102,18 @@ const newerFirst = (a: MessageRecord, b: MessageRecord): number => b.createdAt -
  * of the same stretch merged in: the page holds the newest `limit` of both after the cursor, and its
  * cursor (the last message's createdAt and id) reads on from there in both.
  */
+export interface ThreadArgs {
+  accountId: string;
+  conversationId: number;
+  peer: string;
+  cursor?: ThreadCursor | null;
+  limit?: number;
+}
+
 export function mergeThread(
   app: AppDb,
   local: Page<MessageRecord, ThreadCursor>,
-  args: {
-    accountId: string;
-    conversationId: number;
-    peer: string;
-    cursor?: ThreadCursor | null;
-    limit?: number;
-  },
+  args: ThreadArgs,
 ): Page<MessageRecord, ThreadCursor> {
   const limit = clampLimit(args.limit);
   const others = otherDesksMessages(app, {

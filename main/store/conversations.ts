@@ -55,7 +55,7 @@ interface ConversationRow {
 const CONVERSATION_SELECT = `
   SELECT cv.id, cv.peer, cv.unread_count, cv.marked_unread, cv.has_unread, cv.last_activity_at, cv.archived,
          ct.id AS contact_id, ct.name AS contact_name,
-         coalesce(m.id, -o.rowid) AS m_id, coalesce(m.direction, CASE WHEN oj.id IS NOT NULL THEN 'out' END) AS m_direction,
+         coalesce(m.id, CASE WHEN oj.id IS NOT NULL THEN -o.rowid END) AS m_id, coalesce(m.direction, CASE WHEN oj.id IS NOT NULL THEN 'out' END) AS m_direction,
          coalesce(m.kind, oj.kind) AS m_kind, coalesce(m.text, o.text, oj.text) AS m_text,
          coalesce(m.status, o.status) AS m_status, coalesce(m.created_at, oj.created_at) AS m_created_at,
          m.label AS m_label, os.desk_name AS m_sent_from

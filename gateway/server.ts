@@ -106,6 +106,11 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   ctx.scheduler = scheduler;
   scheduler.start();
 
+  // Requests being handled: close() lets them finish (their sockets are gone: nobody reads the answer)
+  // before the database closes under them, at most IDLE_WAIT_MS (a handler that awaited a PIN check
+  // used a closed database: "statement has been finalized", logged as a gateway failure).
+  let inFlight = 0;
+  let whenIdle: (() => void) | null = null;
   const server = createServer(
     {
       keepAliveTimeout: opts.keepAliveTimeoutMs ?? 5000,
@@ -115,13 +120,16 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       maxHeaderSize: MAX_HEADER_BYTES,
     },
     (req, res) => {
+      inFlight++;
       // The client address for the login guard's back-off (./login-guard.ts).
-      withClientAddress(req.socket.remoteAddress ?? '', () =>
-        handle(router, ctx, requestLog, req, res),
-      ).catch((err: unknown) => {
-        ctx.log.error('response failed', { path: req.url?.split('?')[0], error: String(err) });
-        res.destroy();
-      });
+      withClientAddress(req.socket.remoteAddress ?? '', () => handle(router, ctx, requestLog, req, res))
+        .catch((err: unknown) => {
+          ctx.log.error('response failed', { path: req.url?.split('?')[0], error: String(err) });
+          res.destroy();
+        })
+        .finally(() => {
+          if (--inFlight === 0) whenIdle?.();
+        });
     },
   );
   server.headersTimeout = 20_000;
@@ -155,6 +163,11 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        if (inFlight > 0)
+          await new Promise<void>((resolve) => {
+            whenIdle = resolve;
+            setTimeout(resolve, IDLE_WAIT_MS).unref();
+          });
         requestLog.flush();
         await ctx.network.close();
         await ctx.numbers.close();
@@ -168,6 +181,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
 }
 
 const DRAIN_MAX = 64 * 1024 * 1024;
+/** The longest close() waits for the requests being handled. */
+const IDLE_WAIT_MS = 5_000;
 /** The request line and headers together (a GET form's fields ride in the request line). */
 const MAX_HEADER_BYTES = 256 * 1024;
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openGatewayDb } from '../../gateway/store/db.ts';
-import { HAS_CHROMIUM, pasteText, shoot, startApp, type E2eApp } from './support.ts';
+import { HAS_CHROMIUM, pasteChecked, shoot, startApp, type E2eApp } from './support.ts';
 
 describe.skipIf(!HAS_CHROMIUM)(
   'Compose results follow the journal (web shell + Chromium)',
@@ -86,12 +86,17 @@ describe.skipIf(!HAS_CHROMIUM)(
       await page.getByRole('button', { name: 'Compose', exact: true }).click();
       await page.keyboard.press('Control+n');
       await page.getByRole('combobox', { name: 'To', exact: true }).focus();
-      await pasteText(page, numbers);
+      await pasteChecked(page, numbers);
+      // (send once all are chips: Send is refused while a long paste is checked, pasteChecked)
+      const count = numbers.split(/[\n,]/).filter((n) => n.trim() !== '').length;
+      await expect
+        .poll(() => page.getByTestId('recipient-count').textContent(), { timeout: 60_000 })
+        .toBe(`${count} recipients`);
       await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
       await page.getByRole('button', { name: 'Send', exact: true }).click();
       const many = page.getByRole('dialog', { name: 'Send to many recipients?' });
       // Above the confirm threshold the send asks first.
-      await many.or(outcome()).first().waitFor({ timeout: 60_000 });
+      await many.or(outcome()).first().waitFor({ timeout: 30_000 });
       if (await many.isVisible()) await many.getByRole('button', { name: /^Send to \d/ }).click();
       await outcome().waitFor();
     }

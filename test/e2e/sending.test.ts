@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
-import { HAS_CHROMIUM, pasteText, shoot, startApp, type E2eApp } from './support.ts';
+import { HAS_CHROMIUM, pasteChecked, pasteText, shoot, startApp, type E2eApp } from './support.ts';
 
 describe.skipIf(!HAS_CHROMIUM)(
   'sending: confirm, no double send (web shell + Chromium)',
@@ -232,7 +232,8 @@ describe.skipIf(!HAS_CHROMIUM)(
       const count = available + 40;
       // Numbers no earlier test used (447700900401 opted out above: it would be asked about first).
       const numbers = Array.from({ length: count }, (_, i) => `+447400${300000 + i}`);
-      await paste(numbers.join('\n'));
+      await entry().focus();
+      await pasteChecked(page, numbers.join('\n'));
       await message().fill('Hello all');
       const before = (await jobs()).length;
       await page.getByRole('button', { name: 'Send', exact: true }).click();

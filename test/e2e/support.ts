@@ -132,6 +132,19 @@ export async function pasteText(page: Page, text: string): Promise<void> {
   }, text);
 }
 
+/**
+ * Pastes `text` into the focused field and waits until Compose has checked it: a long paste (lines,
+ * or over 1,000 characters) is checked in a worker while "Checking N numbers…" shows, and Send
+ * meanwhile is refused ("Still checking …"), as a busy machine showed.
+ */
+export async function pasteChecked(page: Page, text: string): Promise<void> {
+  await pasteText(page, text);
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Checking [\d,]+ numbers/ })
+    .waitFor({ state: 'detached', timeout: 60_000 });
+}
+
 export async function shoot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessengerApp, type MessengerApp } from '../../main/services/app.ts';
-import type { OfficeStatus } from '../../preload/api.ts';
+import type { OfficeStatus, OutboxJob } from '../../preload/api.ts';
 import type { TestGateway } from './gateway.ts';
 import type { Cleanups } from './office-db.ts';
 
@@ -65,6 +65,28 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** waitFor with room for a loaded machine (2 cores shared by several test files). */
+export const waitLong = <T>(what: string, fn: () => Promise<T | undefined | null | false>): Promise<T> =>
+  waitFor(what, fn, 60_000);
+
+/** The first send in the desk's History that `pred` takes, once there is one. */
+export async function jobAt(
+  desk: Desk,
+  pred: (j: OutboxJob) => boolean,
+  what: string,
+  ms = 60_000,
+): Promise<OutboxJob> {
+  return waitFor(what, async () => (await desk.app.api.outbox.jobs()).find(pred), ms);
+}
+
+/** The send whose text is `text` in the desk's History, once none of it is pending or sending. */
+export const finishedAt = (desk: Desk, text: string): Promise<OutboxJob> =>
+  jobAt(
+    desk,
+    (j) => j.content.text === text && j.counts.sending === 0 && j.counts.pending === 0,
+    `"${text}" at the desk, finished`,
+  );
 
 /** The desk holding the collector's lease, once exactly one does. */
 export async function collectorOf(desks: readonly Desk[]): Promise<Desk> {

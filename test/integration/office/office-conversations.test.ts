@@ -10,7 +10,7 @@ import { queueReplies, startTestGateway } from '../../support/gateway.ts';
 import { jobFinished } from '../../support/app.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
-import { collectAll, collectorOf, openDesk, waitFor } from '../../support/office-desk.ts';
+import { collectAll, collectorOf, finishedAt, openDesk, waitLong } from '../../support/office-desk.ts';
 import type { Desk } from '../../support/office-desk.ts';
 import type { ConversationSummary, OutboxJob } from '../../../preload/api.ts';
 
@@ -18,10 +18,6 @@ const cleanups: Cleanups = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-/** waitFor with room for a loaded machine (2 cores shared by several engineers' tests). */
-const waitLong = <T>(what: string, fn: () => Promise<T | undefined | null | false>): Promise<T> =>
-  waitFor(what, fn, 60_000);
 
 /** The number queueReplies' first reply comes from. */
 const CUSTOMER = '447700100000';
@@ -59,12 +55,7 @@ describe.skipIf(!havePostgres())("office mode: other desks' sends in the convers
     const a = await openDesk(cleanups, gw, pg.urlWithPassword);
     const b = await openDesk(cleanups, gw, pg.urlWithPassword);
     await a.app.api.office.rename({ name: 'Front desk' });
-    const sharedAtB = async (text: string) =>
-      waitLong(`"${text}" at B`, async () =>
-        (await b.app.api.outbox.jobs()).find(
-          (j) => j.content.text === text && j.counts.sending === 0 && j.counts.pending === 0,
-        ),
-      );
+    const sharedAtB = (text: string) => finishedAt(b, text);
     const atB = async (peer: string) => row((await listOf(b)).find((c) => c.peer === peer));
 
     // a send from A to one number, no reply yet: B lists its conversation, as A does

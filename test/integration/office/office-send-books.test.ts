@@ -10,19 +10,15 @@ import { sentTo, serverBook, startTestGateway } from '../../support/gateway.ts';
 import { jobFinished } from '../../support/app.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
-import { openDesk, waitFor } from '../../support/office-desk.ts';
+import { jobAt, openDesk, waitLong } from '../../support/office-desk.ts';
 import type { Desk } from '../../support/office-desk.ts';
 import { sendOutcome } from '../../../renderer/send-outcome.ts';
-import type { OutboxBatch, OutboxContent, OutboxJob } from '../../../preload/api.ts';
+import type { OutboxBatch, OutboxContent } from '../../../preload/api.ts';
 
 const cleanups: Cleanups = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-/** waitFor with room for a loaded machine (2 cores shared by several engineers' tests). */
-const waitLong = <T>(what: string, fn: () => Promise<T | undefined | null | false>): Promise<T> =>
-  waitFor(what, fn, 60_000);
 
 const numbers = (n: number, from = 0): string[] =>
   Array.from({ length: n }, (_, i) => `447700900${String(from + i).padStart(3, '0')}`);
@@ -66,10 +62,6 @@ async function shown(d: Desk, id: number) {
     }).headline,
     campaign: { counts: campaign.counts, rows: campaign.rows.map((r) => [r.to, r.status]) },
   };
-}
-
-async function jobAt(desk: Desk, pred: (j: OutboxJob) => boolean, what: string): Promise<OutboxJob> {
-  return waitLong(what, async () => (await desk.app.api.outbox.jobs()).find(pred));
 }
 
 describe.skipIf(!havePostgres())(

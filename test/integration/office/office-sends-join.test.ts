@@ -12,16 +12,12 @@ import type { TestGateway } from '../../support/gateway.ts';
 import { jobFinished } from '../../support/app.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
-import { openDesk, waitFor } from '../../support/office-desk.ts';
+import { openDesk, waitLong } from '../../support/office-desk.ts';
 
 const cleanups: Cleanups = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-/** waitFor with room for a loaded machine (2 cores shared by several engineers' tests). */
-const waitLong = <T>(what: string, fn: () => Promise<T | undefined | null | false>): Promise<T> =>
-  waitFor(what, fn, 60_000);
 
 const numbers = (n: number, from = 0): string[] =>
   Array.from({ length: n }, (_, i) => `447700900${String(from + i).padStart(3, '0')}`);

@@ -13,7 +13,7 @@ import type { TestGateway } from '../../support/gateway.ts';
 import { startChildDesk } from '../../support/office-child.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
-import { openDesk, waitFor } from '../../support/office-desk.ts';
+import { jobAt as jobAtDesk, openDesk, waitFor } from '../../support/office-desk.ts';
 import type { Desk } from '../../support/office-desk.ts';
 import { startTcpProxy } from '../../support/tcp-proxy.ts';
 import type { OutboxJob, SendAccepted } from '../../../preload/api.ts';
@@ -43,9 +43,9 @@ function sentTo(gw: TestGateway): Map<string, number> {
   return m;
 }
 
-async function jobAt(desk: Desk, pred: (j: OutboxJob) => boolean, what: string): Promise<OutboxJob> {
-  return waitFor(what, async () => (await desk.app.api.outbox.jobs()).find(pred), 30_000);
-}
+/** (30 s: these sends are small) */
+const jobAt = (desk: Desk, pred: (j: OutboxJob) => boolean, what: string): Promise<OutboxJob> =>
+  jobAtDesk(desk, pred, what, 30_000);
 
 describe.skipIf(!havePostgres())('office mode: sends shared between desks', () => {
   it("desk A's send is in desk B's History and campaign view with its results, receipts and desk A's name; B never sends it", async () => {

@@ -8,7 +8,7 @@ import { queueReplies, startTestGateway } from '../../support/gateway.ts';
 import { jobFinished } from '../../support/app.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups } from '../../support/office-db.ts';
-import { collectAll, collectorOf, openDesk, waitFor } from '../../support/office-desk.ts';
+import { collectAll, collectorOf, finishedAt, openDesk, waitLong } from '../../support/office-desk.ts';
 import type { Desk } from '../../support/office-desk.ts';
 import type { MessageRecord, ThreadCursor } from '../../../preload/api.ts';
 
@@ -16,10 +16,6 @@ const cleanups: Cleanups = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-/** waitFor with room for a loaded machine (2 cores shared by several engineers' tests). */
-const waitLong = <T>(what: string, fn: () => Promise<T | undefined | null | false>): Promise<T> =>
-  waitFor(what, fn, 60_000);
 
 /** The number queueReplies' first reply comes from. */
 const CUSTOMER = '447700100000';
@@ -64,12 +60,7 @@ describe.skipIf(!havePostgres())("office mode: other desks' messages in a conver
     await b.app.api.office.rename({ name: 'Back office' });
 
     const first = await sendFrom(a, 'First from A');
-    const sharedAtB = async (text: string) =>
-      waitLong(`"${text}" at B`, async () =>
-        (await b.app.api.outbox.jobs()).find(
-          (j) => j.content.text === text && j.counts.sending === 0 && j.counts.pending === 0,
-        ),
-      );
+    const sharedAtB = (text: string) => finishedAt(b, text);
     await sharedAtB('First from A');
     queueReplies(gw, DEMO_NUMBER, 1);
     expect(await collectAll((await collectorOf([a, b])).app, 1)).toBe(1);

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway } from '../../support/gateway.ts';
 import { havePostgres, startTestPostgres } from '../../support/office-db.ts';
 import type { Cleanups, TestPostgres } from '../../support/office-db.ts';
-import { openDesk, waitFor } from '../../support/office-desk.ts';
+import { openDesk, waitFor, waitLong } from '../../support/office-desk.ts';
+import type { Desk } from '../../support/office-desk.ts';
 
 const cleanups: Cleanups = [];
 afterEach(async () => {
@@ -20,6 +21,17 @@ const REFUSAL = 'refused by the test';
 const REFUSED_DB = 'is not currently accepting connections';
 
 /** Runs `sql` from the server's other database (one that refuses connections cannot be changed from itself). */
+/** Desk A's contact and send written once the office database takes them again: at desk B, A's error gone. */
+async function caughtUp(a: Desk, b: Desk, contact: string, send: string): Promise<void> {
+  await waitLong('the contact at B', async () =>
+    (await b.app.api.contacts.list()).some((c) => c.name === contact),
+  );
+  await waitLong("A's send at B", async () =>
+    (await b.app.api.outbox.jobs()).some((j) => j.content.text === send),
+  );
+  await waitLong('no error at A', async () => (await a.app.api.office.status())?.error === null);
+}
+
 async function admin(server: TestPostgres, sql: string): Promise<void> {
   const c = new pgLib.Client({
     host: '127.0.0.1',
@@ -77,17 +89,7 @@ describe.skipIf(!havePostgres())('office mode: writes the office database refuse
 
     await pg.query('DROP TRIGGER refuse_sends ON sends');
     await pg.query('DROP TRIGGER refuse_library ON library');
-    await waitFor(
-      'the contact at B',
-      async () => (await b.app.api.contacts.list()).some((c) => c.name === 'Refused Rita'),
-      60_000,
-    );
-    await waitFor(
-      "A's send at B",
-      async () => (await b.app.api.outbox.jobs()).some((j) => j.content.text === 'Refused send'),
-      60_000,
-    );
-    await waitFor('no error at A', async () => (await a.app.api.office.status())?.error === null, 60_000);
+    await caughtUp(a, b, 'Refused Rita', 'Refused send');
     expect(logA.filter((m) => m.includes(REFUSAL))).toHaveLength(said.length);
   }, 120_000);
 });
@@ -126,17 +128,7 @@ describe.skipIf(!havePostgres())('office mode: connections the office database r
     expect(said.length).toBeLessThanOrEqual(3); // the sync's connection, the lease's, a reconnection's
     expect(new Set(said).size).toBe(said.length);
     await admin(pg, 'ALTER DATABASE messenger ALLOW_CONNECTIONS true');
-    await waitFor(
-      'the contact at B',
-      async () => (await b.app.api.contacts.list()).some((c) => c.name === 'Later Lee'),
-      60_000,
-    );
-    await waitFor(
-      "A's send at B",
-      async () => (await b.app.api.outbox.jobs()).some((j) => j.content.text === 'Later send'),
-      60_000,
-    );
-    await waitFor('no error at A', async () => (await a.app.api.office.status())?.error === null, 60_000);
+    await caughtUp(a, b, 'Later Lee', 'Later send');
   }, 120_000);
 });
 

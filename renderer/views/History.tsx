@@ -332,13 +332,18 @@ function JobDetail({
         label="Send outcome"
         testId="send-outcome"
       />
-      <p className="muted small">
-        <SummaryLine rows={shown} />
-        {shown.length > DETAIL_MAX
-          ? ` — the first ${DETAIL_MAX.toLocaleString()} are listed here; open the campaign to filter and search them all, or export the CSV.`
-          : ''}
-      </p>
-      <RecipientTable rows={shown.slice(0, DETAIL_MAX)} names={names} />
+      {/* A send to server books only has no numbers of its own: its book line says whom it reached. */}
+      {shown.length > 0 ? (
+        <>
+          <p className="muted small">
+            <SummaryLine rows={shown} />
+            {shown.length > DETAIL_MAX
+              ? ` — the first ${DETAIL_MAX.toLocaleString()} are listed here; open the campaign to filter and search them all, or export the CSV.`
+              : ''}
+          </p>
+          <RecipientTable rows={shown.slice(0, DETAIL_MAX)} names={names} />
+        </>
+      ) : null}
     </div>
   );
 }

@@ -110,6 +110,9 @@ describe.skipIf(!HAS_CHROMIUM)(
       const headline = await send('Friends::Team', 'Book only');
       expect(headline).toBe('All 2 recipients accepted');
       expect(await page.getByText(/Sending to/).count()).toBe(0);
+      // No numbers of its own: no empty "0 recipients" table under the book's line.
+      expect(await page.getByTestId('row-summary').count()).toBe(0);
+      expect(await page.getByTestId('send-results').count()).toBe(0);
       await shots('book');
     });
 

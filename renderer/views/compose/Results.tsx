@@ -128,17 +128,21 @@ export function Results({
         </div>
       ) : null}
       <ErrorText error={error ?? readError} />
-      {/* The rows the table shows, counted (issue 12). */}
-      <p className="muted small">
-        <SummaryLine rows={rows} />
-      </p>
+      {/* The rows the table shows, counted (issue 12); a send to server books only has none. */}
+      {rows.length > 0 ? (
+        <p className="muted small">
+          <SummaryLine rows={rows} />
+        </p>
+      ) : null}
       {rows.length > SHOWN_MAX ? (
         <p className="muted small" data-testid="results-shown">
           Showing the first {SHOWN_MAX.toLocaleString()} of {rows.length.toLocaleString()}: History&apos;s
           campaign view has them all, with search and the CSV.
         </p>
       ) : null}
-      <RecipientTable rows={rows.slice(0, SHOWN_MAX)} names={names} testId="send-results" />
+      {rows.length > 0 ? (
+        <RecipientTable rows={rows.slice(0, SHOWN_MAX)} names={names} testId="send-results" />
+      ) : null}
     </div>
   );
 }

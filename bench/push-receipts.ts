@@ -46,7 +46,6 @@ async function push(url: string, username: string, identifiers: string[]): Promi
     worker.postMessage('go');
     const { ok } = await done;
     const used = process.threadCpuUsage(cpu);
-    if (process.env.BENCH_SPLIT) console.log(`user ${used.user / 1000} system ${used.system / 1000}`);
     return { ms: performance.now() - t, mainCpuMs: (used.user + used.system) / 1000, ok };
   } finally {
     await worker.terminate();

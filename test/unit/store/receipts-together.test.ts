@@ -49,21 +49,27 @@ describe('recordReceipts', () => {
 
   it('one receipt the database refuses leaves the others recorded, and is returned as its error', () => {
     const jobId = answered(3);
-    app.db.exec(`CREATE TEMP TRIGGER refuse_m2 BEFORE UPDATE OF status ON messages
-      WHEN NEW.message_identifier = 'M2' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    // A receipt of an identifier not recorded yet is kept as early: the database refuses this one.
+    app.db.exec(`CREATE TEMP TRIGGER refuse_early BEFORE INSERT ON early_receipts
+      WHEN NEW.message_identifier = 'REFUSED' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
     const out = journal.recordReceipts([
       { messageIdentifier: 'M1', report: '-3' },
-      { messageIdentifier: 'M2', report: '-3' },
-      { messageIdentifier: 'M3', report: '-3' },
+      { messageIdentifier: 'REFUSED', report: '-3' },
+      { messageIdentifier: 'LATER', report: '-3' },
+      { messageIdentifier: 'M3', report: '5' },
     ]);
     expect(out[1]).toBeInstanceOf(Error);
     expect((out[1] as Error).message).toMatch(/refused by the test/);
-    expect(out.map((r) => (r === null || r instanceof Error ? null : r.status))).toEqual([
+    expect(out.map((r) => (r instanceof Error ? 'error' : (r?.status ?? null)))).toEqual([
       'delivered',
+      'error',
       null,
-      'delivered',
+      'failed',
     ]);
-    expect(journal.recipients(jobId).map((r) => r.status)).toEqual(['delivered', 'accepted', 'delivered']);
+    expect(journal.recipients(jobId).map((r) => r.status)).toEqual(['delivered', 'accepted', 'failed']);
+    expect(app.db.prepare('SELECT message_identifier AS id FROM early_receipts').all()).toEqual([
+      { id: 'LATER' },
+    ]);
     expect(app.db.isTransaction).toBe(false);
   });
 });

@@ -44,6 +44,16 @@ export interface PushReceiverOptions {
    * answered with a server fault, so the gateway keeps the message for a later push or poll.
    */
   spool?: { keep(body: Uint8Array, charset?: string): string; drop(token: string): void } | undefined;
+  /**
+   * Issue 27 item 6: records the receipts pushed in one turn of the event loop together (the app's
+   * journal writes them in one transaction: a commit per receipt was most of a receipt's store time
+   * while a campaign's receipts arrive by the thousand) and tells, per receipt, whether it is stored.
+   * Each push is answered only after this returns: a stored receipt as accepted, one not stored (false,
+   * or this threw) with a server fault, so the gateway pushes it again; a receipt is never
+   * acknowledged before it is on disk. Without it each receipt is emitted as 'receipt' and answered
+   * after its listeners return (a listener that throws gets the push a fault).
+   */
+  recordReceipts?: ((receipts: readonly DeliveryReceipt[]) => readonly boolean[]) | undefined;
 }
 
 /** A delivery receipt, without the credentials it came with. */
@@ -63,6 +73,12 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 type Parsed = ReturnType<typeof parseRequestEnvelope>;
 
+/** A receipt read and waiting for this turn's recordReceipts, with the push to answer. */
+interface HeldReceipt {
+  receipt: DeliveryReceipt;
+  res: ServerResponse;
+}
+
 /** An unguessable endpoint path (kept with the port so that the address survives restarts). */
 export function newPushPath(): string {
   return `/push/${randomBytes(16).toString('hex')}`;
@@ -76,11 +92,19 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
   readonly #server: Server;
   #url: string | undefined;
   #sequence = 0;
+  /** The credentials' digests, made once (`same` compares a push's against them). */
+  readonly #username: Buffer;
+  readonly #pin: Buffer | undefined;
+  /** Receipts read in this turn of the event loop, recorded together by #recordHeld. */
+  #held: HeldReceipt[] = [];
+  #heldTimer: NodeJS.Immediate | null = null;
 
   constructor(options: PushReceiverOptions) {
     super();
     this.#options = options;
     this.#path = options.path ?? newPushPath();
+    this.#username = digest(options.username);
+    this.#pin = options.pin === undefined ? undefined : digest(options.pin);
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': SOAP_CONTENT_TYPE });
@@ -111,6 +135,8 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
   }
 
   async close(): Promise<void> {
+    // Receipts read and not yet recorded are recorded and answered first (the store is still open).
+    this.#recordHeld();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -206,9 +232,7 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
       return false;
     }
     const { Username, PIN, ...rest } = parsed.request;
-    const authorised =
-      same(Username, this.#options.username) &&
-      (this.#options.pin === undefined || same(PIN, this.#options.pin));
+    const authorised = same(Username, this.#username) && (this.#pin === undefined || same(PIN, this.#pin));
     if (parsed.operation === 'SubmitDeliveryReceipt') {
       const receipt = rest as DeliveryReceipt;
       if (!authorised) {
@@ -221,13 +245,14 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
         res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
         return false;
       }
+      if (this.#options.recordReceipts) {
+        // Answered once this turn's receipts are recorded (#recordHeld).
+        this.#held.push({ receipt, res });
+        this.#heldTimer ??= setImmediate(() => this.#recordHeld());
+        return false;
+      }
       this.emit('receipt', receipt);
-      const xml = buildResponseEnvelope(
-        'SubmitDeliveryReceipt',
-        { MessageIdentifier: receipt.MessageIdentifier ?? '', Report: 0, Text: 'receipt accepted' },
-        profile,
-      );
-      res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
+      this.#accepted(receipt, res);
       return false;
     }
     const message = rest as InboundMessage;
@@ -251,6 +276,47 @@ export class PushReceiver extends EventEmitter<PushReceiverEvents> {
     res.writeHead(200, { 'content-type': SOAP_CONTENT_TYPE }).end(xml);
     return true;
   }
+
+  /** A receipt stored: answered as accepted. */
+  #accepted(receipt: DeliveryReceipt, res: ServerResponse): void {
+    const xml = buildResponseEnvelope(
+      'SubmitDeliveryReceipt',
+      { MessageIdentifier: receipt.MessageIdentifier ?? '', Report: 0, Text: 'receipt accepted' },
+      this.#options.profile ?? DEFAULT_SOAP_PROFILE,
+    );
+    // Its length given: the answer goes in one write, not chunked (three pieces and a last chunk).
+    res
+      .writeHead(200, { 'content-type': SOAP_CONTENT_TYPE, 'content-length': Buffer.byteLength(xml) })
+      .end(xml);
+  }
+
+  /**
+   * The receipts read since the last call, recorded together (options.recordReceipts), then each
+   * answered: accepted when stored, else a server fault (the gateway pushes it again).
+   */
+  #recordHeld(): void {
+    if (this.#heldTimer) clearImmediate(this.#heldTimer);
+    this.#heldTimer = null;
+    const held = this.#held;
+    this.#held = [];
+    const record = this.#options.recordReceipts;
+    if (held.length === 0 || !record) return;
+    let stored: readonly boolean[] = [];
+    let why = 'the receipt could not be stored';
+    try {
+      stored = record(held.map((h) => h.receipt));
+    } catch (err) {
+      why = `the receipt could not be stored: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    held.forEach((h, i) => {
+      try {
+        if (stored[i] === true) this.#accepted(h.receipt, h.res);
+        else fault(h.res, 500, 'soap:Server', why);
+      } catch {
+        // its connection went away meanwhile: the gateway pushes it again or has it recorded
+      }
+    });
+  }
 }
 
 function fault(
@@ -264,12 +330,14 @@ function fault(
     .end(buildFault(code, message));
 }
 
-/** Constant-time comparison of a credential (hashed first so lengths do not leak). */
-function same(given: string | undefined, expected: string): boolean {
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Constant-time comparison of a credential with an expected one's digest (hashed so lengths do not leak). */
+function same(given: string | undefined, expected: Buffer): boolean {
   if (given === undefined) return false;
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(digest(given), expected);
 }
 
 async function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
@@ -311,6 +379,7 @@ export function pushedMessage(
   }
   if (parsed.operation !== 'DeliverMessage') return null;
   const { Username, PIN, ...rest } = parsed.request as DeliverMessageRequest;
-  const authorised = same(Username, username) && (options.pin === undefined || same(PIN, options.pin));
+  const authorised =
+    same(Username, digest(username)) && (options.pin === undefined || same(PIN, digest(options.pin)));
   return authorised ? (rest as InboundMessage) : null;
 }

@@ -10,6 +10,7 @@
 // for while replies are held (a full disk).
 import { CollectRepeats, repeatWarning } from '../client/collect-repeats.ts';
 import { newPushPath, PushReceiver } from '../client/push-receiver.ts';
+import type { DeliveryReceipt } from '../client/push-receiver.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { dateTimeMs } from '../../protocol/soap/values.ts';
 import { message } from './app-options.ts';
@@ -169,6 +170,43 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     timer.unref();
   }
 
+  /**
+   * Issue 27 item 6: the receipts the push receiver read in one turn, recorded in one transaction
+   * (store.outbox.recordReceipts); then each told: 'inbox:receipt' for a send's message, or (issue
+   * 28) a receipt matching none of this desk's sends passed on to the office. Per receipt whether it
+   * is stored and passed on: the receiver answers the others with a fault (the gateway pushes again).
+   */
+  function receiptsTaken(account: AccountSummary, list: readonly DeliveryReceipt[]): boolean[] {
+    const inputs = list.map((p) => {
+      const at = dateTimeMs(p.Timestamp1); // no zone: UTC
+      return {
+        messageIdentifier: p.MessageIdentifier ?? '',
+        report: String(p.Report),
+        ...(Number.isFinite(at) ? { at } : {}),
+        ...(p.SentTo !== undefined ? { sentTo: p.SentTo } : {}),
+      };
+    });
+    const recorded = store.outbox.recordReceipts(inputs);
+    return recorded.map((r, i) => {
+      const { messageIdentifier, report, at } = inputs[i] ?? { messageIdentifier: '', report: '' };
+      try {
+        if (r instanceof Error) throw r;
+        if (r) emit('inbox:receipt', { message: r });
+        // issue 28: another desk's send's receipt (the account's one push URL is this desk's): passed on
+        else
+          deps.office?.receiptUnmatched(account.id, {
+            messageIdentifier,
+            report,
+            ...(at !== undefined ? { at } : {}),
+          });
+        return true;
+      } catch (err) {
+        log(`receipt ${messageIdentifier} not taken: ${message(err)}`);
+        return false;
+      }
+    });
+  }
+
   /** The push receiver of an account: automatic for the sandbox, by settings.pushReceiver otherwise. */
   async function startReceiver(account: AccountSummary): Promise<PushReceiver | null> {
     const push = deps.settings().pushReceiver;
@@ -183,29 +221,13 @@ export function createInboxPoller(deps: InboxPollerDeps) {
     // Listeners first: the sandbox gateway's thread may push to this address (kept from an earlier
     // session) while its setPushUrl is acknowledged; a push emitted to no listener is lost.
     const wire = (rcv: PushReceiver): PushReceiver => {
-      rcv.on('receipt', (p) => {
-        const at = dateTimeMs(p.Timestamp1); // no zone: UTC
-        const updated = store.outbox.recordReceipt({
-          messageIdentifier: p.MessageIdentifier ?? '',
-          report: String(p.Report),
-          ...(Number.isFinite(at) ? { at } : {}),
-          ...(p.SentTo !== undefined ? { sentTo: p.SentTo } : {}),
-        });
-        if (updated) emit('inbox:receipt', { message: updated });
-        // issue 28: another desk's send's receipt (the account's one push URL is this desk's): passed on
-        else
-          deps.office?.receiptUnmatched(account.id, {
-            messageIdentifier: p.MessageIdentifier ?? '',
-            report: String(p.Report),
-            ...(Number.isFinite(at) ? { at } : {}),
-          });
-      });
       rcv.on('message', (m, token) => intake.pushed(account, token, m));
       rcv.on('refused', (p) => log(`push refused: ${p.reason}`));
       return rcv;
     };
     const spool = intake.pushSpool(account);
-    let r = wire(new PushReceiver({ username: account.username, port, path, spool }));
+    const recordReceipts = (list: readonly DeliveryReceipt[]): boolean[] => receiptsTaken(account, list);
+    let r = wire(new PushReceiver({ username: account.username, port, path, spool, recordReceipts }));
     try {
       let url: string;
       try {
@@ -213,7 +235,7 @@ export function createInboxPoller(deps: InboxPollerDeps) {
       } catch (err) {
         if (port === 0 || port === push.port || (err as { code?: string }).code !== 'EADDRINUSE') throw err;
         log(`push receiver: port ${port} is taken, choosing another`);
-        r = wire(new PushReceiver({ username: account.username, port: 0, path, spool }));
+        r = wire(new PushReceiver({ username: account.username, port: 0, path, spool, recordReceipts }));
         url = await r.listen();
       }
       store.accounts.setPushAddress(account.id, { port: Number(new URL(url).port), path });

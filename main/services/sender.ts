@@ -4,7 +4,7 @@
 // 'outbox:progress' per batch, the rest cancelled after a whole-account stop (SEND_STOP_REPORTS),
 // credit refreshed after. A request that threw may have reached the gateway: unknown, never re-sent
 // by itself. Sends run one after another on one chain; resend only when the user asks.
-import { contentOperation, isRichContent, isRichKind } from '../../protocol/content.ts';
+import { contentOperation, isRichContent } from '../../protocol/content.ts';
 import type { RecipientResult as ClientRecipientResult } from '../client/results.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { message } from './app-options.ts';
@@ -120,8 +120,8 @@ export function createSender(deps: SenderDeps) {
     }
     // Issue 27: every kind the same way: the content's form fields (protocol/content.ts
     // contentFormFields) to the batch's recipients, one request, one answer shape. A mail merge's text
-    // batch carries its recipients' own text (one text per batch).
-    const text = isRichKind(content.kind) ? null : store.outbox.batchText(batch.id);
+    // batch carries its recipients' own text (one text per batch); any other batch, the content's.
+    const text = isMailMerge(content) ? store.outbox.batchText(batch.id) : null;
     const fields = sendFields(
       { username: s.account.username, pin: s.pin },
       text === null ? content : { ...content, text },

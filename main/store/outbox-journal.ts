@@ -24,7 +24,7 @@ import type { BatchRow } from './rows.ts';
 import { OutboxJobs, peerOf } from './outbox-jobs.ts';
 import { toOutcome } from './outbox-reads.ts';
 import type { OutboxJournalOptions } from './outbox-jobs.ts';
-import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
+import { applyEarlyReceipts, recordReceipt, recordReceipts } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
 import type {
   DeliveryReceiptInput,
@@ -487,5 +487,10 @@ export class OutboxJournal extends OutboxJobs {
       'invalid-state',
       `cannot ${action}: outbox batch ${batchId} is '${row.state}', not '${expected}'`,
     );
+  }
+
+  /** Issue 27 item 6: receipts pushed together, in one transaction (./outbox-receipts.ts recordReceipts). */
+  recordReceipts(receipts: readonly DeliveryReceiptInput[]): Array<MessageRecord | null | Error> {
+    return recordReceipts(this.app, receipts, (r) => this.recordReceipt(r));
   }
 }

@@ -96,3 +96,25 @@ export function applyEarlyReceipts(app: AppDb, batchId: number): number {
   }
   return early.length;
 }
+
+/**
+ * Issue 27 item 6: receipts pushed together (what the push receiver read in one turn of the event
+ * loop) recorded in one transaction, each by `record` in a savepoint of its own: one that fails
+ * leaves the others recorded. Per receipt: its message, null (kept as early), or the error it failed
+ * with. A commit that fails throws: none of them is recorded then.
+ */
+export function recordReceipts(
+  app: AppDb,
+  receipts: readonly DeliveryReceiptInput[],
+  record: (receipt: DeliveryReceiptInput) => MessageRecord | null,
+): Array<MessageRecord | null | Error> {
+  return app.transaction(() =>
+    receipts.map((r) => {
+      try {
+        return app.transaction(() => record(r));
+      } catch (err) {
+        return err instanceof Error ? err : new Error(String(err));
+      }
+    }),
+  );
+}

@@ -5,9 +5,10 @@
 // gateway, so recoverAfterCrash() makes it 'unknown' for the user to decide, and only
 // resendToRecipients() (a user's choice) creates a new job.
 //
-// The journal's recipients are the outbound rows of `messages`: one row per recipient, with its
-// batch, position in the SendTo list, report and delivery receipt, so the thread view, the
-// history and the journal read the same truth.
+// The journal's recipients: one row per recipient, with its batch, position in the SendTo list,
+// report and delivery receipt; an outbound row of `messages` (its thread shows it) or, for a send to
+// many, a lean row of `outbox_recipients` while its number has no listed conversation (issue 27 item
+// 6, ./outbox-lean.ts). A batch's recipients are both, by position; every state below writes both.
 //
 // Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as domain/ types; the
 // journal extends it), ./outbox-jobs.ts (a send journaled, a resend; the journal extends it too),
@@ -18,7 +19,7 @@ import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { ReportGroup } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
-import { rowAs, rowsAs } from './rows.ts';
+import { rowAs, rowsAs, toBatch } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import type { BatchRow } from './rows.ts';
 import { OutboxJobs, peerOf } from './outbox-jobs.ts';
@@ -26,6 +27,10 @@ import { toOutcome } from './outbox-reads.ts';
 import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt, recordReceipts } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
+import { closeLeanBatch, storeLeanResults } from './outbox-lean.ts';
+import type { LeanResult } from './outbox-lean.ts';
+import { skipOptedOutPending } from './outbox-skip.ts';
+import type { OptedOut } from './outbox-skip.ts';
 import type {
   DeliveryReceiptInput,
   MessageRecord,
@@ -40,10 +45,8 @@ export { statusOfReceipt } from './outbox-receipts.ts';
 export { isProcessAlive, outboxRunId } from './run-lock.ts';
 export type { OutboxJournalOptions } from './outbox-jobs.ts';
 
-export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
-
-/** Splits numbers into those that may be sent to and those on the opt-out list. */
-export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
+export { OPTED_OUT_REASON } from './outbox-skip.ts';
+export type { OptedOut } from './outbox-skip.ts';
 
 export const CRASH_REASON =
   'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
@@ -70,7 +73,21 @@ export function statusOfReport(report: string): OutboundStatus {
   }
 }
 
+/** A batch's recipient as the journal answers it: a `messages` row (its id) or a lean one (id null). */
+interface Recipient {
+  id: number | null;
+  position: number;
+  peer: string;
+  sent_at: number | null;
+}
+
+const BATCH_RECIPIENTS = `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
+  UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`;
+
 export class OutboxJournal extends OutboxJobs {
+  /** The batches this journal claimed and has not answered yet, with their recipients. */
+  readonly #claimed = new Map<number, { recipients: Recipient[]; inMessages: number }>();
+
   constructor(app: AppDb, options: OutboxJournalOptions = {}) {
     super(app, options);
     holdRunLock(app.file, RUN_ID);
@@ -80,9 +97,11 @@ export class OutboxJournal extends OutboxJobs {
   batchText(batchId: number): string | null {
     return (
       rowAs<{ text: string }>(
-        stmt(this.app.db, 'SELECT text FROM messages WHERE batch_id = ? ORDER BY position LIMIT 1').get(
-          batchId,
-        ),
+        stmt(
+          this.app.db,
+          `SELECT text FROM (SELECT text FROM messages WHERE batch_id = ?1 LIMIT 1)
+           UNION ALL SELECT text FROM (SELECT text FROM outbox_recipients WHERE batch_id = ?1 LIMIT 1)`,
+        ).get(batchId),
       )?.text ?? null
     );
   }
@@ -129,7 +148,18 @@ export class OutboxJournal extends OutboxJobs {
         now,
         batchId,
       );
-      return this.toBatch(row);
+      stmt(
+        this.app.db,
+        "UPDATE outbox_recipients SET status = 'sending', sent_at = ? WHERE batch_id = ?",
+      ).run(now, batchId);
+      // Its recipients, read once: recordResults takes them from here (issue 27 item 6).
+      const recipients = rowsAs<Recipient>(stmt(this.app.db, BATCH_RECIPIENTS).all(batchId));
+      const inMessages = recipients.filter((r) => r.id !== null).length;
+      this.#claimed.set(batchId, { recipients, inMessages });
+      return toBatch(
+        row,
+        recipients.map((r) => r.peer),
+      );
     });
   }
 
@@ -189,11 +219,16 @@ export class OutboxJournal extends OutboxJobs {
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'record its results');
-      const recipients = rowsAs<{ id: number; peer: string; sent_at: number | null }>(
-        stmt(this.app.db, 'SELECT id, peer, sent_at FROM messages WHERE batch_id = ? ORDER BY position').all(
-          batchId,
-        ),
-      );
+      // The lean recipients (id null) are answered together (storeLeanResults), the others row by row.
+      // Its recipients as markSending read them, unless some moved into `messages` since (a reply:
+      // migration 055's triggers; rows never move the other way), or another run claimed it.
+      const claimed = this.#claimed.get(batchId);
+      this.#claimed.delete(batchId);
+      const recipients =
+        claimed !== undefined && this.#inMessages(batchId) === claimed.inMessages
+          ? claimed.recipients
+          : rowsAs<Recipient>(stmt(this.app.db, BATCH_RECIPIENTS).all(batchId));
+      const lean: LeanResult[] = [];
       const byTo = new Map<string, RecipientResult>();
       const positional = results.some((r) => r.to === undefined);
       if (!positional) {
@@ -204,7 +239,7 @@ export class OutboxJournal extends OutboxJobs {
           if (r.to !== undefined) byTo.set(peers.has(r.to) ? r.to : peerOf(r.to, this.defaultCountry), r);
       }
       const now = this.clock();
-      const update = stmt(
+      const updateRow = stmt(
         this.app.db,
         `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
                 answered_at = ? WHERE id = ?`,
@@ -213,13 +248,16 @@ export class OutboxJournal extends OutboxJobs {
       // have reached a row before its MessageIdentifier is written here; an early one is applied below.
       const outcomes: RecipientOutcome[] = [];
       const written = (
-        m: { peer: string; sent_at: number | null },
+        m: Recipient,
         status: OutboundStatus,
         messageIdentifier: string | null,
         report: string | null,
         reportText: string | null,
         classification: ReportGroup | null,
       ): void => {
+        if (m.id === null)
+          lean.push([m.position, status, messageIdentifier, report, reportText, classification]);
+        else updateRow.run(status, messageIdentifier, report, reportText, classification, now, m.id);
         outcomes.push(
           toOutcome({
             peer: m.peer,
@@ -239,13 +277,11 @@ export class OutboxJournal extends OutboxJobs {
         if (!r || (r.report === undefined && !r.notSent)) {
           const reason = r?.text ?? 'the gateway gave no result for this recipient';
           const id = r?.messageIdentifier ?? null;
-          update.run('unknown', id, null, reason, null, now, m.id);
           written(m, 'unknown', id, null, reason, null);
           continue;
         }
         if (r.report === undefined) {
           const reason = r.text ?? 'not sent';
-          update.run('rejected', null, null, reason, null, now, m.id);
           written(m, 'rejected', null, null, reason, null);
           continue;
         }
@@ -253,9 +289,9 @@ export class OutboxJournal extends OutboxJobs {
         const status = statusOfReport(report);
         const classification = classifyReport(report);
         const id = r.messageIdentifier ?? null;
-        update.run(status, id, report, r.text ?? null, classification, now, m.id);
         written(m, status, id, report, r.text ?? null, classification);
       }
+      storeLeanResults(this.app.db, batchId, now, lean);
       const peers = new Set(recipients.map((m) => m.peer));
       const reason = saveExtraCounts(
         this.app.db,
@@ -288,12 +324,14 @@ export class OutboxJournal extends OutboxJobs {
   markUnknown(batchId: number, reason: string, cause: UnknownCause = 'failed'): OutboxBatch {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'mark it unknown');
+      this.#claimed.delete(batchId);
       const now = this.clock();
       this.app.db
         .prepare(
           "UPDATE messages SET status = 'unknown', report_text = ?, answered_at = ? WHERE batch_id = ?",
         )
         .run(reason, now, batchId);
+      closeLeanBatch(this.app.db, batchId, 'unknown', reason, now);
       this.app.db
         .prepare(
           "UPDATE outbox_batches SET state = 'unknown', finished_at = ?, reason = ?, unknown_cause = ? WHERE id = ?",
@@ -323,6 +361,7 @@ export class OutboxJournal extends OutboxJobs {
       // A batch whose answer was held (issue 15) was answered: its results are stored, not lost.
       const unknown: number[] = [];
       for (const r of orphans) {
+        this.#claimed.delete(r.id); // another run's: its recipients are read as they are now
         if (r.answer !== null) this.recordResults(r.id, JSON.parse(r.answer) as RecipientResult[]);
         else {
           this.markUnknown(r.id, options.reason ?? CRASH_REASON, 'app-stopped');
@@ -352,7 +391,10 @@ export class OutboxJournal extends OutboxJobs {
       const update = this.app.db.prepare(
         "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
       );
-      for (const id of ids) update.run(reason, now, id);
+      for (const id of ids) {
+        update.run(reason, now, id);
+        closeLeanBatch(this.app.db, id, 'rejected', reason, now);
+      }
       return ids.sort((a, b) => a - b).map((id) => this.mustBatch(id));
     });
   }
@@ -364,57 +406,7 @@ export class OutboxJournal extends OutboxJobs {
    * stay its SendTo list). Returns how many.
    */
   skipOptedOutPending(jobId: number, isOptedOut: OptedOut): number {
-    const app = this.app;
-    const now = this.clock();
-    return app.transaction(() => {
-      const pending = rowsAs<{ id: number; extra_fields: string | null }>(
-        app.db
-          .prepare(
-            "SELECT id, extra_fields FROM outbox_batches WHERE job_id = ? AND state = 'pending' ORDER BY seq",
-          )
-          .all(jobId),
-      );
-      const peersOf = app.db.prepare('SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position');
-      const reject = app.db.prepare(
-        "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE id = ?",
-      );
-      const move = app.db.prepare('UPDATE messages SET batch_id = ?, position = ? WHERE id = ?');
-      let skippedTotal = 0;
-      let newBatch: number | null = null;
-      let newPosition = 0;
-      for (const b of pending) {
-        const rows = rowsAs<{ id: number; peer: string }>(peersOf.all(b.id));
-        const skipped = new Set(isOptedOut(rows.map((r) => r.peer)).skipped);
-        if (skipped.size === 0) continue;
-        const out = rows.filter((r) => skipped.has(r.peer));
-        skippedTotal += out.length;
-        for (const r of out) reject.run(OPTED_OUT_REASON, now, r.id);
-        // Issue 16: a batch that also carries Cc/Bcc stays pending for them, without its numbers.
-        if (out.length === rows.length && b.extra_fields === null) {
-          app.db
-            .prepare("UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ?")
-            .run(now, OPTED_OUT_REASON, b.id);
-          continue;
-        }
-        if (newBatch === null) {
-          const seq =
-            (rowAs<{ s: number }>(
-              app.db.prepare('SELECT max(seq) AS s FROM outbox_batches WHERE job_id = ?').get(jobId),
-            )?.s ?? 0) + 1;
-          newBatch =
-            rowAs<{ id: number }>(
-              app.db
-                .prepare(
-                  "INSERT INTO outbox_batches (job_id, seq, state, created_at, finished_at, reason) VALUES (?, ?, 'rejected', ?, ?, ?) RETURNING id",
-                )
-                .get(jobId, seq, now, now, OPTED_OUT_REASON),
-            )?.id ?? null;
-          if (newBatch === null) throw new StoreError('invalid-state', 'the skipped batch was not journaled');
-        }
-        for (const r of out) move.run(newBatch, newPosition++, r.id);
-      }
-      return skippedTotal;
-    });
+    return skipOptedOutPending(this.app, jobId, isOptedOut, this.clock());
   }
 
   /**
@@ -433,11 +425,13 @@ export class OutboxJournal extends OutboxJobs {
         .run(now, reason, batchId).changes;
       if (Number(changed) === 0)
         throw new StoreError('invalid-state', `outbox batch ${batchId} is not being sent: not refused`);
+      this.#claimed.delete(batchId);
       app.db
         .prepare(
           "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
         )
         .run(reason, now, batchId);
+      closeLeanBatch(app.db, batchId, 'rejected', reason, now);
     });
   }
 
@@ -472,6 +466,15 @@ export class OutboxJournal extends OutboxJobs {
     )
       // Issue 25: answered, yet no recipient's outcome is known: the gateway gave no result for them.
       .run(state, now, reason, state === 'unknown' ? 'no-result' : null, batchId);
+  }
+
+  /** How many of the batch's recipients are `messages` rows (served by the index messages_batch). */
+  #inMessages(batchId: number): number {
+    return (
+      rowAs<{ n: number }>(
+        stmt(this.app.db, 'SELECT count(*) AS n FROM messages WHERE batch_id = ?').get(batchId),
+      )?.n ?? 0
+    );
   }
 
   #mustState(batchId: number, state: OutboxBatch['state'], action: string): BatchRow {

@@ -279,7 +279,12 @@ export interface MessengerApi {
 }
 
 export interface MessengerEvents {
-  'outbox:progress': { jobId: number; batch: OutboxBatch; outcomes: RecipientOutcome[]; job: OutboxJob };
+  /**
+   * A batch answered (or cancelled): the batch (its SendTo list, `recipients`) and the job's counts.
+   * No per-recipient outcomes: 350 of them per batch were ~20 MB of JSON per 100,000-recipient send
+   * for each window; a view that shows recipients reads them (issue 27 item 6).
+   */
+  'outbox:progress': { jobId: number; batch: OutboxBatch; job: OutboxJob };
   'outbox:recovered': { batches: OutboxBatch[] };
   'inbox:received': { messages: MessageRecord[]; unreadTotal: number };
   'inbox:receipt': { message: MessageRecord };

@@ -27,7 +27,6 @@ import type {
   OutboxBatch,
   OutboxContent,
   OutboxJob,
-  RecipientOutcome,
   RecipientResult,
   SendAccepted,
   SendRequest,
@@ -167,13 +166,8 @@ export function createSender(deps: SenderDeps) {
     };
   }
 
-  function progress(
-    jobId: number,
-    batch: OutboxBatch,
-    job: OutboxJob,
-    outcomes: RecipientOutcome[] = store.outbox.recipientsOfBatch(batch.id),
-  ): void {
-    emit('outbox:progress', { jobId, batch, outcomes, job });
+  function progress(jobId: number, batch: OutboxBatch, job: OutboxJob): void {
+    emit('outbox:progress', { jobId, batch, job });
   }
 
   /**
@@ -291,7 +285,7 @@ export function createSender(deps: SenderDeps) {
           return;
         }
         const nowJob = counts.after(outcomes, results !== undefined) ?? job;
-        progress(jobId, store.outbox.batchWith(batch) ?? batch, nowJob, outcomes);
+        progress(jobId, store.outbox.batchWith(batch) ?? batch, nowJob);
         if (sent.stop !== null) {
           const cancelled = store.outbox.cancelPending(jobId, `not sent: ${sent.stop}`);
           for (const b of cancelled) progress(jobId, b, store.outbox.job(jobId) ?? nowJob);

@@ -73,7 +73,7 @@ export function Thread({
   const thread = useLiveRead(read, {
     'inbox:received': (p) => p.messages.some((m) => m.conversationId === conv.id),
     'inbox:receipt': (p) => p.message.conversationId === conv.id,
-    'outbox:progress': (p) => p.outcomes.some((o) => o.to === conv.peer),
+    'outbox:progress': (p) => p.batch.recipients.includes(conv.peer),
     'office:sends': () => true, // issue 28: another desk's send (to this number, maybe) came or changed
   });
   const { load } = thread;

@@ -98,6 +98,14 @@ describe('createMessengerApp against a real gateway', () => {
     expect(job?.counts.accepted).toBe(3);
     expect(progress).toHaveLength(1);
     expect(progress[0]?.batch.state).toBe('accepted');
+    // Issue 27: the event carries the batch's SendTo list (what an open thread matches its number
+    // against) and the job's counts, not 350 outcomes a batch (~20 MB of JSON a 100,000 send per window).
+    expect(progress[0]).not.toHaveProperty('outcomes');
+    expect([...(progress[0]?.batch.recipients ?? [])].sort()).toEqual([
+      '447700900201',
+      '447700900202',
+      '447700900203',
+    ]);
 
     const outcomes = await a.api.outbox.recipients(sent.job.id);
     expect(outcomes.map((o) => o.to).sort()).toEqual(['447700900201', '447700900202', '447700900203']);

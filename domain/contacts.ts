@@ -80,10 +80,29 @@ export interface MessageHit {
   contactName: string | null;
 }
 
+/**
+ * Issue 27: a send (an outbox job) of the account whose text or label matches a search: one hit
+ * however many it went to, found even where none of its recipients has an Inbox conversation.
+ */
+export interface SendHit {
+  jobId: number;
+  createdAt: Millis;
+  /** The job's text (a mail merge's template), matches between \u0002 and \u0003. */
+  snippet: string;
+  /** What a rich send is, in words (protocol/content-label.ts); null for plain text. */
+  label: string | null;
+  /** Its numbers (address books and Cc/Bcc not counted), as History counts them. */
+  recipientCount: number;
+  /** The send it resent (a campaign's resend), or null. */
+  resendOf: number | null;
+}
+
 export interface SearchResults {
   query: string;
   messages: MessageHit[];
   contacts: Contact[];
+  /** Issue 27: the account's sends matching, newest first. */
+  sends: SendHit[];
 }
 
 export interface ServerBookMember {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountSummary, Credit, EffectivePolicy, Settings } from '../domain/index.ts';
+import type { AccountSummary, Credit, EffectivePolicy, SendHit, Settings } from '../domain/index.ts';
 import { api, bridge, errorText, SEND_REQUEST_EVENT, useEvent } from './api.ts';
 import { SignIn } from './views/SignIn.tsx';
 import { Compose, type ComposeDraft } from './views/compose/Compose.tsx';
@@ -66,6 +66,8 @@ export function App() {
   }, [connected]);
   const [pollError, setPollError] = useState<string | null>(null);
   const [searchFocus, setSearchFocus] = useState(0);
+  // Issue 27: a send found by the Inbox search, which History opens when it is shown.
+  const [openSend, setOpenSend] = useState<SendHit | null>(null);
   const [policy, setPolicy] = useState<EffectivePolicy | null>(null);
   const [settings, setSettings] = useState<Settings | null>(null);
   const [openConversation, setOpenConversation] = useState<{ peer: string } | null>(null);
@@ -302,6 +304,7 @@ export function App() {
                 className={view === n.view ? 'nav-item active' : 'nav-item'}
                 aria-current={view === n.view ? 'page' : undefined}
                 onClick={() => {
+                  setOpenSend(null);
                   if (n.view === 'compose') compose(null);
                   else setView(n.view);
                   if (window.innerWidth < NARROW_WIDTH) setNavCollapsed(true);
@@ -369,10 +372,14 @@ export function App() {
               searchFocus={searchFocus}
               enterSends={settings?.enterSends ?? true}
               openConversation={openConversation}
+              onOpenSend={(s) => {
+                setOpenSend(s);
+                setView('history');
+              }}
             />
           ) : null}
           {view === 'contacts' ? <Contacts onCompose={compose} /> : null}
-          {view === 'history' ? <History onCompose={compose} /> : null}
+          {view === 'history' ? <History onCompose={compose} openSend={openSend} /> : null}
           {view === 'account' ? <Account account={account} onSignedOut={() => setAccount(null)} /> : null}
           {view === 'children' && childrenPermitted ? <ChildAccounts account={account} /> : null}
           {view === 'phone' && account.sandbox ? <Phone /> : null}

@@ -48,7 +48,7 @@ export function createRecords(deps: {
         search: async ({ query, limit }) => {
           const id = deps.account();
           const found = store.search.search(id ?? '', query, limit !== undefined ? { limit } : {});
-          return id === null ? { ...found, messages: [] } : found;
+          return id === null ? { ...found, messages: [], sends: [] } : found;
         },
         setArchived: async ({ conversationId, archived }) =>
           store.conversations.setArchived(mine(), conversationId, archived),

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { OutboundStatus, OutboxBatch, OutboxJob } from '../../domain/index.ts';
+import type { OutboundStatus, OutboxBatch, OutboxJob, SendHit } from '../../domain/index.ts';
 import { api } from '../api.ts';
 import { useDialog } from '../components/Dialog.tsx';
 import { JobBooks, toBooksOf, useJobBooks } from './HistoryBooks.tsx';
@@ -56,11 +56,26 @@ function JobOutcomeLine({ job, halted }: { job: OutboxJob; halted: string | null
   );
 }
 
-export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void }) {
+/** Issue 27: what History's "Open campaign" is offered for (JobDetail); the search opens those so. */
+const opensAsCampaign = (s: { recipientCount: number; resendOf: number | null }): boolean =>
+  s.recipientCount > 1 || s.resendOf !== null;
+
+export function History({
+  onCompose,
+  openSend,
+}: {
+  onCompose: (d: ComposeDraft) => void;
+  /** Issue 27: a send found by the Inbox search: its campaign view, or its entry opened here. */
+  openSend?: SendHit | null;
+}) {
   const [filter, setFilter] = useState<Filter>('all');
-  const [open, setOpen] = useState<number | null>(null);
+  const [open, setOpen] = useState<number | null>(
+    openSend && !opensAsCampaign(openSend) ? openSend.jobId : null,
+  );
   // Issue 12: a campaign (a send to many and its resends) opens in its own view.
-  const [campaign, setCampaign] = useState<number | null>(null);
+  const [campaign, setCampaign] = useState<number | null>(
+    openSend && opensAsCampaign(openSend) ? openSend.jobId : null,
+  );
   const halted = useSendHalts();
 
   // The sends and the unknown batches, read again (throttled) as batches are answered, after a crash
@@ -86,6 +101,15 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
   );
   const { load, error } = list;
   const [jobs, unknown]: [OutboxJob[], OutboxBatch[]] = list.data ?? [[], []];
+  // Issue 27: the send the search opened here, brought into view and focused once the list is read.
+  const shownOpened = useRef(false);
+  useEffect(() => {
+    if (shownOpened.current || open === null || openSend?.jobId !== open || list.data === null) return;
+    shownOpened.current = true;
+    const item = document.getElementById(`job-${open}`);
+    item?.scrollIntoView({ block: 'nearest' });
+    item?.querySelector<HTMLButtonElement>('button.job-head')?.focus();
+  }, [list.data, open, openSend]);
 
   const statuses = FILTER_STATUSES[filter];
   const shown =
@@ -136,7 +160,7 @@ export function History({ onCompose }: { onCompose: (d: ComposeDraft) => void })
       {shown.length === 0 ? <p className="muted">No sends.</p> : null}
       <ul className="plain jobs">
         {shown.map((j) => (
-          <li key={j.id} className="job">
+          <li key={j.id} className="job" id={`job-${j.id}`}>
             <button
               type="button"
               className="job-head"

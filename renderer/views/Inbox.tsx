@@ -11,6 +11,7 @@ import type {
   MessageHit,
   Page,
   SearchResults,
+  SendHit,
 } from '../../domain/index.ts';
 import { summaryLine } from '../../protocol/content-label.ts';
 import { api } from '../api.ts';
@@ -39,6 +40,7 @@ export function Inbox({
   searchFocus,
   enterSends,
   openConversation,
+  onOpenSend,
 }: {
   onUnreadChanged: () => void;
   onCompose?: (d: ComposeDraft) => void;
@@ -46,6 +48,8 @@ export function Inbox({
   enterSends: boolean;
   /** A conversation to open (a notification's click); a new object opens it again. */
   openConversation?: { peer: string } | null;
+  /** Issue 27: a send found by the search, opened in History. */
+  onOpenSend?: (s: SendHit) => void;
 }) {
   const [filter, setFilter] = useState<ConversationFilter>('all');
   const [selected, setSelected] = useState<number | null>(null);
@@ -263,6 +267,7 @@ export function Inbox({
               panelRef={panelRef}
               onOpenContact={openContact}
               onOpenHit={openHit}
+              onOpenSend={(s) => onOpenSend?.(s)}
               onExport={() =>
                 void api()
                   .inbox.exportMessages({ query: results.query })

@@ -1,10 +1,12 @@
 // The Inbox's search results: their own panel in the list column (never over the thread), searched
 // as the user types (debounced by the Inbox), the match highlighted, and keyboard navigable: the
 // arrow keys move between results (from the search box too), Enter opens one, Escape goes back to
-// the box. A contact opens that contact's conversation.
+// the box. A contact opens that contact's conversation. Issue 27: a send (one hit however many it
+// went to, found even where no recipient has a conversation) opens in History, as a campaign when
+// it is one.
 import type { KeyboardEvent, RefObject } from 'react';
-import type { Contact, MessageHit, SearchResults } from '../../domain/index.ts';
-import { displayNumber, plural, snippetParts } from '../format.ts';
+import type { Contact, MessageHit, SearchResults, SendHit } from '../../domain/index.ts';
+import { displayNumber, formatTime, plural, snippetParts } from '../format.ts';
 
 /** Highlight the query's words (case and accents ignored) in a short text such as a name. */
 export function highlight(text: string, query: string): Array<{ text: string; hit: boolean }> {
@@ -60,6 +62,7 @@ export function SearchPanel({
   panelRef,
   onOpenContact,
   onOpenHit,
+  onOpenSend,
   onExport,
   onLeave,
 }: {
@@ -67,6 +70,7 @@ export function SearchPanel({
   panelRef: RefObject<HTMLDivElement | null>;
   onOpenContact: (c: Contact) => void;
   onOpenHit: (h: MessageHit) => void;
+  onOpenSend: (s: SendHit) => void;
   onExport: () => void;
   /** Escape, or an arrow up past the first result: back to the search box. */
   onLeave: () => void;
@@ -82,7 +86,7 @@ export function SearchPanel({
       onLeave();
     }
   };
-  const none = results.messages.length === 0 && results.contacts.length === 0;
+  const none = results.messages.length === 0 && results.contacts.length === 0 && results.sends.length === 0;
   return (
     <div
       ref={panelRef}
@@ -94,8 +98,8 @@ export function SearchPanel({
     >
       <div className="row spread search-head">
         <p className="muted small" role="status">
-          {plural(results.messages.length, 'message')}, {plural(results.contacts.length, 'contact')} for “
-          {results.query}”
+          {plural(results.messages.length, 'message')}, {plural(results.contacts.length, 'contact')},{' '}
+          {plural(results.sends.length, 'send')} for “{results.query}”
         </p>
         {results.messages.length > 0 ? (
           <button type="button" className="link" onClick={onExport}>
@@ -103,30 +107,66 @@ export function SearchPanel({
           </button>
         ) : null}
       </div>
-      {none ? <p className="muted">Nothing found.</p> : null}
-      <ul className="plain">
-        {results.contacts.map((c) => (
-          <li key={`c${c.id}`}>
-            <button type="button" className="hit contact-hit" onClick={() => onOpenContact(c)}>
-              <strong>
-                <Marked parts={highlight(c.name, results.query)} />
-              </strong>{' '}
-              <span className="muted">{displayNumber(c.number)}</span>
-            </button>
-          </li>
-        ))}
-        {results.messages.map((h) => (
-          <li key={`m${h.message.id}`}>
-            <button type="button" className="hit" onClick={() => onOpenHit(h)}>
-              <strong>{h.contactName ?? displayNumber(h.message.peer)}</strong>{' '}
-              {h.message.label !== null ? <span className="hit-label">{h.message.label}</span> : null}{' '}
-              <span>
-                <Marked parts={snippetParts(h.snippet)} />
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
+      {none ? <p className="muted">No message, contact or send matches.</p> : null}
+      {results.contacts.length > 0 ? (
+        <ul className="plain" aria-label="Contacts">
+          {results.contacts.map((c) => (
+            <li key={`c${c.id}`}>
+              <button type="button" className="hit contact-hit" onClick={() => onOpenContact(c)}>
+                <strong>
+                  <Marked parts={highlight(c.name, results.query)} />
+                </strong>{' '}
+                <span className="muted">{displayNumber(c.number)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {results.sends.length > 0 ? (
+        <section aria-labelledby="search-sends-title" data-testid="search-sends">
+          <h2 id="search-sends-title" className="search-section">
+            Sends
+          </h2>
+          <ul className="plain">
+            {results.sends.map((s) => (
+              <li key={`s${s.jobId}`}>
+                <button type="button" className="hit send-hit" onClick={() => onOpenSend(s)}>
+                  <strong>Sent to {plural(s.recipientCount, 'recipient')}</strong>{' '}
+                  <span className="muted small">· {formatTime(s.createdAt)}</span>
+                  {s.label !== null ? <span className="hit-label">{s.label}</span> : null}
+                  <span className="send-text">
+                    <Marked parts={snippetParts(s.snippet)} />
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {results.messages.length > 0 ? (
+        <section aria-labelledby="search-messages-title">
+          {/* Named for the sends beside them; alone, the status line says what they are. */}
+          <h2
+            id="search-messages-title"
+            className={results.sends.length > 0 ? 'search-section' : 'visually-hidden'}
+          >
+            Messages
+          </h2>
+          <ul className="plain">
+            {results.messages.map((h) => (
+              <li key={`m${h.message.id}`}>
+                <button type="button" className="hit" onClick={() => onOpenHit(h)}>
+                  <strong>{h.contactName ?? displayNumber(h.message.peer)}</strong>{' '}
+                  {h.message.label !== null ? <span className="hit-label">{h.message.label}</span> : null}{' '}
+                  <span>
+                    <Marked parts={snippetParts(h.snippet)} />
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -124,6 +124,13 @@ export class AutoRepliesRepo {
       this.#app.db
         .prepare("UPDATE messages SET automatic = 1 WHERE job_id = ? AND direction = 'out'")
         .run(jobId);
+      // An answer goes to a number that wrote (a listed conversation: its rows are `messages` rows);
+      // a lean one (issue 27 item 6) would be marked too.
+      this.#app.db
+        .prepare(
+          'UPDATE outbox_recipients SET automatic = 1 WHERE batch_id IN (SELECT id FROM outbox_batches WHERE job_id = ?)',
+        )
+        .run(jobId);
     });
   }
 }

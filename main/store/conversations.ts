@@ -11,6 +11,7 @@ import type { AppDb } from './db.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import { StoreError } from './errors.ts';
 import { exportConversationCsv, exportMessagesCsv } from './inbox-export.ts';
+import { outboundHistory } from './outbox-history.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import type {
@@ -294,40 +295,8 @@ export class ConversationsRepo {
     account: string,
     args: { filter?: HistoryFilter; cursor?: ThreadCursor | null; limit?: number } = {},
   ): Page<MessageRecord, ThreadCursor> {
-    const limit = clampLimit(args.limit);
-    const where = [
-      "m.direction = 'out'",
-      'm.conversation_id IN (SELECT id FROM conversations WHERE account_id = ?)',
-    ];
-    const params: Array<string | number> = [account];
-    const statuses = args.filter?.status === undefined ? [] : [args.filter.status].flat();
-    if (statuses.length > 0) {
-      where.push(`m.status IN (${statuses.map(() => '?').join(', ')})`);
-      params.push(...statuses);
-      // The partial index messages_status (migration 015) holds rows past sending; SQLite uses it
-      // only when the query states its condition word for word.
-      if (statuses.every((s) => s !== 'pending' && s !== 'sending'))
-        where.push("m.status NOT IN ('pending', 'sending')");
-    }
-    if (args.filter?.jobId !== undefined) {
-      where.push('m.job_id = ?');
-      params.push(args.filter.jobId);
-    }
-    if (args.cursor) {
-      where.push('(m.created_at, m.id) < (?, ?)');
-      params.push(args.cursor.createdAt, args.cursor.id);
-    }
-    const rows = rowsAs<MessageRow>(
-      this.#app.db
-        .prepare(
-          `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')}
-            ORDER BY m.created_at DESC, m.id DESC LIMIT ?`,
-        )
-        .all(...params, limit + 1),
-    );
-    const items = rows.slice(0, limit).map(toMessage);
-    const last = items[items.length - 1];
-    return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+    // Issue 27 item 6: a campaign's lean recipients too (./outbox-history.ts).
+    return outboundHistory(this.#app, account, clampLimit(args.limit), args);
   }
 
   /** Mark every inbound message of the conversation read and clear a manual "unread" mark. */

@@ -8,10 +8,9 @@
 // sending", issue 27); campaigns only read, and ask the journal.
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
-import { MESSAGE_COLUMNS, rowsAs } from './rows.ts';
-import type { MessageRow } from './rows.ts';
+import { rowsAs } from './rows.ts';
 import type { OptedOut, OutboxJournal } from './outbox-journal.ts';
-import { EMPTY_COUNTS, campaignRoot, toOutcome } from './outbox-reads.ts';
+import { EMPTY_COUNTS, campaignRoot, jobRecipientRows, toOutcome } from './outbox-reads.ts';
 import { FAILED_STATUSES } from '../../domain/status-groups.ts';
 import type { Campaign, CampaignRow, OutboxJob, StatusCounts } from '../../domain/index.ts';
 
@@ -52,12 +51,9 @@ export function readCampaign(
   if (!root) throw new StoreError('not-found', `no outbox job ${jobId}`);
   const jobIds = campaignJobIds(app, rootId);
   const byPeer = new Map<string, CampaignRow>();
-  const rows = app.db.prepare(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN outbox_batches b ON b.id = m.batch_id
-      WHERE b.job_id = ? AND m.direction = 'out' ORDER BY b.seq, m.position`,
-  );
   for (const id of jobIds) {
-    for (const r of rowsAs<MessageRow>(rows.all(id))) {
+    // Its `messages` rows and its lean ones (issue 27 item 6), in journal order.
+    for (const r of jobRecipientRows(app, id)) {
       const before = byPeer.get(r.peer);
       // Re-inserting keeps the first send's order (Map keeps the first insertion's place).
       byPeer.set(r.peer, {

@@ -12,7 +12,9 @@ import { ConversationsRepo } from './conversations.ts';
 import { OutboxReads, campaignRoot, isCampaign } from './outbox-reads.ts';
 import { hasExtras, placeExtras } from './outbox-extras.ts';
 import type { Chunk, JobExtras } from './outbox-extras.ts';
-import { ensureCampaignConversations, insertOutboundMessages } from './outbox-write.ts';
+import { insertOutboundMessages, listedConversations } from './outbox-write.ts';
+import { insertLeanRecipients } from './outbox-lean.ts';
+import { contentLabel } from '../../protocol/content-label.ts';
 import type { OutboundRow } from './outbox-write.ts';
 import type { OutboxContent, OutboxJob } from '../../domain/index.ts';
 
@@ -95,7 +97,7 @@ export class OutboxJobs extends OutboxReads {
       const job = rowAs<{ id: number }>(
         db
           .prepare(
-            'INSERT INTO outbox_jobs (created_at, kind, text, content, resend_of, account_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+            'INSERT INTO outbox_jobs (created_at, kind, text, content, resend_of, account_id, label) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
           )
           .get(
             now,
@@ -104,6 +106,7 @@ export class OutboxJobs extends OutboxReads {
             JSON.stringify(content),
             options.resendOf ?? null,
             options.accountId ?? null,
+            contentLabel(content),
           ),
       );
       if (!job) throw new StoreError('invalid-state', 'the job was not journaled');
@@ -127,10 +130,12 @@ export class OutboxJobs extends OutboxReads {
       // A campaign (more than one recipient, any address book or Cc/Bcc, or a resend of a campaign)
       // makes no Inbox conversations.
       const campaign = numbers.length > 1 || hasExtras(extras) || options.campaign === true;
-      // Its conversations are its account's (issue 25: '' for a send of no account).
+      // Its conversations are its account's (issue 25: '' for a send of no account). Issue 27 item 6:
+      // a campaign's recipient whose number has a listed conversation is a `messages` row of it (its
+      // thread shows the send); the others are lean (./outbox-lean.ts), with no conversation made.
       const account = options.accountId ?? '';
       const conversations = campaign
-        ? ensureCampaignConversations(db, account, numbers, now)
+        ? listedConversations(db, account, numbers)
         : new Map(numbers.map((to) => [to, this.conversations.ensure(account, to, now, false)]));
       const rows: OutboundRow[] = [];
       for (const [i, chunk] of chunks.entries()) {
@@ -140,12 +145,22 @@ export class OutboxJobs extends OutboxReads {
           insertBatch.get(job.id, seq, now, x ? JSON.stringify(x.fields) : null, x ? x.reach : null),
         );
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
-        chunk.to.forEach((to, position) => {
+        let lean = 0;
+        const leanPeers = chunk.to.map((to, position) => {
           const conversationId = conversations.get(to);
-          if (conversationId === undefined)
-            throw new StoreError('invalid-state', `could not create the conversation of ${to}`);
+          if (conversationId === undefined) {
+            lean++;
+            return to;
+          }
           rows.push({ conversationId, peer: to, text: chunk.text, batchId: batch.id, position });
+          return null;
         });
+        if (lean > 0)
+          insertLeanRecipients(
+            db,
+            { jobId: job.id, batchId: batch.id, account, text: chunk.text },
+            leanPeers,
+          );
       }
       insertOutboundMessages(db, { id: job.id, content, at: now }, rows);
       return job.id;
@@ -169,7 +184,11 @@ export class OutboxJobs extends OutboxReads {
     const texts = new Map(
       rowsAs<{ peer: string; text: string }>(
         this.app.db
-          .prepare("SELECT peer, text FROM messages WHERE job_id = ? AND direction = 'out'")
+          .prepare(
+            `SELECT peer, text FROM messages WHERE job_id = ?1 AND direction = 'out'
+             UNION ALL SELECT r.peer, r.text FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
+              WHERE b.job_id = ?1`,
+          )
           .all(jobId),
       ).map((r) => [r.peer, r.text]),
     );

@@ -5,9 +5,10 @@
 // gateway, so recoverAfterCrash() makes it 'unknown' for the user to decide, and only
 // resendToRecipients() (a user's choice) creates a new job.
 //
-// The journal's recipients are the outbound rows of `messages`: one row per recipient, with its
-// batch, position in the SendTo list, report and delivery receipt, so the thread view, the
-// history and the journal read the same truth.
+// The journal's recipients: one row per recipient, with its batch, position in the SendTo list,
+// report and delivery receipt; an outbound row of `messages` (its thread shows it) or, for a send to
+// many, a lean row of `outbox_recipients` while its number has no listed conversation (issue 27 item
+// 6, ./outbox-lean.ts). A batch's recipients are both, by position; every state below writes both.
 //
 // Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as domain/ types; the
 // journal extends it), ./outbox-jobs.ts (a send journaled, a resend; the journal extends it too),
@@ -26,6 +27,10 @@ import { toOutcome } from './outbox-reads.ts';
 import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
+import { closeLeanBatch, storeLeanResults } from './outbox-lean.ts';
+import type { LeanResult } from './outbox-lean.ts';
+import { skipOptedOutPending } from './outbox-skip.ts';
+import type { OptedOut } from './outbox-skip.ts';
 import type {
   DeliveryReceiptInput,
   MessageRecord,
@@ -40,10 +45,8 @@ export { statusOfReceipt } from './outbox-receipts.ts';
 export { isProcessAlive, outboxRunId } from './run-lock.ts';
 export type { OutboxJournalOptions } from './outbox-jobs.ts';
 
-export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
-
-/** Splits numbers into those that may be sent to and those on the opt-out list. */
-export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
+export { OPTED_OUT_REASON } from './outbox-skip.ts';
+export type { OptedOut } from './outbox-skip.ts';
 
 export const CRASH_REASON =
   'interrupted: the app stopped while this batch was being sent, so it may or may not have reached the gateway';
@@ -80,9 +83,11 @@ export class OutboxJournal extends OutboxJobs {
   batchText(batchId: number): string | null {
     return (
       rowAs<{ text: string }>(
-        stmt(this.app.db, 'SELECT text FROM messages WHERE batch_id = ? ORDER BY position LIMIT 1').get(
-          batchId,
-        ),
+        stmt(
+          this.app.db,
+          `SELECT text FROM (SELECT text FROM messages WHERE batch_id = ?1 LIMIT 1)
+           UNION ALL SELECT text FROM (SELECT text FROM outbox_recipients WHERE batch_id = ?1 LIMIT 1)`,
+        ).get(batchId),
       )?.text ?? null
     );
   }
@@ -129,6 +134,10 @@ export class OutboxJournal extends OutboxJobs {
         now,
         batchId,
       );
+      stmt(
+        this.app.db,
+        "UPDATE outbox_recipients SET status = 'sending', sent_at = ? WHERE batch_id = ?",
+      ).run(now, batchId);
       return this.toBatch(row);
     });
   }
@@ -189,11 +198,21 @@ export class OutboxJournal extends OutboxJobs {
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'record its results');
-      const recipients = rowsAs<{ id: number; peer: string; sent_at: number | null }>(
-        stmt(this.app.db, 'SELECT id, peer, sent_at FROM messages WHERE batch_id = ? ORDER BY position').all(
-          batchId,
-        ),
+      // A lean recipient (id null) is answered with the others in one statement (storeLeanResults).
+      const recipients = rowsAs<{
+        id: number | null;
+        position: number;
+        peer: string;
+        sent_at: number | null;
+      }>(
+        stmt(
+          this.app.db,
+          `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
+           UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1
+           ORDER BY position`,
+        ).all(batchId),
       );
+      const lean: LeanResult[] = [];
       const byTo = new Map<string, RecipientResult>();
       const positional = results.some((r) => r.to === undefined);
       if (!positional) {
@@ -204,7 +223,7 @@ export class OutboxJournal extends OutboxJobs {
           if (r.to !== undefined) byTo.set(peers.has(r.to) ? r.to : peerOf(r.to, this.defaultCountry), r);
       }
       const now = this.clock();
-      const update = stmt(
+      const updateRow = stmt(
         this.app.db,
         `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
                 answered_at = ? WHERE id = ?`,
@@ -213,13 +232,16 @@ export class OutboxJournal extends OutboxJobs {
       // have reached a row before its MessageIdentifier is written here; an early one is applied below.
       const outcomes: RecipientOutcome[] = [];
       const written = (
-        m: { peer: string; sent_at: number | null },
+        m: { id: number | null; position: number; peer: string; sent_at: number | null },
         status: OutboundStatus,
         messageIdentifier: string | null,
         report: string | null,
         reportText: string | null,
         classification: ReportGroup | null,
       ): void => {
+        if (m.id === null)
+          lean.push([m.position, status, messageIdentifier, report, reportText, classification]);
+        else updateRow.run(status, messageIdentifier, report, reportText, classification, now, m.id);
         outcomes.push(
           toOutcome({
             peer: m.peer,
@@ -239,13 +261,11 @@ export class OutboxJournal extends OutboxJobs {
         if (!r || (r.report === undefined && !r.notSent)) {
           const reason = r?.text ?? 'the gateway gave no result for this recipient';
           const id = r?.messageIdentifier ?? null;
-          update.run('unknown', id, null, reason, null, now, m.id);
           written(m, 'unknown', id, null, reason, null);
           continue;
         }
         if (r.report === undefined) {
           const reason = r.text ?? 'not sent';
-          update.run('rejected', null, null, reason, null, now, m.id);
           written(m, 'rejected', null, null, reason, null);
           continue;
         }
@@ -253,9 +273,9 @@ export class OutboxJournal extends OutboxJobs {
         const status = statusOfReport(report);
         const classification = classifyReport(report);
         const id = r.messageIdentifier ?? null;
-        update.run(status, id, report, r.text ?? null, classification, now, m.id);
         written(m, status, id, report, r.text ?? null, classification);
       }
+      storeLeanResults(this.app.db, batchId, now, lean);
       const peers = new Set(recipients.map((m) => m.peer));
       const reason = saveExtraCounts(
         this.app.db,
@@ -294,6 +314,7 @@ export class OutboxJournal extends OutboxJobs {
           "UPDATE messages SET status = 'unknown', report_text = ?, answered_at = ? WHERE batch_id = ?",
         )
         .run(reason, now, batchId);
+      closeLeanBatch(this.app.db, batchId, 'unknown', reason, now);
       this.app.db
         .prepare(
           "UPDATE outbox_batches SET state = 'unknown', finished_at = ?, reason = ?, unknown_cause = ? WHERE id = ?",
@@ -352,7 +373,10 @@ export class OutboxJournal extends OutboxJobs {
       const update = this.app.db.prepare(
         "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
       );
-      for (const id of ids) update.run(reason, now, id);
+      for (const id of ids) {
+        update.run(reason, now, id);
+        closeLeanBatch(this.app.db, id, 'rejected', reason, now);
+      }
       return ids.sort((a, b) => a - b).map((id) => this.mustBatch(id));
     });
   }
@@ -364,57 +388,7 @@ export class OutboxJournal extends OutboxJobs {
    * stay its SendTo list). Returns how many.
    */
   skipOptedOutPending(jobId: number, isOptedOut: OptedOut): number {
-    const app = this.app;
-    const now = this.clock();
-    return app.transaction(() => {
-      const pending = rowsAs<{ id: number; extra_fields: string | null }>(
-        app.db
-          .prepare(
-            "SELECT id, extra_fields FROM outbox_batches WHERE job_id = ? AND state = 'pending' ORDER BY seq",
-          )
-          .all(jobId),
-      );
-      const peersOf = app.db.prepare('SELECT id, peer FROM messages WHERE batch_id = ? ORDER BY position');
-      const reject = app.db.prepare(
-        "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE id = ?",
-      );
-      const move = app.db.prepare('UPDATE messages SET batch_id = ?, position = ? WHERE id = ?');
-      let skippedTotal = 0;
-      let newBatch: number | null = null;
-      let newPosition = 0;
-      for (const b of pending) {
-        const rows = rowsAs<{ id: number; peer: string }>(peersOf.all(b.id));
-        const skipped = new Set(isOptedOut(rows.map((r) => r.peer)).skipped);
-        if (skipped.size === 0) continue;
-        const out = rows.filter((r) => skipped.has(r.peer));
-        skippedTotal += out.length;
-        for (const r of out) reject.run(OPTED_OUT_REASON, now, r.id);
-        // Issue 16: a batch that also carries Cc/Bcc stays pending for them, without its numbers.
-        if (out.length === rows.length && b.extra_fields === null) {
-          app.db
-            .prepare("UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ?")
-            .run(now, OPTED_OUT_REASON, b.id);
-          continue;
-        }
-        if (newBatch === null) {
-          const seq =
-            (rowAs<{ s: number }>(
-              app.db.prepare('SELECT max(seq) AS s FROM outbox_batches WHERE job_id = ?').get(jobId),
-            )?.s ?? 0) + 1;
-          newBatch =
-            rowAs<{ id: number }>(
-              app.db
-                .prepare(
-                  "INSERT INTO outbox_batches (job_id, seq, state, created_at, finished_at, reason) VALUES (?, ?, 'rejected', ?, ?, ?) RETURNING id",
-                )
-                .get(jobId, seq, now, now, OPTED_OUT_REASON),
-            )?.id ?? null;
-          if (newBatch === null) throw new StoreError('invalid-state', 'the skipped batch was not journaled');
-        }
-        for (const r of out) move.run(newBatch, newPosition++, r.id);
-      }
-      return skippedTotal;
-    });
+    return skipOptedOutPending(this.app, jobId, isOptedOut, this.clock());
   }
 
   /**
@@ -438,6 +412,7 @@ export class OutboxJournal extends OutboxJobs {
           "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
         )
         .run(reason, now, batchId);
+      closeLeanBatch(app.db, batchId, 'rejected', reason, now);
     });
   }
 

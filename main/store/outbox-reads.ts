@@ -5,6 +5,7 @@ import type { StatementSync } from 'node:sqlite';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch } from './rows.ts';
+import { LEAN_COLUMNS, LEAN_FROM, leanCounts } from './outbox-lean.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import { FAILED_STATUSES, groupCounts } from '../../domain/status-groups.ts';
 import type { BatchRow, MessageRow } from './rows.ts';
@@ -91,32 +92,32 @@ export class OutboxReads {
     ).map((r) => this.toBatch(r));
   }
 
-  /** A job's own numbers (its outbound rows' peers), without their outcomes. */
+  /** A job's own numbers (its outbound rows' peers, lean ones too), without their outcomes. */
   numbersOf(jobId: number): Set<string> {
     return new Set(
       rowsAs<{ peer: string }>(
-        stmt(this.app.db, "SELECT peer FROM messages WHERE job_id = ? AND direction = 'out'").all(jobId),
+        stmt(
+          this.app.db,
+          `SELECT peer FROM messages WHERE job_id = ?1 AND direction = 'out'
+           UNION ALL SELECT r.peer FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
+            WHERE b.job_id = ?1`,
+        ).all(jobId),
       ).map((r) => r.peer),
     );
   }
 
   /** Every recipient of a job with its outcome, in journal order. */
   recipients(jobId: number): RecipientOutcome[] {
-    return rowsAs<MessageRow>(
-      this.app.db
-        .prepare(
-          `SELECT ${MESSAGE_COLUMNS} FROM messages m JOIN outbox_batches b ON b.id = m.batch_id
-            WHERE b.job_id = ? ORDER BY b.seq, m.position`,
-        )
-        .all(jobId),
-    ).map((r) => toOutcome(r));
+    return jobRecipientRows(this.app, jobId).map((r) => toOutcome(r));
   }
 
   recipientsOfBatch(batchId: number): RecipientOutcome[] {
     return rowsAs<OutcomeRow>(
       stmt(
         this.app.db,
-        `SELECT ${OUTCOME_COLUMNS} FROM messages m WHERE m.batch_id = ? ORDER BY m.position`,
+        `SELECT ${OUTCOME_COLUMNS}, m.position FROM messages m WHERE m.batch_id = ?1
+         UNION ALL SELECT ${LEAN_OUTCOME_COLUMNS}, r.position FROM outbox_recipients r WHERE r.batch_id = ?1
+         ORDER BY position`,
       ).all(batchId),
     ).map((r) => toOutcome(r));
   }
@@ -136,21 +137,22 @@ export class OutboxReads {
   protected toBatch(row: BatchRow): OutboxBatch {
     return toBatch(
       row,
-      rowsAs<{ peer: string }>(
-        stmt(this.app.db, 'SELECT peer FROM messages WHERE batch_id = ? ORDER BY position').all(row.id),
-      ).map((r) => r.peer),
+      rowsAs<{ peer: string }>(stmt(this.app.db, BATCH_PEERS).all(row.id)).map((r) => r.peer),
     );
   }
 
   #toJob(row: JobRow): OutboxJob {
     const counts: StatusCounts = { ...EMPTY_COUNTS };
     let recipientCount = 0;
-    for (const c of rowsAs<{ status: string; n: number }>(
-      stmt(this.app.db, 'SELECT status, count(*) AS n FROM messages WHERE job_id = ? GROUP BY status').all(
-        row.id,
+    for (const c of [
+      ...rowsAs<{ status: string; n: number }>(
+        stmt(this.app.db, 'SELECT status, count(*) AS n FROM messages WHERE job_id = ? GROUP BY status').all(
+          row.id,
+        ),
       ),
-    )) {
-      if (c.status in counts) counts[c.status as OutboundStatus] = c.n;
+      ...leanCounts(this.app.db, row.id),
+    ]) {
+      if (c.status in counts) counts[c.status as OutboundStatus] += c.n;
       recipientCount += c.n;
     }
     const batchCount =
@@ -192,6 +194,27 @@ export class OutboxReads {
   }
 }
 
+/** A batch's numbers in SendTo order: its `messages` rows and its lean ones (./outbox-lean.ts). */
+export const BATCH_PEERS = `SELECT peer, position FROM messages WHERE batch_id = ?1
+  UNION ALL SELECT peer, position FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`;
+
+/**
+ * Every recipient of a job as message rows (its `messages` rows and its lean ones, LEAN_COLUMNS), in
+ * journal order (batch, position).
+ */
+export function jobRecipientRows(app: AppDb, jobId: number): MessageRow[] {
+  return rowsAs<MessageRow>(
+    stmt(
+      app.db,
+      `SELECT ${MESSAGE_COLUMNS}, b.seq AS seq FROM messages m JOIN outbox_batches b ON b.id = m.batch_id
+        WHERE b.job_id = ?1 AND m.direction = 'out'
+       UNION ALL SELECT ${LEAN_COLUMNS}, b.seq AS seq FROM outbox_batches b CROSS JOIN ${LEAN_FROM}
+        WHERE b.job_id = ?1 AND r.batch_id = b.id
+       ORDER BY seq, position`,
+    ).all(jobId),
+  );
+}
+
 /** The failed group's statuses as an SQL list (constants of domain/status-groups.ts, never user input). */
 const FAILED_IN = FAILED_STATUSES.map((s) => `'${s}'`).join(', ');
 
@@ -199,7 +222,8 @@ const FAILED_IN = FAILED_STATUSES.map((s) => `'${s}'`).join(', ');
  * Issue 26: how many of a send's failed recipients (rejected or failed) a later send of its
  * campaign (the first send and its resends, outbox_jobs.resend_of) tried again. Their latest
  * attempt is that later one, so History counts them failed there, not here. Job ids grow with
- * time: a later attempt is a row of a job of the same campaign with a greater id.
+ * time: a later attempt is a row (`messages` or lean) of a job of the same campaign with a greater
+ * id, to the same number (a campaign's sends are all its account's: the number is the conversation).
  */
 export function failedRetried(app: AppDb, jobId: number): number {
   return (
@@ -211,12 +235,17 @@ export function failedRetried(app: AppDb, jobId: number): number {
            UNION ALL SELECT j.id, j.resend_of FROM outbox_jobs j JOIN up ON j.id = up.parent),
          tree(id) AS (
            SELECT id FROM up WHERE parent IS NULL
-           UNION SELECT j.id FROM outbox_jobs j JOIN tree t ON j.resend_of = t.id)
-         SELECT count(*) AS n FROM messages m
-          WHERE m.job_id = ?1 AND m.direction = 'out' AND m.status IN (${FAILED_IN})
-            AND EXISTS (SELECT 1 FROM messages l
-                         WHERE l.conversation_id = m.conversation_id AND l.direction = 'out'
-                           AND l.job_id IN (SELECT id FROM tree WHERE id > ?1))`,
+           UNION SELECT j.id FROM outbox_jobs j JOIN tree t ON j.resend_of = t.id),
+         later(peer) AS (
+           SELECT l.peer FROM messages l WHERE l.direction = 'out' AND l.job_id IN (SELECT id FROM tree WHERE id > ?1)
+           UNION SELECT r.peer FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
+            WHERE b.job_id IN (SELECT id FROM tree WHERE id > ?1)),
+         failed(peer) AS (
+           SELECT m.peer FROM messages m
+            WHERE m.job_id = ?1 AND m.direction = 'out' AND m.status IN (${FAILED_IN})
+           UNION ALL SELECT r.peer FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
+            WHERE b.job_id = ?1 AND r.status IN (${FAILED_IN}))
+         SELECT count(*) AS n FROM failed WHERE peer IN (SELECT peer FROM later)`,
       ).get(jobId),
     )?.n ?? 0
   );
@@ -232,6 +261,7 @@ export const RECEIPT_OVERDUE_MS = 60 * 60 * 1000;
 export const OUTCOME_COLUMNS =
   'm.peer, m.status, m.message_identifier, m.report, m.report_text, m.classification, m.receipt_report, ' +
   'm.receipt_at, m.sent_at';
+const LEAN_OUTCOME_COLUMNS = OUTCOME_COLUMNS.replace(/\bm\./g, 'r.');
 type OutcomeRow = Pick<
   MessageRow,
   | 'peer'

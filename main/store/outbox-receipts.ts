@@ -5,11 +5,14 @@
 // A multi-part message gets a receipt per part, all with its MessageIdentifier and in any order
 // (the gateway pushes several at a time): one part not delivered leaves the message failed, so a
 // delivered receipt does not overwrite a failed one (KEEPS_FAILURE, in both paths below).
+// Issue 27 item 6: a recipient is a `messages` row or a lean one (./outbox-lean.ts); both are looked
+// up by MessageIdentifier, the newer (greater batch) taken when both have it.
 import { classifyReport } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toMessage } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import type { MessageRow } from './rows.ts';
+import { leanByIdentifier, leanMessage } from './outbox-lean.ts';
 import type { DeliveryReceiptInput, MessageRecord, OutboundStatus } from '../../domain/index.ts';
 
 /** How long a receipt waits for its MessageIdentifier to be recorded. */
@@ -35,13 +38,24 @@ export function statusOfReceipt(report: string): OutboundStatus {
  */
 export function recordReceipt(app: AppDb, receipt: DeliveryReceiptInput, now: number): MessageRecord | null {
   return app.transaction(() => {
-    const row = rowAs<{ id: number }>(
+    const row = rowAs<{ id: number; batch_id: number | null }>(
       stmt(
         app.db,
-        `SELECT id FROM messages WHERE message_identifier = ? AND direction = 'out' ORDER BY id DESC LIMIT 1`,
+        `SELECT id, batch_id FROM messages WHERE message_identifier = ? AND direction = 'out' ORDER BY id DESC LIMIT 1`,
       ).get(receipt.messageIdentifier),
     );
+    const lean = leanByIdentifier(app.db, receipt.messageIdentifier);
     const report = receipt.report.trim();
+    const status = statusOfReceipt(report);
+    if (lean && (!row || (row.batch_id ?? 0) < lean.batch_id)) {
+      stmt(
+        app.db,
+        `UPDATE outbox_recipients SET status = ?, receipt_report = ?, receipt_at = ?
+          WHERE batch_id = ? AND position = ? AND ${KEEPS_FAILURE}`,
+      ).run(status, report, receipt.at ?? now, lean.batch_id, lean.position, status);
+      const m = leanMessage(app.db, lean.batch_id, lean.position);
+      return m ? toMessage(m) : null;
+    }
     if (!row) {
       // Receipts for identifiers that never show up (sent by another client of the account)
       // are not kept for ever.
@@ -54,7 +68,6 @@ export function recordReceipt(app: AppDb, receipt: DeliveryReceiptInput, now: nu
     }
     // Issue 27: one statement writes the receipt and gives the message back (a campaign's receipts
     // arrive by the thousand while it is being sent).
-    const status = statusOfReceipt(report);
     const updated =
       rowAs<MessageRow>(
         stmt(
@@ -75,12 +88,14 @@ export function recordReceipt(app: AppDb, receipt: DeliveryReceiptInput, now: nu
  */
 export function applyEarlyReceipts(app: AppDb, batchId: number): number {
   if (stmt(app.db, 'SELECT 1 FROM early_receipts LIMIT 1').get() === undefined) return 0;
+  // The batch's recipients in both tables (a lean one is a recipient with no listed conversation).
   const early = rowsAs<{ id: number; message_identifier: string; report: string; receipt_at: number }>(
     stmt(
       app.db,
       `SELECT e.id, e.message_identifier, e.report, e.receipt_at FROM early_receipts e
-         JOIN messages m ON m.message_identifier = e.message_identifier
-        WHERE m.batch_id = ? ORDER BY e.id`,
+        WHERE e.message_identifier IN (SELECT message_identifier FROM messages WHERE batch_id = ?1
+                                       UNION ALL SELECT message_identifier FROM outbox_recipients WHERE batch_id = ?1)
+        ORDER BY e.id`,
     ).all(batchId),
   );
   const apply = stmt(
@@ -88,10 +103,16 @@ export function applyEarlyReceipts(app: AppDb, batchId: number): number {
     `UPDATE messages SET status = ?, receipt_report = ?, receipt_at = ?
       WHERE batch_id = ? AND message_identifier = ? AND direction = 'out' AND ${KEEPS_FAILURE}`,
   );
+  const applyLean = stmt(
+    app.db,
+    `UPDATE outbox_recipients SET status = ?, receipt_report = ?, receipt_at = ?
+      WHERE batch_id = ? AND message_identifier = ? AND ${KEEPS_FAILURE}`,
+  );
   const drop = stmt(app.db, 'DELETE FROM early_receipts WHERE id = ?');
   for (const e of early) {
     const status = statusOfReceipt(e.report);
     apply.run(status, e.report, e.receipt_at, batchId, e.message_identifier, status);
+    applyLean.run(status, e.report, e.receipt_at, batchId, e.message_identifier, status);
     drop.run(e.id);
   }
   return early.length;

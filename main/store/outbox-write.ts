@@ -1,7 +1,8 @@
-// The outbox journal's bulk writes (issue 15): a campaign of 100,000 recipients writes 100,000
-// outbound message rows (each with its FTS row and conversation trigger) and, for a send to many,
-// a campaign-only conversation per recipient. One statement per row cost ~50 µs each in node:sqlite
-// (the statement and its triggers run once per call); a statement of ROWS rows costs ~10 µs a row.
+// The outbox journal's bulk writes (issue 15): the outbound message rows of a job (each with its FTS
+// row and conversation trigger); a send to many writes them only for its numbers with a listed
+// conversation, the others lean (issue 27 item 6, ./outbox-lean.ts). One statement per row cost
+// ~50 µs each in node:sqlite (the statement and its triggers run once per call); a statement of ROWS
+// rows costs ~10 µs a row.
 // Everything here runs inside the caller's transaction (./outbox-journal.ts createJob), so the job
 // is still journaled whole or not at all.
 import type { DatabaseSync } from 'node:sqlite';
@@ -34,43 +35,24 @@ function multiRow(head: string, one: string, rows: number, tail = ''): string {
 }
 
 /**
- * The conversation id of each of `peers` (distinct conversation keys) of `account` (the job's; ''
- * none, issue 25) for a send to many: a missing conversation is created campaign-only (not listed
- * in the Inbox, issue 12); an existing one is left as it is (listed stays listed). Same effect as
- * ConversationsRepo.ensure(account, peer, at, true) per peer.
+ * Issue 27 item 6: the conversation id of each of `peers` (distinct conversation keys) of `account`
+ * (the job's; '' none, issue 25) that is listed in the Inbox (campaign_only = 0): a send to many
+ * journals those recipients as `messages` rows (their thread shows the send) and the others lean
+ * (./outbox-lean.ts), making no conversation for them. One statement: json_each hands the numbers
+ * to SQLite, each looked up in the conversations' (account_id, peer) index.
  */
-export function ensureCampaignConversations(
+export function listedConversations(
   db: DatabaseSync,
   account: string,
   peers: readonly string[],
-  at: number,
 ): Map<string, number> {
-  const ids = new Map<string, number>();
-  for (let start = 0; start < peers.length; start += ROWS) {
-    const chunk = peers.slice(start, start + ROWS);
-    const insertArgs: Array<string | number> = [];
-    for (const peer of chunk) insertArgs.push(account, peer, at);
-    // The new ones come back from the insert itself (issue 27: a new campaign's conversations are
-    // not looked up again); only the peers that had a conversation already are read.
-    const created = stmt(
-      db,
-      multiRow(
-        'INSERT INTO conversations (account_id, peer, last_activity_at, campaign_only) VALUES',
-        '(?, ?, ?, 1)',
-        chunk.length,
-        'ON CONFLICT (account_id, peer) DO NOTHING RETURNING id, peer',
-      ),
-    ).all(...insertArgs) as Array<{ id: number; peer: string }>;
-    for (const r of created) ids.set(r.peer, r.id);
-    if (created.length === chunk.length) continue;
-    const existing = chunk.filter((peer) => !ids.has(peer));
-    const rows = stmt(
-      db,
-      `SELECT id, peer FROM conversations WHERE account_id = ? AND peer IN (${existing.map(() => '?').join(', ')})`,
-    ).all(account, ...existing) as Array<{ id: number; peer: string }>;
-    for (const r of rows) ids.set(r.peer, r.id);
-  }
-  return ids;
+  // CROSS JOIN: from the numbers to their conversations, never a scan of the account's conversations.
+  const rows = stmt(
+    db,
+    `SELECT c.id, c.peer FROM json_each(?) p CROSS JOIN conversations c
+      WHERE c.account_id = ? AND c.peer = p.value AND c.campaign_only = 0`,
+  ).all(JSON.stringify(peers), account) as Array<{ id: number; peer: string }>;
+  return new Map(rows.map((r) => [r.peer, r.id]));
 }
 
 /**

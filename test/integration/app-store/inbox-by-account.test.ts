@@ -101,15 +101,26 @@ describe('two accounts, one phone number', () => {
     const cb = store.conversations.byPeer(b, PHONE);
     expect(cb?.lastMessage?.text).toBe('to one, from the child');
     expect(store.conversations.thread(b, { conversationId: cb?.id ?? 0 }).items).toHaveLength(1);
-    // the parent's campaign made campaign-only conversations of the parent: not listed, not the child's
-    const pa = store.conversations.byPeer(a, PHONE);
-    expect(pa?.lastMessage?.text).toBe('campaign of the parent');
+    // the parent's campaign made no conversation of the parent (issue 27 item 6: its recipients are
+    // lean while the parent has no listed conversation with them), and none of the child's
+    expect(store.conversations.byPeer(a, PHONE)).toBeNull();
     expect(store.conversations.list(a).items).toEqual([]);
     expect(store.conversations.list(b).items.map((c) => c.id)).toEqual([cb?.id]);
-    // a reply to the parent lists the parent's conversation, and only it
+    // a reply to the parent lists the parent's conversation, and only it, with the campaign above it
     store.conversations.storeInbound(a, reply(PHONE, 'STOP', Date.now() + 1_000), 'x:9');
+    const pa = store.conversations.byPeer(a, PHONE);
     expect(store.conversations.list(a).items.map((c) => c.id)).toEqual([pa?.id]);
+    expect(
+      store.conversations
+        .thread(a, { conversationId: pa?.id ?? 0 })
+        .items.map((m) => [m.direction, m.text])
+        .reverse(),
+    ).toEqual([
+      ['out', 'campaign of the parent'],
+      ['in', 'STOP'],
+    ]);
     expect(store.conversations.byPeer(b, PHONE)?.unreadCount).toBe(0);
+    expect(store.conversations.thread(b, { conversationId: cb?.id ?? 0 }).items).toHaveLength(1);
   });
 });
 

@@ -35,52 +35,56 @@ interface Row {
 }
 
 describe('journaling a campaign in bulk', () => {
-  it('writes every recipient with its batch, position, conversation and search row', () => {
+  it('writes every recipient with its batch and position: lean, or a thread row with its search row when listed', () => {
     // 777: batches of 350, 350 and 77; statements of 50 rows with a remainder of 27.
     const list = numbers(777);
+    // Issue 27 item 6: three numbers have a listed conversation (one in each batch).
+    const repo = new ConversationsRepo(app);
+    const listedPeers = [list[5]!, list[400]!, list[776]!];
+    for (const p of listedPeers) repo.open('', p);
     const job = journal.createJob(list, TEXT, { normalized: true });
     expect(job).toMatchObject({ recipientCount: 777, batchCount: 3 });
-    const rows = app.db
-      .prepare(
-        `SELECT m.peer, m.conversation_id, m.batch_id, m.position, m.text, m.local, m.status, m.kind
-           FROM messages m JOIN outbox_batches b ON b.id = m.batch_id WHERE m.job_id = ? ORDER BY m.id`,
-      )
-      .all(job.id) as unknown as Row[];
-    expect(rows.map((r) => r.peer)).toEqual(list);
     const batches = journal.batches(job.id);
     expect(batches.map((b) => b.recipients.length)).toEqual([350, 350, 77]);
     expect(batches.flatMap((b) => b.recipients)).toEqual(list);
-    rows.forEach((r, i) => {
-      expect(r).toMatchObject({
-        batch_id: batches[Math.floor(i / 350)]!.id,
-        position: i % 350,
-        text: TEXT.text,
-        local: TEXT.replyTo,
-        status: 'pending',
-        kind: 'text',
-      });
+    const where = (peer: string) => ({
+      batch_id: batches[Math.floor(list.indexOf(peer) / 350)]!.id,
+      position: list.indexOf(peer) % 350,
+      text: TEXT.text,
+      status: 'pending',
     });
-    // One conversation per recipient, its own, not listed in the Inbox (issue 12).
-    const conversations = app.db
-      .prepare('SELECT id, peer, campaign_only, last_message_id FROM conversations ORDER BY id')
-      .all() as Array<{ id: number; peer: string; campaign_only: number; last_message_id: number }>;
-    expect(conversations.map((c) => c.peer)).toEqual(list);
-    expect(new Set(rows.map((r) => r.conversation_id)).size).toBe(777);
-    const byPeer = new Map(conversations.map((c) => [c.peer, c]));
-    for (const r of rows) expect(byPeer.get(r.peer)?.id).toBe(r.conversation_id);
-    expect(conversations.every((c) => c.campaign_only === 1 && c.last_message_id !== null)).toBe(true);
-    expect(new ConversationsRepo(app).list('').items).toEqual([]);
-    // Every message has its full-text row (the trigger runs for each row of a statement).
+    // The listed numbers: a `messages` row in their conversation, with its full-text row.
+    const rows = app.db
+      .prepare(
+        `SELECT m.peer, m.conversation_id, m.batch_id, m.position, m.text, m.local, m.status, m.kind
+           FROM messages m WHERE m.job_id = ? ORDER BY m.id`,
+      )
+      .all(job.id) as unknown as Row[];
+    expect(rows.map((r) => r.peer)).toEqual(listedPeers);
+    for (const r of rows) {
+      expect(r).toMatchObject({ ...where(r.peer), local: TEXT.replyTo, kind: 'text' });
+      expect(repo.byPeer('', r.peer)?.id).toBe(r.conversation_id);
+      expect(repo.byPeer('', r.peer)?.lastMessage).toMatchObject({ status: 'pending', text: TEXT.text });
+    }
     expect(new SearchRepo(app).search('', 'cafe').messages.length).toBeGreaterThan(0);
     expect(
       (
         app.db
           .prepare("SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'quarterly'")
-          .get() as {
-          n: number;
-        }
+          .get() as { n: number }
       ).n,
-    ).toBe(777);
+    ).toBe(3);
+    // The others: one lean row each (batch, position, number, text, job, account), no conversation.
+    const lean = app.db
+      .prepare(
+        'SELECT peer, batch_id, position, text, status, job_id, account_id FROM outbox_recipients ORDER BY batch_id, position',
+      )
+      .all() as unknown as Array<Row & { job_id: number; account_id: string }>;
+    expect(lean.map((r) => r.peer)).toEqual(list.filter((p) => !listedPeers.includes(p)));
+    for (const r of lean) expect(r).toMatchObject({ ...where(r.peer), job_id: job.id, account_id: '' });
+    const conversations = app.db.prepare('SELECT peer, campaign_only FROM conversations ORDER BY id').all();
+    expect(conversations).toEqual(listedPeers.map((peer) => ({ peer, campaign_only: 0 })));
+    expect(journal.recipients(job.id).map((r) => r.to)).toEqual(list);
   });
 
   it('leaves a listed conversation listed and brings its last message up to date', () => {

@@ -22,6 +22,8 @@ const numbers = (n: number, from = 0) =>
 describe('outbox journal', () => {
   it('journals every recipient before sending: normalised, de-duplicated, in batches of at most 350', () => {
     const list = [...numbers(800), '+44 7700 900000', '07700 900001'];
+    // One number has a listed conversation (issue 27 item 6: its thread shows the send).
+    new ConversationsRepo(app).open('', '447700900005');
     const job = journal.createJob(list, TEXT);
     expect(job).toMatchObject({ recipientCount: 800, batchCount: 3, resendOf: null, content: TEXT });
     expect(job.counts.pending).toBe(800);
@@ -29,9 +31,11 @@ describe('outbox journal', () => {
     expect(batches.map((b) => b.recipients.length)).toEqual([LIMITS.maxRecipientsPerRequest, 350, 100]);
     expect(batches.every((b) => b.state === 'pending')).toBe(true);
     expect(batches.flatMap((b) => b.recipients)).toEqual(numbers(800));
-    // Each recipient's message already shows in its conversation as pending.
+    // A listed number's message already shows in its conversation as pending; the others are
+    // lean (issue 27 item 6): no conversation is made for them.
     const conv = new ConversationsRepo(app).byPeer('', '447700900005');
     expect(conv?.lastMessage).toMatchObject({ direction: 'out', text: TEXT.text, status: 'pending' });
+    expect(new ConversationsRepo(app).byPeer('', '447700900006')).toBeNull();
   });
 
   it('writes nothing when any recipient is invalid, and says which', () => {

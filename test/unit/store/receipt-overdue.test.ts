@@ -32,6 +32,8 @@ describe('receipt overdue', () => {
     ]);
     // Rows are read against the wall clock: move the send back in time.
     app.db.prepare('UPDATE messages SET sent_at = sent_at - ?').run(RECEIPT_OVERDUE_MS + 1000);
+    // (a send to many's recipients without a listed conversation are lean: issue 27 item 6)
+    app.db.prepare('UPDATE outbox_recipients SET sent_at = sent_at - ?').run(RECEIPT_OVERDUE_MS + 1000);
     expect(overdue()[0]).toEqual(['447700900123', 'accepted', true]);
     expect(overdue()[1]?.[2]).toBe(false);
     journal.recordReceipt({ messageIdentifier: 'A1', report: '0' });

@@ -132,10 +132,23 @@ describe('search', () => {
   it('shows a send to many recipients once, not once per recipient', () => {
     const journal = new OutboxJournal(app);
     const to = Array.from({ length: 120 }, (_, i) => `447700900${String(300 + i).padStart(3, '0')}`);
+    // Numbers with a listed conversation: their threads show the send (issue 27 item 6).
+    for (const n of to) conversations.open('', n);
     journal.createJob(to, { kind: 'text', text: 'Quarterly newsletter is out' });
     journal.createJob(to.slice(0, 2), { kind: 'text', text: 'Newsletter correction' });
     const hits = search.search('', 'newsletter').messages;
     expect(hits.map((h) => h.message.text)).toEqual(['Newsletter correction', 'Quarterly newsletter is out']);
+  });
+
+  it('finds a send to many numbers without a listed conversation in History, not in search (issue 27 item 6)', () => {
+    const journal = new OutboxJournal(app);
+    const to = ['447700900501', '447700900502'];
+    const job = journal.createJob(to, { kind: 'text', text: 'Spring sale starts today' });
+    expect(search.search('', 'spring').messages).toEqual([]);
+    expect(journal.recipients(job.id).map((r) => r.to)).toEqual(to);
+    // Once a number writes, its thread shows the send, and search finds it there.
+    conversations.storeInbound('', { from: to[0]!, to: '447700900999', text: 'STOP', timestamp: 'x' });
+    expect(search.search('', 'spring').messages.map((h) => h.message.peer)).toEqual([to[0]]);
   });
 
   it('labels a rich message in its thread, its preview and search, and finds it by its label (issue 26)', () => {

@@ -71,7 +71,17 @@ describe('why an outcome is unknown', () => {
       cpSync(all, older, { recursive: true });
       for (const f of readdirSync(older)) if (Number(f.slice(0, 3)) >= 46) rmSync(join(older, f));
       const before = openAppDb(t.file, { migrationsDir: older });
-      const job = new OutboxJournal(before, { batchSize: 1 }).createJob(numbers(3), TEXT);
+      // Written as that schema's journal wrote a job of three batches (the journal of today writes
+      // columns of later migrations: outbox_jobs.label, 055).
+      const job = before.db
+        .prepare(
+          "INSERT INTO outbox_jobs (created_at, kind, text, content) VALUES (?, 'text', ?, ?) RETURNING id",
+        )
+        .get(Date.now(), TEXT.text, JSON.stringify(TEXT)) as { id: number };
+      for (const seq of [1, 2, 3])
+        before.db
+          .prepare("INSERT INTO outbox_batches (job_id, seq, state, created_at) VALUES (?, ?, 'pending', ?)")
+          .run(job.id, seq, Date.now());
       const set = before.db.prepare("UPDATE outbox_batches SET state = 'unknown', reason = ? WHERE id = ?");
       const ids = (
         before.db.prepare('SELECT id FROM outbox_batches ORDER BY id').all() as { id: number }[]

@@ -1,0 +1,137 @@
+// Issue 27 item 6: the journal's lean recipients (migration 055, `outbox_recipients`). A send to many
+// keeps each recipient whose number has no listed conversation of the job's account here, one row of
+// one b-tree keyed (batch, position), instead of a `messages` row (six indexes, an FTS row, the
+// conversation trigger) and a campaign-only conversation. A batch's recipients are its `messages`
+// rows and its rows here, ordered by position (one SendTo list); every state the journal writes is
+// written to both (./outbox-journal.ts). When the number's conversation is listed (a reply, a
+// message to it alone) the triggers of migration 055 move its rows into `messages` as thread rows.
+//
+// What a lean recipient looks like where a message is shown (History's `history.messages`, a
+// receipt's 'inbox:receipt' event): a MessageRecord read through LEAN_COLUMNS, with no conversation
+// (conversationId 0: no conversation has that id) and an id of its own, LEAN_ID_BASE + batch × 2^20 +
+// position: above any `messages` id (they count up from 1) and never negative (negative ids are other
+// desks' shared rows in office mode, issue 28), stable while the row is lean. A batch holds at most
+// 2^20 positions (a batch is one request of ≤ LIMITS.maxRecipientsPerRequest numbers; the skipped
+// opted-out recipients of a job, moved to one batch, would need a job of over a million numbers).
+import type { DatabaseSync } from 'node:sqlite';
+import { stmt } from '../../storage/sqlite.ts';
+import { rowAs, rowsAs } from './rows.ts';
+import type { MessageRow } from './rows.ts';
+
+/** 2^52: a lean recipient's MessageRecord id is this plus batch × 2^20 plus position. */
+export const LEAN_ID_BASE = 2 ** 52;
+export const LEAN_ID_SQL = `(${LEAN_ID_BASE} + r.batch_id * 1048576 + r.position)`;
+
+/** The lean recipient (batch, position) a MessageRecord id names, or null for a `messages` id. */
+export function leanKey(id: number): { batchId: number; position: number } | null {
+  if (!Number.isSafeInteger(id) || id < LEAN_ID_BASE) return null;
+  const rest = id - LEAN_ID_BASE;
+  return { batchId: Math.floor(rest / 1048576), position: rest % 1048576 };
+}
+
+/**
+ * The columns of rows.ts's MESSAGE_COLUMNS read from a lean recipient `r` and its job `j` (LEAN_FROM):
+ * what its thread row would be (the same values the triggers of migration 055 write when it moves).
+ */
+export const LEAN_COLUMNS =
+  `${LEAN_ID_SQL} AS id, 0 AS conversation_id, 'out' AS direction, j.kind AS kind, r.peer AS peer, ` +
+  `j.content ->> '$.replyTo' AS local, r.text AS text, j.created_at AS created_at, r.status AS status, ` +
+  'r.job_id AS job_id, r.batch_id AS batch_id, r.position AS position, r.message_identifier AS message_identifier, ' +
+  'r.report AS report, r.report_text AS report_text, r.classification AS classification, r.sent_at AS sent_at, ' +
+  'r.answered_at AS answered_at, r.receipt_report AS receipt_report, r.receipt_at AS receipt_at, ' +
+  'NULL AS sent_timestamp, NULL AS gateway_id, NULL AS dedupe_key, 1 AS read, r.automatic AS automatic, ' +
+  'j.label AS label';
+export const LEAN_FROM = 'outbox_recipients r JOIN outbox_jobs j ON j.id = r.job_id';
+
+/**
+ * A batch's lean recipients journaled 'pending' in one statement: `peers` is the batch's SendTo
+ * list in order, null where the recipient is a `messages` row instead (its number is listed).
+ */
+export function insertLeanRecipients(
+  db: DatabaseSync,
+  row: { jobId: number; batchId: number; account: string; text: string },
+  peers: ReadonlyArray<string | null>,
+): void {
+  stmt(
+    db,
+    `INSERT INTO outbox_recipients (batch_id, position, job_id, account_id, peer, text, status)
+     SELECT ?1, j.key, ?2, ?3, j.value, ?4, 'pending' FROM json_each(?5) j WHERE j.value IS NOT NULL`,
+  ).run(row.batchId, row.jobId, row.account, row.text, JSON.stringify(peers));
+}
+
+/** The batch's lean recipients set to `status` with the reason and time (unknown, rejected). */
+export function closeLeanBatch(
+  db: DatabaseSync,
+  batchId: number,
+  status: string,
+  reason: string,
+  at: number,
+): void {
+  stmt(
+    db,
+    'UPDATE outbox_recipients SET status = ?, report_text = ?, answered_at = ? WHERE batch_id = ?',
+  ).run(status, reason, at, batchId);
+}
+
+/** One recipient's answer as recordResults stores it. */
+export type LeanResult = [
+  position: number,
+  status: string,
+  messageIdentifier: string | null,
+  report: string | null,
+  reportText: string | null,
+  classification: string | null,
+];
+
+/**
+ * The answers of a batch's lean recipients in one statement (a statement per row cost ~3 µs each in
+ * node:sqlite, most of it the call; json_each reads the list in SQLite).
+ */
+export function storeLeanResults(
+  db: DatabaseSync,
+  batchId: number,
+  at: number,
+  results: readonly LeanResult[],
+): void {
+  if (results.length === 0) return;
+  stmt(
+    db,
+    `UPDATE outbox_recipients AS r SET status = v.value ->> 1, message_identifier = v.value ->> 2,
+            report = v.value ->> 3, report_text = v.value ->> 4, classification = v.value ->> 5, answered_at = ?1
+       FROM json_each(?3) v WHERE r.batch_id = ?2 AND r.position = v.value ->> 0`,
+  ).run(at, batchId, JSON.stringify(results));
+}
+
+/** The newest lean recipient with this MessageIdentifier: its key, or undefined. */
+export function leanByIdentifier(
+  db: DatabaseSync,
+  messageIdentifier: string,
+): { batch_id: number; position: number } | undefined {
+  return rowAs<{ batch_id: number; position: number }>(
+    stmt(
+      db,
+      'SELECT batch_id, position FROM outbox_recipients WHERE message_identifier = ? ORDER BY batch_id DESC LIMIT 1',
+    ).get(messageIdentifier),
+  );
+}
+
+/** A lean recipient as a message row (LEAN_COLUMNS), or undefined. */
+export function leanMessage(db: DatabaseSync, batchId: number, position: number): MessageRow | undefined {
+  return rowAs<MessageRow>(
+    stmt(db, `SELECT ${LEAN_COLUMNS} FROM ${LEAN_FROM} WHERE r.batch_id = ? AND r.position = ?`).get(
+      batchId,
+      position,
+    ),
+  );
+}
+
+/** A job's lean recipients' counts by status. */
+export function leanCounts(db: DatabaseSync, jobId: number): Array<{ status: string; n: number }> {
+  return rowsAs<{ status: string; n: number }>(
+    stmt(
+      db,
+      `SELECT r.status, count(*) AS n FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
+        WHERE b.job_id = ? GROUP BY r.status`,
+    ).all(jobId),
+  );
+}

@@ -1,0 +1,81 @@
+// "Continue sending" (issue 12) on the outbox journal (./outbox-journal.ts, which calls it: the
+// journal writes every batch state, issue 27): the recipients of a job's pending batches that opted
+// out since it was journaled are never requested. Split from the journal by size.
+import type { AppDb } from './db.ts';
+import { StoreError } from './errors.ts';
+import { rowAs, rowsAs } from './rows.ts';
+import { stmt } from '../../storage/sqlite.ts';
+
+export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
+
+/** Splits numbers into those that may be sent to and those on the opt-out list. */
+export type OptedOut = (numbers: readonly string[]) => { kept: string[]; skipped: string[] };
+
+/**
+ * Recipients of the job's pending batches on `isOptedOut` are never requested. A batch left with
+ * only such recipients becomes 'rejected' (one with Cc/Bcc stays pending for them); otherwise they
+ * move to a new 'rejected' batch of the same job (a batch's rows stay its SendTo list). Returns how
+ * many. Lean recipients (issue 27 item 6, ./outbox-lean.ts) are moved by their key (batch, position).
+ */
+export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: OptedOut, now: number): number {
+  return app.transaction(() => {
+    const pending = rowsAs<{ id: number; extra_fields: string | null }>(
+      app.db
+        .prepare(
+          "SELECT id, extra_fields FROM outbox_batches WHERE job_id = ? AND state = 'pending' ORDER BY seq",
+        )
+        .all(jobId),
+    );
+    // A lean recipient (id null, ./outbox-lean.ts) is rejected and moved by its key (batch, position).
+    const peersOf = stmt(
+      app.db,
+      `SELECT id, position, peer FROM messages WHERE batch_id = ?1
+         UNION ALL SELECT NULL, position, peer FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`,
+    );
+    const reject = app.db.prepare(
+      "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ?, batch_id = ?, position = ? WHERE id = ?",
+    );
+    const rejectLean = app.db.prepare(
+      `UPDATE outbox_recipients SET status = 'rejected', report_text = ?, answered_at = ?, batch_id = ?, position = ?
+          WHERE batch_id = ? AND position = ?`,
+    );
+    let skippedTotal = 0;
+    let newBatch: number | null = null;
+    let newPosition = 0;
+    for (const b of pending) {
+      const rows = rowsAs<{ id: number | null; position: number; peer: string }>(peersOf.all(b.id));
+      const skipped = new Set(isOptedOut(rows.map((r) => r.peer)).skipped);
+      if (skipped.size === 0) continue;
+      const out = rows.filter((r) => skipped.has(r.peer));
+      skippedTotal += out.length;
+      // Issue 16: a batch that also carries Cc/Bcc stays pending for them, without its numbers.
+      const whole = out.length === rows.length && b.extra_fields === null;
+      if (whole)
+        app.db
+          .prepare("UPDATE outbox_batches SET state = 'rejected', finished_at = ?, reason = ? WHERE id = ?")
+          .run(now, OPTED_OUT_REASON, b.id);
+      else if (newBatch === null) {
+        const seq =
+          (rowAs<{ s: number }>(
+            app.db.prepare('SELECT max(seq) AS s FROM outbox_batches WHERE job_id = ?').get(jobId),
+          )?.s ?? 0) + 1;
+        newBatch =
+          rowAs<{ id: number }>(
+            app.db
+              .prepare(
+                "INSERT INTO outbox_batches (job_id, seq, state, created_at, finished_at, reason) VALUES (?, ?, 'rejected', ?, ?, ?) RETURNING id",
+              )
+              .get(jobId, seq, now, now, OPTED_OUT_REASON),
+          )?.id ?? null;
+        if (newBatch === null) throw new StoreError('invalid-state', 'the skipped batch was not journaled');
+      }
+      for (const r of out) {
+        // Rejected where it is (the whole batch), else moved to the new 'rejected' batch.
+        const [batch, position] = whole || newBatch === null ? [b.id, r.position] : [newBatch, newPosition++];
+        if (r.id === null) rejectLean.run(OPTED_OUT_REASON, now, batch, position, b.id, r.position);
+        else reject.run(OPTED_OUT_REASON, now, batch, position, r.id);
+      }
+    }
+    return skippedTotal;
+  });
+}

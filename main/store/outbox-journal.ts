@@ -21,6 +21,7 @@ import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
+import { toBatch } from './rows.ts';
 import type { BatchRow } from './rows.ts';
 import { OutboxJobs, peerOf } from './outbox-jobs.ts';
 import { toOutcome } from './outbox-reads.ts';
@@ -73,7 +74,20 @@ export function statusOfReport(report: string): OutboundStatus {
   }
 }
 
+/** A batch's recipient as the journal answers it: a `messages` row (its id) or a lean one (id null). */
+interface Recipient {
+  id: number | null;
+  position: number;
+  peer: string;
+  sent_at: number | null;
+}
+
+const BATCH_RECIPIENTS = `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
+  UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`;
+
 export class OutboxJournal extends OutboxJobs {
+  /** The batches this journal claimed and has not answered yet, with their recipients. */
+  readonly #claimed = new Map<number, { recipients: Recipient[]; inMessages: number }>();
   constructor(app: AppDb, options: OutboxJournalOptions = {}) {
     super(app, options);
     holdRunLock(app.file, RUN_ID);
@@ -138,7 +152,14 @@ export class OutboxJournal extends OutboxJobs {
         this.app.db,
         "UPDATE outbox_recipients SET status = 'sending', sent_at = ? WHERE batch_id = ?",
       ).run(now, batchId);
-      return this.toBatch(row);
+      // Its recipients, read once: recordResults takes them from here (issue 27 item 6).
+      const recipients = rowsAs<Recipient>(stmt(this.app.db, BATCH_RECIPIENTS).all(batchId));
+      const inMessages = recipients.filter((r) => r.id !== null).length;
+      this.#claimed.set(batchId, { recipients, inMessages });
+      return toBatch(
+        row,
+        recipients.map((r) => r.peer),
+      );
     });
   }
 
@@ -199,19 +220,14 @@ export class OutboxJournal extends OutboxJobs {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'record its results');
       // A lean recipient (id null) is answered with the others in one statement (storeLeanResults).
-      const recipients = rowsAs<{
-        id: number | null;
-        position: number;
-        peer: string;
-        sent_at: number | null;
-      }>(
-        stmt(
-          this.app.db,
-          `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
-           UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1
-           ORDER BY position`,
-        ).all(batchId),
-      );
+      // Its recipients as markSending read them, unless some moved into `messages` since (a reply:
+      // migration 055's triggers; rows never move the other way), or another run claimed it.
+      const claimed = this.#claimed.get(batchId);
+      this.#claimed.delete(batchId);
+      const recipients =
+        claimed !== undefined && this.#inMessages(batchId) === claimed.inMessages
+          ? claimed.recipients
+          : rowsAs<Recipient>(stmt(this.app.db, BATCH_RECIPIENTS).all(batchId));
       const lean: LeanResult[] = [];
       const byTo = new Map<string, RecipientResult>();
       const positional = results.some((r) => r.to === undefined);
@@ -232,7 +248,7 @@ export class OutboxJournal extends OutboxJobs {
       // have reached a row before its MessageIdentifier is written here; an early one is applied below.
       const outcomes: RecipientOutcome[] = [];
       const written = (
-        m: { id: number | null; position: number; peer: string; sent_at: number | null },
+        m: Recipient,
         status: OutboundStatus,
         messageIdentifier: string | null,
         report: string | null,
@@ -308,6 +324,7 @@ export class OutboxJournal extends OutboxJobs {
   markUnknown(batchId: number, reason: string, cause: UnknownCause = 'failed'): OutboxBatch {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'mark it unknown');
+      this.#claimed.delete(batchId);
       const now = this.clock();
       this.app.db
         .prepare(
@@ -344,6 +361,7 @@ export class OutboxJournal extends OutboxJobs {
       // A batch whose answer was held (issue 15) was answered: its results are stored, not lost.
       const unknown: number[] = [];
       for (const r of orphans) {
+        this.#claimed.delete(r.id); // another run's: its recipients are read as they are now
         if (r.answer !== null) this.recordResults(r.id, JSON.parse(r.answer) as RecipientResult[]);
         else {
           this.markUnknown(r.id, options.reason ?? CRASH_REASON, 'app-stopped');
@@ -407,6 +425,7 @@ export class OutboxJournal extends OutboxJobs {
         .run(now, reason, batchId).changes;
       if (Number(changed) === 0)
         throw new StoreError('invalid-state', `outbox batch ${batchId} is not being sent: not refused`);
+      this.#claimed.delete(batchId);
       app.db
         .prepare(
           "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
@@ -447,6 +466,15 @@ export class OutboxJournal extends OutboxJobs {
     )
       // Issue 25: answered, yet no recipient's outcome is known: the gateway gave no result for them.
       .run(state, now, reason, state === 'unknown' ? 'no-result' : null, batchId);
+  }
+
+  /** How many of the batch's recipients are `messages` rows (served by the index messages_batch). */
+  #inMessages(batchId: number): number {
+    return (
+      rowAs<{ n: number }>(
+        stmt(this.app.db, 'SELECT count(*) AS n FROM messages WHERE batch_id = ?').get(batchId),
+      )?.n ?? 0
+    );
   }
 
   #mustState(batchId: number, state: OutboxBatch['state'], action: string): BatchRow {

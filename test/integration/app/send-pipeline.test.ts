@@ -45,7 +45,8 @@ describe('the sending loop', () => {
     cleanups.push(async () => db.close());
     const journal = db.prepare(
       `SELECT b.seq, b.state, b.answer IS NOT NULL AS held,
-              (SELECT count(*) FROM messages m WHERE m.batch_id = b.id AND m.report IS NOT NULL) AS stored
+              (SELECT count(*) FROM messages m WHERE m.batch_id = b.id AND m.report IS NOT NULL) +
+              (SELECT count(*) FROM outbox_recipients r WHERE r.batch_id = b.id AND r.report IS NOT NULL) AS stored
          FROM outbox_batches b ORDER BY b.seq`,
     );
     const atRequest: Journaled[][] = [];

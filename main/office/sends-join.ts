@@ -10,9 +10,9 @@ import { queueLean } from './sends-lean.ts';
 
 /**
  * This desk's sends of `accountId` after job `afterJob` up to `untilJob`, oldest first, at most `jobs`
- * of them, queued: each outbound message (`messages` or lean) and each book / Cc/Bcc batch. Another desk's sends kept here
- * have neither: none of them is queued. The last job queued, or null when there was none. Call inside
- * a transaction.
+ * of them, queued: each outbound message (a `messages` row or a lean one, sends-lean.ts) and each
+ * book / Cc/Bcc batch. Another desk's sends kept here have neither: none of them is queued. The last
+ * job queued, or null when there was none. Call inside a transaction.
  */
 export function queueExisting(
   app: AppDb,

@@ -5,7 +5,7 @@
 import type { AppDb } from './db.ts';
 import { MESSAGE_COLUMNS, rowsAs, toMessage } from './rows.ts';
 import type { MessageRow } from './rows.ts';
-import { LEAN_COLUMNS, LEAN_FROM, LEAN_ID_SQL } from './outbox-lean.ts';
+import { LEAN_COLUMNS, LEAN_ID_SQL } from './outbox-lean.ts';
 import type { HistoryFilter, MessageRecord, Page, ThreadCursor } from '../../domain/index.ts';
 
 export function outboundHistory(
@@ -18,9 +18,14 @@ export function outboundHistory(
     "m.direction = 'out'",
     'm.conversation_id IN (SELECT id FROM conversations WHERE account_id = ?)',
   ];
-  const lean = ['r.account_id = ?'];
+  // The lean rows are read from the account's jobs newest first (outbox_jobs_account_time), so a page
+  // stops early; a job of no account ('') has account_id NULL.
+  const lean = [
+    account === '' ? "(j.account_id IS NULL OR j.account_id = '')" : 'j.account_id = ?',
+    'r.account_id = ?',
+  ];
   const params: Array<string | number> = [account];
-  const leanParams: Array<string | number> = [account];
+  const leanParams: Array<string | number> = account === '' ? [account] : [account, account];
   const statuses = args.filter?.status === undefined ? [] : [args.filter.status].flat();
   if (statuses.length > 0) {
     const list = statuses.map(() => '?').join(', ');
@@ -35,7 +40,7 @@ export function outboundHistory(
   }
   if (args.filter?.jobId !== undefined) {
     where.push('m.job_id = ?');
-    lean.push('r.batch_id IN (SELECT id FROM outbox_batches WHERE job_id = ?)');
+    lean.push('j.id = ?');
     params.push(args.filter.jobId);
     leanParams.push(args.filter.jobId);
   }
@@ -52,10 +57,13 @@ export function outboundHistory(
         `SELECT * FROM (
            SELECT * FROM (SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')}
                            ORDER BY m.created_at DESC, m.id DESC LIMIT ?)
-           UNION ALL SELECT ${LEAN_COLUMNS} FROM ${LEAN_FROM} WHERE ${lean.join(' AND ')})
+           UNION ALL
+           SELECT * FROM (SELECT ${LEAN_COLUMNS} FROM outbox_jobs j CROSS JOIN outbox_batches b CROSS JOIN outbox_recipients r
+                           WHERE b.job_id = j.id AND r.batch_id = b.id AND ${lean.join(' AND ')}
+                           ORDER BY j.created_at DESC, id DESC LIMIT ?))
           ORDER BY created_at DESC, id DESC LIMIT ?`,
       )
-      .all(...params, limit + 1, ...leanParams, limit + 1),
+      .all(...params, limit + 1, ...leanParams, limit + 1, limit + 1),
   );
   const items = rows.slice(0, limit).map(toMessage);
   const last = items[items.length - 1];

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppDb } from '../../../main/store/db.ts';
 import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
+import { AccountsRepo } from '../../../main/store/accounts.ts';
 import { readCampaign } from '../../../main/store/outbox-campaigns.ts';
 import { LEAN_ID_BASE, leanKey } from '../../../main/store/outbox-lean.ts';
 import type { OutboxContent } from '../../../domain/index.ts';
@@ -100,6 +101,34 @@ describe('a send to many with lean recipients', () => {
       cursor = page.next;
     } while (cursor);
     expect(seen.sort()).toEqual([LISTED, LEAN, OTHER]);
+  });
+
+  it("lists an account's lean recipients in its History only, newest send first, page by page", () => {
+    const conversations = new ConversationsRepo(app);
+    const accounts = new AccountsRepo(app);
+    const [one, two] = ['one', 'two'].map(
+      (username) => accounts.save({ username, primaryUrl: 'https://gw.example.com' }).id,
+    );
+    const clock = { now: 1_000 };
+    const timed = new OutboxJournal(app, { now: () => clock.now });
+    const first = timed.createJob([LEAN, OTHER], TEXT, { accountId: one! });
+    clock.now = 2_000;
+    const second = timed.createJob([LEAN, OTHER], { kind: 'text', text: 'Reminder' }, { accountId: one! });
+    timed.createJob([LEAN, OTHER], TEXT, { accountId: two! });
+    expect(leanRows()).toHaveLength(6);
+    const pages: number[][] = [];
+    let cursor = null;
+    do {
+      const page = conversations.history(one!, { cursor, limit: 3 });
+      pages.push(page.items.map((m) => m.jobId ?? 0));
+      cursor = page.next;
+    } while (cursor);
+    expect(pages).toEqual([[second.id, second.id, first.id], [first.id]]);
+    expect(conversations.history(one!, { filter: { jobId: first.id } }).items.map((m) => m.peer)).toEqual([
+      OTHER,
+      LEAN,
+    ]);
+    expect(conversations.history('acc-3').items).toEqual([]);
   });
 
   it('moves a lean number into its thread, status and receipt kept, when it replies', () => {

@@ -7,7 +7,7 @@
 // listed: migration 055's triggers delete it here and insert it there in one statement) is queued by
 // its new message id through the `messages` trigger, with a higher seq: written to the office database
 // as the same recipient (a send's recipient there is its send and number), its state as it was, never
-// as a new one; the lean key queued before it then names no row and is dropped.
+// as a new one; the lean key queued before it then names that thread row, given once (recipientStates).
 //
 // A recipient's place among its send's is `recipientOrder` (the batch's seq in the job, then the
 // position in the batch) for both tables, so another desk lists a send's recipients in the order the
@@ -81,8 +81,11 @@ export const changeKey = (c: {
 
 /**
  * The states of the recipients `keys` name (changeKey), as they are now: the `messages` rows by id,
- * the lean rows by (batch_id, position). A lean key whose row has moved into `messages` (or was
- * deleted with its send) names nothing: its message id was queued when it moved.
+ * the lean rows by (batch_id, position). A lean key whose row has moved into `messages` names its
+ * thread row (it keeps its batch and position): its message id was queued when it moved if this
+ * connection moved it, not if another one did (`messenger inbox` storing a reply: no TEMP trigger
+ * there); a message whose id is among `keys` too is given once. A key of a row deleted with its send
+ * names nothing.
  */
 export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientState[] {
   const ids: number[] = [];
@@ -119,6 +122,25 @@ export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientSt
              JOIN outbox_batches b ON b.id = r.batch_id`,
         ).all(JSON.stringify(lean)),
       ),
+    );
+  const found = new Set(states.map((s) => s.key));
+  const queued = new Set(ids);
+  const moved = lean.filter(([b, p]) => !found.has(`r${b}:${p}`));
+  if (moved.length > 0)
+    states.push(
+      ...rowsAs<RecipientState & { id: number }>(
+        stmt(
+          app.db,
+          `SELECT 'r' || m.batch_id || ':' || m.position AS key, m.id, m.job_id, ${stateOf('m')},
+                  ${recipientOrder('b.seq', 'm.position', 'm.id')} AS place
+             FROM json_each(?) AS k
+             CROSS JOIN messages m ON m.batch_id = k.value ->> 0 AND m.position = k.value ->> 1
+             JOIN outbox_batches b ON b.id = m.batch_id
+            WHERE m.direction = 'out' AND m.job_id IS NOT NULL`,
+        ).all(JSON.stringify(moved)),
+      )
+        .filter((m) => !queued.has(m.id))
+        .map(({ id: _id, ...state }) => state),
     );
   return states;
 }

@@ -11,7 +11,8 @@
 //
 // A recipient's place among its send's is `recipientOrder` (the batch's seq in the job, then the
 // position in the batch) for both tables, so another desk lists a send's recipients in the order the
-// sending desk does whichever table holds each.
+// sending desk does whichever table holds each (a send journaled before app migration 057 keeps its
+// message ids, its places as they were shared).
 import type { AppDb } from '../store/db.ts';
 import { rowAs, rowsAs } from '../store/rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
@@ -88,6 +89,12 @@ export const changeKey = (c: {
  * names nothing.
  */
 export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientState[] {
+  // a send journaled before app migration 057 keeps its message ids as places (shared so before)
+  const before = Number(
+    rowAs<{ value: string }>(
+      stmt(app.db, "SELECT value FROM office_state WHERE key = 'send-places-by-batch-after-job'").get(),
+    )?.value ?? 0,
+  );
   const ids: number[] = [];
   const lean: Array<[number, number]> = [];
   for (const k of keys)
@@ -103,10 +110,11 @@ export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientSt
         stmt(
           app.db,
           `SELECT 'm' || m.id AS key, m.job_id, ${stateOf('m')},
-                  ${recipientOrder('b.seq', 'm.position', 'm.id')} AS place
-             FROM json_each(?) AS k CROSS JOIN messages m ON m.id = k.value
+                  CASE WHEN m.job_id <= ?2 THEN m.id ELSE ${recipientOrder('b.seq', 'm.position', 'm.id')} END
+                    AS place
+             FROM json_each(?1) AS k CROSS JOIN messages m ON m.id = k.value
              LEFT JOIN outbox_batches b ON b.id = m.batch_id`,
-        ).all(JSON.stringify(ids)),
+        ).all(JSON.stringify(ids), before),
       ),
     );
   if (lean.length > 0)

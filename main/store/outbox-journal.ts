@@ -19,9 +19,8 @@ import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { ReportGroup } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
-import { rowAs, rowsAs } from './rows.ts';
+import { rowAs, rowsAs, toBatch } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
-import { toBatch } from './rows.ts';
 import type { BatchRow } from './rows.ts';
 import { OutboxJobs, peerOf } from './outbox-jobs.ts';
 import { toOutcome } from './outbox-reads.ts';
@@ -88,6 +87,7 @@ const BATCH_RECIPIENTS = `SELECT id, position, peer, sent_at FROM messages WHERE
 export class OutboxJournal extends OutboxJobs {
   /** The batches this journal claimed and has not answered yet, with their recipients. */
   readonly #claimed = new Map<number, { recipients: Recipient[]; inMessages: number }>();
+
   constructor(app: AppDb, options: OutboxJournalOptions = {}) {
     super(app, options);
     holdRunLock(app.file, RUN_ID);
@@ -219,7 +219,7 @@ export class OutboxJournal extends OutboxJobs {
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
     return this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'record its results');
-      // A lean recipient (id null) is answered with the others in one statement (storeLeanResults).
+      // The lean recipients (id null) are answered together (storeLeanResults), the others row by row.
       // Its recipients as markSending read them, unless some moved into `messages` since (a reply:
       // migration 055's triggers; rows never move the other way), or another run claimed it.
       const claimed = this.#claimed.get(batchId);

@@ -19,3 +19,10 @@ INSERT INTO sqlite_sequence (name, seq)
   SELECT 'office_send_changes_057', seq FROM sqlite_sequence WHERE name = 'office_send_changes';
 DROP TABLE office_send_changes;
 ALTER TABLE office_send_changes_057 RENAME TO office_send_changes;
+
+-- A recipient's place among its send's, as shared (main/office/sends-lean.ts), was its message id; it
+-- is now its batch's seq and its position (the same for a lean row and a `messages` row). The sends
+-- journaled before keep their message ids, so a recipient of one shared before, changed later (a late
+-- receipt), keeps its place at the other desks.
+INSERT INTO office_state (key, value)
+  SELECT 'send-places-by-batch-after-job', coalesce(max(id), 0) FROM outbox_jobs;

@@ -216,6 +216,16 @@ describe('office mode: a send’s lean recipients shared', () => {
       const old = openAppDb(file, { migrationsDir: before });
       old.db.exec('INSERT INTO office_send_changes (message_id) VALUES (7), (8), (9)');
       old.db.exec('DELETE FROM office_send_changes WHERE message_id < 9');
+      // a send journaled (and shared) before: its recipients' places were their message ids
+      old.db.exec(`
+        INSERT INTO accounts (id, label, username, primary_url, created_at, updated_at)
+          VALUES ('acc', 'demo', 'demo', 'https://gw.example.com', 1, 1);
+        INSERT INTO outbox_jobs (id, created_at, kind, text, content, account_id)
+          VALUES (1, ${AT}, 'text', 'Old', '{"kind":"text","text":"Old"}', 'acc');
+        INSERT INTO outbox_batches (id, job_id, seq, state, created_at) VALUES (1, 1, 1, 'accepted', ${AT});
+        INSERT INTO conversations (id, account_id, peer, last_activity_at) VALUES (1, 'acc', '${ONE}', ${AT});
+        INSERT INTO messages (id, conversation_id, direction, kind, peer, text, created_at, status, job_id, batch_id,
+                              position, read) VALUES (41, 1, 'out', 'text', '${ONE}', 'Old', ${AT}, 'accepted', 1, 1, 0, 1);`);
       old.close();
       const now = openAppDb(file);
       try {
@@ -228,6 +238,23 @@ describe('office mode: a send’s lean recipients shared', () => {
         now.db.exec('INSERT INTO office_send_changes (message_id) VALUES (10)');
         expect(now.db.prepare('SELECT seq FROM office_send_changes').all()).toEqual([{ seq: 5 }]);
         expect(() => now.db.exec('INSERT INTO office_send_changes (batch_id) VALUES (4)')).toThrow(/CHECK/);
+        now.db.exec('DELETE FROM office_send_changes');
+        // the old send keeps its places; a send journaled now is placed by batch and position
+        const sends = new SendsLocal(now, 'desk-a');
+        sends.watchJournal();
+        now.db.exec("UPDATE messages SET status = 'delivered' WHERE id = 41");
+        const fresh = putLeanJob(now, {
+          accountId: 'acc',
+          at: AT + 1,
+          content: { kind: 'text', text: 'New' },
+          recipients: [{ peer: TWO }],
+        });
+        expect(fresh.jobId).toBe(2);
+        const page = sends.changes(100)!;
+        expect(page.byAccount.get('acc')!.recipients.map((r) => [r.peer, r.status, r.position])).toEqual([
+          [ONE, 'delivered', 41],
+          [TWO, 'accepted', 1_000_000],
+        ]);
       } finally {
         now.close();
       }

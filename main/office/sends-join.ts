@@ -6,12 +6,13 @@
 import type { AppDb } from '../store/db.ts';
 import { rowAs, rowsAs } from '../store/rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
+import { queueLean } from './sends-lean.ts';
 
 /**
  * This desk's sends of `accountId` after job `afterJob` up to `untilJob`, oldest first, at most `jobs`
- * of them, queued: each outbound message and each book / Cc/Bcc batch. Another desk's sends kept here
- * have neither: none of them is queued. The last job queued, or null when there was none. Call inside
- * a transaction.
+ * of them, queued: each outbound message (a `messages` row or a lean one, sends-lean.ts) and each
+ * book / Cc/Bcc batch. Another desk's sends kept here have neither: none of them is queued. The last
+ * job queued, or null when there was none. Call inside a transaction.
  */
 export function queueExisting(
   app: AppDb,
@@ -32,6 +33,8 @@ export function queueExisting(
     `INSERT INTO office_send_changes (message_id)
      SELECT id FROM messages WHERE job_id IN (SELECT value FROM json_each(?)) AND direction = 'out' ORDER BY id`,
   ).run(list);
+  // its recipients kept in the journal's lean table (app migration 055) too
+  queueLean(app, ids);
   stmt(
     db,
     `INSERT INTO office_batch_changes (batch_id)

@@ -5,6 +5,8 @@
 //   triggers on `messages`, created only when office mode starts (`watchJournal`), add a row for
 //   every outbound message the journal writes or changes, inside the journal's own transaction: the
 //   journal is not touched, a crash loses no change, and a desk of its own has no trigger at all.
+//   A send's recipients in the journal's lean table (app migration 055) are queued the same way, by
+//   their key (sends-lean.ts).
 // - the sends of other desks (office_sends, office_send_recipients): each a row of outbox_jobs with
 //   no batches and no messages. The journal claims, sends, continues and recovers batches only, so
 //   it can never send another desk's send; History, paging and the account scope list it like any.
@@ -38,6 +40,7 @@ import {
 import type { SharedBatch } from './sends-books.ts';
 import { mergeThread, type ThreadArgs } from './sends-thread.ts';
 import { mirrorConversations, newPeers } from './sends-conversations.ts';
+import { LEAN_TRIGGERS, WATCHED, changeKey, leanJobOf, recipientStates } from './sends-lean.ts';
 
 /** A recipient of a send as the office database keeps it. */
 export interface SharedRecipient {
@@ -88,13 +91,9 @@ export interface LocalChanges {
 export const sendUid = (desk: string, jobId: number, createdAt: number): string =>
   `${desk}:${jobId}:${createdAt}`;
 
-const WATCHED = 'status, message_identifier, report, report_text, classification, receipt_report, receipt_at';
-
-interface MessageState {
-  id: number;
-  job_id: number;
+/** A recipient of another desk's send as this desk keeps it (office_send_recipients). */
+interface SharedRow {
   peer: string;
-  text: string;
   status: string;
   message_identifier: string | null;
   report: string | null;
@@ -126,6 +125,7 @@ export class SendsLocal {
       CREATE TEMP TRIGGER IF NOT EXISTS office_send_changed AFTER UPDATE OF ${WATCHED} ON main.messages
         WHEN NEW.direction = 'out' AND NEW.job_id IS NOT NULL
         BEGIN INSERT INTO main.office_send_changes (message_id) VALUES (NEW.id); END;
+      ${LEAN_TRIGGERS}
       ${BOOK_TRIGGERS}`);
   }
 
@@ -150,21 +150,26 @@ export class SendsLocal {
    */
   changes(limit: number): LocalChanges | null {
     const db = this.#app.db;
-    const rows = rowsAs<{ seq: number; message_id: number }>(
-      stmt(db, 'SELECT seq, message_id FROM office_send_changes ORDER BY seq LIMIT ?').all(limit),
+    const rows = rowsAs<{
+      seq: number;
+      message_id: number | null;
+      batch_id: number | null;
+      position: number | null;
+    }>(
+      stmt(
+        db,
+        'SELECT seq, message_id, batch_id, position FROM office_send_changes ORDER BY seq LIMIT ?',
+      ).all(limit),
     );
     const books = bookChanges(this.#app, limit, this.#batchOf);
     const last = rows.at(-1);
     if (last === undefined && books === null) return null;
-    const version = new Map<number, number>();
-    for (const r of rows) version.set(r.message_id, r.seq);
-    const states = rowsAs<MessageState>(
-      stmt(
-        db,
-        `SELECT id, job_id, peer, text, status, message_identifier, report, report_text, classification,
-                receipt_report, receipt_at, sent_at
-           FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
-      ).all(JSON.stringify([...version.keys()])),
+    // each recipient once, as it is now, with its newest change's seq (a message id or a lean key)
+    const version = new Map<string, number>();
+    for (const r of rows) version.set(changeKey(r), r.seq);
+    // in each send's order (as the sending desk lists them)
+    const states = recipientStates(this.#app, version.keys()).sort(
+      (a, b) => a.job_id - b.job_id || a.place - b.place,
     );
     const jobIds = [
       ...new Set([...states.map((s) => s.job_id), ...(books?.batches ?? []).map((b) => b.batch.jobId)]),
@@ -207,7 +212,7 @@ export class SendsLocal {
       byAccount.get(job.account)?.recipients.push({
         sendUid: job.uid,
         peer: s.peer,
-        position: s.id,
+        position: s.place,
         status: s.status,
         messageIdentifier: s.message_identifier,
         report: s.report,
@@ -217,7 +222,7 @@ export class SendsLocal {
         receiptAt: s.receipt_at,
         sentAt: s.sent_at,
         text: s.text === job.text ? null : s.text,
-        version: version.get(s.id) ?? last?.seq ?? 0,
+        version: version.get(s.key) ?? last?.seq ?? 0,
       });
     }
     for (const { batch, version: v } of books?.batches ?? []) {
@@ -282,7 +287,10 @@ export class SendsLocal {
     );
   }
 
-  /** The job of this desk's outbound message with `messageIdentifier`, or null when it has none. */
+  /**
+   * The job of this desk's outbound message with `messageIdentifier` (a `messages` row or a lean
+   * recipient), or null when it has none.
+   */
   jobOfMessageIdentifier(messageIdentifier: string): number | null {
     return (
       rowAs<{ job_id: number }>(
@@ -290,7 +298,7 @@ export class SendsLocal {
           this.#app.db,
           "SELECT job_id FROM messages WHERE message_identifier = ? AND direction = 'out' AND job_id IS NOT NULL LIMIT 1",
         ).get(messageIdentifier),
-      )?.job_id ?? null
+      )?.job_id ?? leanJobOf(this.#app, messageIdentifier)
     );
   }
 
@@ -416,7 +424,7 @@ export class SendsLocal {
 
   /** Another desk's send's recipients, in its order. */
   recipients(jobId: number, now = Date.now()): RecipientOutcome[] {
-    return rowsAs<Omit<MessageState, 'id' | 'job_id'>>(
+    return rowsAs<SharedRow>(
       stmt(
         this.#app.db,
         `SELECT peer, status, message_identifier, report, report_text, classification, receipt_report,

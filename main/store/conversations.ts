@@ -240,6 +240,13 @@ export class ConversationsRepo {
   /** The conversation with `number` (normalised with the default country), created if there is none. */
   open(account: string, number: string): ConversationSummary {
     const id = this.ensure(account, peerKey(number, this.#defaultCountry));
+    // Issue 27 item 6: a send to many's recipients moved into a conversation just made (migration
+    // 055) are older than it; its newest is its last message, as a campaign-only conversation's was.
+    stmt(
+      this.#app.db,
+      `UPDATE conversations SET last_message_id = (SELECT m.id FROM messages m WHERE m.conversation_id = ?1
+              ORDER BY m.created_at DESC, m.id DESC LIMIT 1) WHERE id = ?1 AND last_message_id IS NULL`,
+    ).run(id);
     const found = this.get(id);
     if (!found) throw new StoreError('invalid-state', `could not open the conversation of ${number}`);
     return found;

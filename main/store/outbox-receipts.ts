@@ -41,7 +41,10 @@ export function recordReceipt(app: AppDb, receipt: DeliveryReceiptInput, now: nu
     const row = rowAs<{ id: number; batch_id: number | null }>(
       stmt(
         app.db,
-        `SELECT id, batch_id FROM messages WHERE message_identifier = ? AND direction = 'out' ORDER BY id DESC LIMIT 1`,
+        // By batch, newest first, as the lean rows below: a lean row moved into `messages` since (a
+        // reply) has a new id, greater than those of newer sends' rows (identifiers can come again).
+        `SELECT id, batch_id FROM messages WHERE message_identifier = ? AND direction = 'out'
+          ORDER BY batch_id DESC, id DESC LIMIT 1`,
       ).get(receipt.messageIdentifier),
     );
     const lean = leanByIdentifier(app.db, receipt.messageIdentifier);

@@ -3,6 +3,10 @@
 // fails, the first readable rowid after it is found by searching forward (a query for
 // "rowid >= x" fails while x falls on a damaged page and succeeds past it), and reading goes on
 // from there. The rows on damaged pages are lost; everything else is written as CSV (papaparse).
+// A send to many keeps the recipients that have no listed conversation in the journal's lean table
+// (outbox_recipients, migration 055: WITHOUT ROWID, keyed by batch and position), not in `messages`:
+// they are read the same way by that key and written with the messages (issue 27 item 6), their time
+// and ReplyTo their send's, so nothing a user sent is left out of the export.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -22,12 +26,38 @@ export interface SalvageResult {
 
 type Row = Record<string, unknown> & { _rid: number };
 
-/** Every readable row of `table` (columns `cols`), in rowid order; counts the damaged stretches. */
-function readTable(db: DatabaseSync, table: string, cols: string): { rows: Row[]; skipped: number } {
+/** How a table's rows are walked: by rowid, or by a WITHOUT ROWID table's two-integer key. */
+interface Walk {
+  /** The key of a row as one integer (`_rid`). */
+  key: string;
+  /** Rows after (`>`) or from (`>=`) the key `?1`. */
+  from: (op: '>' | '>=') => string;
+  order: string;
+}
+const BY_ROWID: Walk = { key: 'rowid', from: (op) => `rowid ${op} ?1`, order: 'rowid' };
+/** outbox_recipients by (batch_id, position): a batch holds at most LIMITS.maxRecipientsPerRequest. */
+const PER_BATCH = 1_000_000;
+const BY_BATCH: Walk = {
+  key: `batch_id * ${PER_BATCH} + position`,
+  // (a JS number may be bound as a REAL: the division made an integer one)
+  from: (op) =>
+    `(batch_id, position) ${op} (CAST(?1 AS INTEGER) / ${PER_BATCH}, CAST(?1 AS INTEGER) % ${PER_BATCH})`,
+  order: 'batch_id, position',
+};
+
+/** Every readable row of `table` (columns `cols`), in key order; counts the damaged stretches. */
+function readTable(
+  db: DatabaseSync,
+  table: string,
+  cols: string,
+  walk: Walk = BY_ROWID,
+): { rows: Row[]; skipped: number } {
   const page = db.prepare(
-    `SELECT rowid AS _rid, ${cols} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+    `SELECT ${walk.key} AS _rid, ${cols} FROM ${table} WHERE ${walk.from('>')} ORDER BY ${walk.order} LIMIT ?2`,
   );
-  const first = db.prepare(`SELECT rowid AS _rid FROM ${table} WHERE rowid >= ? ORDER BY rowid LIMIT 1`);
+  const first = db.prepare(
+    `SELECT ${walk.key} AS _rid FROM ${table} WHERE ${walk.from('>=')} ORDER BY ${walk.order} LIMIT 1`,
+  );
   const readable = (x: number): number | null | 'damaged' => {
     try {
       const r = first.get(x) as { _rid: number } | undefined;
@@ -38,7 +68,7 @@ function readTable(db: DatabaseSync, table: string, cols: string): { rows: Row[]
   };
   const rows: Row[] = [];
   let skipped = 0;
-  let after = Number.MIN_SAFE_INTEGER;
+  let after = walk === BY_ROWID ? Number.MIN_SAFE_INTEGER : -1;
   for (;;) {
     let batch: Row[];
     try {
@@ -139,9 +169,11 @@ export function salvageReadable(file: string, outDir: string): SalvageResult {
     for (const [table, cols, shape, key] of tables) {
       try {
         const { rows, skipped } = readTable(db, table, cols);
-        result[key] = rows.length;
         result.skipped += skipped;
-        writeFileSync(join(folder, `${table}.csv`), Papa.unparse(rows.map(shape)), { mode: 0o600 });
+        const out = rows.map(shape);
+        if (table === 'messages') out.push(...leanMessages(db, result));
+        result[key] = out.length;
+        writeFileSync(join(folder, `${table}.csv`), Papa.unparse(out), { mode: 0o600 });
       } catch (err) {
         result.problems.push(`${table}: ${(err as Error).message}`);
       }
@@ -150,4 +182,47 @@ export function salvageReadable(file: string, outDir: string): SalvageResult {
     db.close();
   }
   return result;
+}
+
+/**
+ * The readable recipients of the journal's lean table (migration 055) as outbound messages: each
+ * with its send's time and ReplyTo when that send's row can be read. None in a file from before it.
+ */
+function leanMessages(db: DatabaseSync, result: SalvageResult): Array<Record<string, unknown>> {
+  const has = (table: string): boolean =>
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table) !== undefined;
+  try {
+    if (!has('outbox_recipients')) return [];
+    const sends = new Map<number, { at: unknown; replyTo: unknown }>();
+    if (has('outbox_jobs')) {
+      const jobs = readTable(db, 'outbox_jobs', 'created_at, content');
+      result.skipped += jobs.skipped;
+      for (const j of jobs.rows) {
+        let replyTo: unknown = null;
+        try {
+          replyTo = (JSON.parse(String(j.content)) as { replyTo?: unknown }).replyTo ?? null;
+        } catch {
+          // a damaged content: the message without its ReplyTo
+        }
+        sends.set(j._rid, { at: j.created_at, replyTo });
+      }
+    }
+    const lean = readTable(db, 'outbox_recipients', 'job_id, peer, text, status', BY_BATCH);
+    result.skipped += lean.skipped;
+    return lean.rows.map((r) => {
+      const send = sends.get(Number(r.job_id));
+      return {
+        date: iso(send?.at),
+        direction: 'out',
+        peer: r.peer,
+        local: send?.replyTo ?? null,
+        text: r.text,
+        status: r.status,
+        gatewayTimestamp: null,
+      };
+    });
+  } catch (err) {
+    result.problems.push(`outbox_recipients: ${(err as Error).message}`);
+    return [];
+  }
 }

@@ -1,0 +1,178 @@
+// Issue 27 item 6 in office mode (docs/OFFICE.md "Sends"): a send to many keeps the recipients that
+// have no listed conversation in the journal's lean table (outbox_recipients, app migration 055), not
+// in `messages`. They are shared as its `messages` rows are (sends-local.ts): TEMP triggers on
+// main.outbox_recipients, made only while office mode runs, queue each one journaled or changed by its
+// key (batch_id, position) in the same queue and counter (office_send_changes, app migration 057), and
+// the queue is read back here by that key. A lean recipient moved into `messages` (its conversation
+// listed: migration 055's triggers delete it here and insert it there in one statement) is queued by
+// its new message id through the `messages` trigger, with a higher seq: written to the office database
+// as the same recipient (a send's recipient there is its send and number), its state as it was, never
+// as a new one; the lean key queued before it then names that thread row, given once (recipientStates).
+//
+// A recipient's place among its send's is `recipientOrder` (the batch's seq in the job, then the
+// position in the batch) for both tables, so another desk lists a send's recipients in the order the
+// sending desk does whichever table holds each (a send journaled before app migration 057 keeps its
+// message ids, its places as they were shared).
+import type { AppDb } from '../store/db.ts';
+import { rowAs, rowsAs } from '../store/rows.ts';
+import { stmt } from '../../storage/sqlite.ts';
+
+/** The recipient columns whose change is shared (those of `messages` the other trigger watches). */
+export const WATCHED =
+  'status, message_identifier, report, report_text, classification, receipt_report, receipt_at';
+
+/** The TEMP triggers queueing the lean table's recipients (created with the `messages` ones). */
+export const LEAN_TRIGGERS = `
+  CREATE TEMP TRIGGER IF NOT EXISTS office_lean_journaled AFTER INSERT ON main.outbox_recipients
+    BEGIN INSERT INTO main.office_send_changes (batch_id, position) VALUES (NEW.batch_id, NEW.position); END;
+  CREATE TEMP TRIGGER IF NOT EXISTS office_lean_changed AFTER UPDATE OF ${WATCHED} ON main.outbox_recipients
+    BEGIN INSERT INTO main.office_send_changes (batch_id, position) VALUES (NEW.batch_id, NEW.position); END;`;
+
+/** Positions per batch in `recipientOrder` (a batch holds at most LIMITS.maxRecipientsPerRequest). */
+const PER_BATCH = 1_000_000;
+
+/**
+ * A recipient's place among its send's, the same for a `messages` row and a lean one: its batch's
+ * seq in the job, then its position in the batch (the order createJob journaled them). SQL over a
+ * row with `seq` (its batch's, or null) and `position`; `fallback` when it has no batch.
+ */
+export const recipientOrder = (seq: string, position: string, fallback: string): string =>
+  `CASE WHEN ${seq} IS NULL OR ${position} IS NULL THEN ${fallback} ELSE ${seq} * ${PER_BATCH} + ${position} END`;
+
+/** A recipient's state as it is shared (from either table). */
+export interface RecipientState {
+  /** The change queue's key of it: `m<message id>` or `r<batch id>:<position>`. */
+  key: string;
+  job_id: number;
+  peer: string;
+  text: string;
+  /** Its place among its send's (recipientOrder). */
+  place: number;
+  status: string;
+  message_identifier: string | null;
+  report: string | null;
+  report_text: string | null;
+  classification: string | null;
+  receipt_report: string | null;
+  receipt_at: number | null;
+  sent_at: number | null;
+}
+
+const STATE = [
+  'peer',
+  'text',
+  'status',
+  'message_identifier',
+  'report',
+  'report_text',
+  'classification',
+  'receipt_report',
+  'receipt_at',
+  'sent_at',
+];
+/** The state columns of the table aliased `t`. */
+const stateOf = (t: string): string => STATE.map((c) => `${t}.${c}`).join(', ');
+
+/** A queued change's key (as RecipientState.key). */
+export const changeKey = (c: {
+  message_id: number | null;
+  batch_id: number | null;
+  position: number | null;
+}): string => (c.message_id !== null ? `m${c.message_id}` : `r${c.batch_id}:${c.position}`);
+
+/**
+ * The states of the recipients `keys` name (changeKey), as they are now: the `messages` rows by id,
+ * the lean rows by (batch_id, position). A lean key whose row has moved into `messages` names its
+ * thread row (it keeps its batch and position): its message id was queued when it moved if this
+ * connection moved it, not if another one did (`messenger inbox` storing a reply: no TEMP trigger
+ * there); a message whose id is among `keys` too is given once. A key of a row deleted with its send
+ * names nothing.
+ */
+export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientState[] {
+  // a send journaled before app migration 057 keeps its message ids as places (shared so before)
+  const before = Number(
+    rowAs<{ value: string }>(
+      stmt(app.db, "SELECT value FROM office_state WHERE key = 'send-places-by-batch-after-job'").get(),
+    )?.value ?? 0,
+  );
+  const ids: number[] = [];
+  const lean: Array<[number, number]> = [];
+  for (const k of keys)
+    if (k.startsWith('m')) ids.push(Number(k.slice(1)));
+    else {
+      const [b, p] = k.slice(1).split(':');
+      lean.push([Number(b), Number(p)]);
+    }
+  const states: RecipientState[] = [];
+  if (ids.length > 0)
+    states.push(
+      ...rowsAs<RecipientState>(
+        stmt(
+          app.db,
+          `SELECT 'm' || m.id AS key, m.job_id, ${stateOf('m')},
+                  CASE WHEN m.job_id <= ?2 THEN m.id ELSE ${recipientOrder('b.seq', 'm.position', 'm.id')} END
+                    AS place
+             FROM json_each(?1) AS k CROSS JOIN messages m ON m.id = k.value
+             LEFT JOIN outbox_batches b ON b.id = m.batch_id`,
+        ).all(JSON.stringify(ids), before),
+      ),
+    );
+  if (lean.length > 0)
+    states.push(
+      ...rowsAs<RecipientState>(
+        stmt(
+          app.db,
+          `SELECT 'r' || r.batch_id || ':' || r.position AS key, r.job_id,
+                  ${stateOf('r')},
+                  ${recipientOrder('b.seq', 'r.position', 'r.position')} AS place
+             FROM json_each(?) AS k
+             CROSS JOIN outbox_recipients r ON r.batch_id = k.value ->> 0 AND r.position = k.value ->> 1
+             JOIN outbox_batches b ON b.id = r.batch_id`,
+        ).all(JSON.stringify(lean)),
+      ),
+    );
+  const found = new Set(states.map((s) => s.key));
+  const queued = new Set(ids);
+  const moved = lean.filter(([b, p]) => !found.has(`r${b}:${p}`));
+  if (moved.length > 0)
+    states.push(
+      ...rowsAs<RecipientState & { id: number }>(
+        stmt(
+          app.db,
+          `SELECT 'r' || m.batch_id || ':' || m.position AS key, m.id, m.job_id, ${stateOf('m')},
+                  ${recipientOrder('b.seq', 'm.position', 'm.id')} AS place
+             FROM json_each(?) AS k
+             CROSS JOIN messages m ON m.batch_id = k.value ->> 0 AND m.position = k.value ->> 1
+             JOIN outbox_batches b ON b.id = m.batch_id
+            WHERE m.direction = 'out' AND m.job_id IS NOT NULL`,
+        ).all(JSON.stringify(moved)),
+      )
+        .filter((m) => !queued.has(m.id))
+        .map(({ id: _id, ...state }) => state),
+    );
+  return states;
+}
+
+/**
+ * The lean recipients of `jobIds` (a desk joining an office shares the sends it made before,
+ * sends-join.ts) queued as if just journaled, in their order. Call inside a transaction.
+ */
+export function queueLean(app: AppDb, jobIds: readonly number[]): void {
+  stmt(
+    app.db,
+    `INSERT INTO office_send_changes (batch_id, position)
+     SELECT r.batch_id, r.position FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
+      WHERE b.job_id IN (SELECT value FROM json_each(?)) ORDER BY b.job_id, b.seq, r.position`,
+  ).run(JSON.stringify(jobIds));
+}
+
+/** The job of this desk's lean recipient with `messageIdentifier` (a receipt for it), or null. */
+export function leanJobOf(app: AppDb, messageIdentifier: string): number | null {
+  return (
+    rowAs<{ job_id: number }>(
+      stmt(app.db, 'SELECT job_id FROM outbox_recipients WHERE message_identifier = ? LIMIT 1').get(
+        messageIdentifier,
+      ),
+    )?.job_id ?? null
+  );
+}

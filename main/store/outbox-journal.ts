@@ -27,7 +27,7 @@ import { toOutcome } from './outbox-reads.ts';
 import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt, recordReceipts } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
-import { closeLeanBatch, storeLeanResults } from './outbox-lean.ts';
+import { BATCH_RECIPIENTS, closeBatchRecipients, storeLeanResults } from './outbox-lean.ts';
 import type { LeanResult } from './outbox-lean.ts';
 import { skipOptedOutPending } from './outbox-skip.ts';
 import type { OptedOut } from './outbox-skip.ts';
@@ -80,9 +80,6 @@ interface Recipient {
   peer: string;
   sent_at: number | null;
 }
-
-const BATCH_RECIPIENTS = `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
-  UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`;
 
 export class OutboxJournal extends OutboxJobs {
   /** The batches this journal claimed and has not answered yet, with their recipients. */
@@ -326,12 +323,7 @@ export class OutboxJournal extends OutboxJobs {
       this.#mustState(batchId, 'sending', 'mark it unknown');
       this.#claimed.delete(batchId);
       const now = this.clock();
-      this.app.db
-        .prepare(
-          "UPDATE messages SET status = 'unknown', report_text = ?, answered_at = ? WHERE batch_id = ?",
-        )
-        .run(reason, now, batchId);
-      closeLeanBatch(this.app.db, batchId, 'unknown', reason, now);
+      closeBatchRecipients(this.app.db, batchId, 'unknown', reason, now);
       this.app.db
         .prepare(
           "UPDATE outbox_batches SET state = 'unknown', finished_at = ?, reason = ?, unknown_cause = ? WHERE id = ?",
@@ -388,13 +380,7 @@ export class OutboxJournal extends OutboxJobs {
           )
           .all(now, reason, jobId),
       ).map((r) => r.id);
-      const update = this.app.db.prepare(
-        "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
-      );
-      for (const id of ids) {
-        update.run(reason, now, id);
-        closeLeanBatch(this.app.db, id, 'rejected', reason, now);
-      }
+      for (const id of ids) closeBatchRecipients(this.app.db, id, 'rejected', reason, now);
       return ids.sort((a, b) => a - b).map((id) => this.mustBatch(id));
     });
   }
@@ -426,12 +412,7 @@ export class OutboxJournal extends OutboxJobs {
       if (Number(changed) === 0)
         throw new StoreError('invalid-state', `outbox batch ${batchId} is not being sent: not refused`);
       this.#claimed.delete(batchId);
-      app.db
-        .prepare(
-          "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ? WHERE batch_id = ?",
-        )
-        .run(reason, now, batchId);
-      closeLeanBatch(app.db, batchId, 'rejected', reason, now);
+      closeBatchRecipients(app.db, batchId, 'rejected', reason, now);
     });
   }
 

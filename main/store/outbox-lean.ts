@@ -59,18 +59,28 @@ export function insertLeanRecipients(
   ).run(row.batchId, row.jobId, row.account, row.text, JSON.stringify(peers));
 }
 
-/** The batch's lean recipients set to `status` with the reason and time (unknown, rejected). */
-export function closeLeanBatch(
+/**
+ * A batch's recipients, both tables, in SendTo order: a `messages` row (its id) or a lean one (id
+ * null, its key the batch and position).
+ */
+export const BATCH_RECIPIENTS = `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
+  UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`;
+
+/** Every recipient of the batch, in both tables, set to `status` with the reason and time (unknown, rejected). */
+export function closeBatchRecipients(
   db: DatabaseSync,
   batchId: number,
-  status: string,
+  status: 'unknown' | 'rejected',
   reason: string,
   at: number,
 ): void {
-  stmt(
-    db,
-    'UPDATE outbox_recipients SET status = ?, report_text = ?, answered_at = ? WHERE batch_id = ?',
-  ).run(status, reason, at, batchId);
+  for (const table of ['messages', 'outbox_recipients'])
+    stmt(db, `UPDATE ${table} SET status = ?, report_text = ?, answered_at = ? WHERE batch_id = ?`).run(
+      status,
+      reason,
+      at,
+      batchId,
+    );
 }
 
 /** One recipient's answer as recordResults stores it. */

@@ -5,6 +5,7 @@ import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
+import { BATCH_RECIPIENTS } from './outbox-lean.ts';
 
 export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
 
@@ -27,11 +28,7 @@ export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: Opted
         .all(jobId),
     );
     // A lean recipient (id null, ./outbox-lean.ts) is rejected and moved by its key (batch, position).
-    const peersOf = stmt(
-      app.db,
-      `SELECT id, position, peer FROM messages WHERE batch_id = ?1
-         UNION ALL SELECT NULL, position, peer FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`,
-    );
+    const peersOf = stmt(app.db, BATCH_RECIPIENTS);
     const reject = app.db.prepare(
       "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ?, batch_id = ?, position = ? WHERE id = ?",
     );

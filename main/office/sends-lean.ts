@@ -21,12 +21,25 @@ import { stmt } from '../../storage/sqlite.ts';
 export const WATCHED =
   'status, message_identifier, report, report_text, classification, receipt_report, receipt_at';
 
+/**
+ * App migration 059: a batch not ended yet holds its lean recipients as one value on its row
+ * (main/store/outbox-pending.ts), its rows written when it ends (queued then by the triggers on the
+ * table). While in the value, a recipient is queued by the same key when the batch is journaled and
+ * when its state changes (claimed: 'sending'), and read back from the value (recipientStates).
+ */
+const QUEUE_VALUE = `INSERT INTO main.office_send_changes (batch_id, position)
+  SELECT NEW.id, p.key FROM json_each(NEW.lean) p WHERE p.value IS NOT NULL;`;
+
 /** The TEMP triggers queueing the lean table's recipients (created with the `messages` ones). */
 export const LEAN_TRIGGERS = `
   CREATE TEMP TRIGGER IF NOT EXISTS office_lean_journaled AFTER INSERT ON main.outbox_recipients
     BEGIN INSERT INTO main.office_send_changes (batch_id, position) VALUES (NEW.batch_id, NEW.position); END;
   CREATE TEMP TRIGGER IF NOT EXISTS office_lean_changed AFTER UPDATE OF ${WATCHED} ON main.outbox_recipients
-    BEGIN INSERT INTO main.office_send_changes (batch_id, position) VALUES (NEW.batch_id, NEW.position); END;`;
+    BEGIN INSERT INTO main.office_send_changes (batch_id, position) VALUES (NEW.batch_id, NEW.position); END;
+  CREATE TEMP TRIGGER IF NOT EXISTS office_lean_pending AFTER INSERT ON main.outbox_batches
+    WHEN NEW.lean IS NOT NULL BEGIN ${QUEUE_VALUE} END;
+  CREATE TEMP TRIGGER IF NOT EXISTS office_lean_claimed AFTER UPDATE OF state ON main.outbox_batches
+    WHEN NEW.lean IS NOT NULL AND OLD.state IS NOT NEW.state BEGIN ${QUEUE_VALUE} END;`;
 
 /** Positions per batch in `recipientOrder` (a batch holds at most LIMITS.maxRecipientsPerRequest). */
 const PER_BATCH = 1_000_000;
@@ -131,7 +144,24 @@ export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientSt
         ).all(JSON.stringify(lean)),
       ),
     );
-  const found = new Set(states.map((s) => s.key));
+  let found = new Set(states.map((s) => s.key));
+  const inValue = lean.filter(([b, p]) => !found.has(`r${b}:${p}`));
+  if (inValue.length > 0) {
+    // still in its batch's value (app migration 059): not written as a row yet
+    states.push(
+      ...rowsAs<RecipientState>(
+        stmt(
+          app.db,
+          `SELECT 'r' || r.batch_id || ':' || r.position AS key, r.job_id, ${stateOf('r')},
+                  ${recipientOrder('b.seq', 'r.position', 'r.position')} AS place
+             FROM json_each(?) AS k
+             CROSS JOIN outbox_batches b ON b.id = k.value ->> 0
+             CROSS JOIN outbox_lean_pending r ON r.batch_id = b.id AND r.position = k.value ->> 1`,
+        ).all(JSON.stringify(inValue)),
+      ),
+    );
+    found = new Set(states.map((s) => s.key));
+  }
   const queued = new Set(ids);
   const moved = lean.filter(([b, p]) => !found.has(`r${b}:${p}`));
   if (moved.length > 0)
@@ -161,8 +191,13 @@ export function queueLean(app: AppDb, jobIds: readonly number[]): void {
   stmt(
     app.db,
     `INSERT INTO office_send_changes (batch_id, position)
-     SELECT r.batch_id, r.position FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-      WHERE b.job_id IN (SELECT value FROM json_each(?)) ORDER BY b.job_id, b.seq, r.position`,
+     SELECT batch_id, position FROM (
+       SELECT b.job_id, b.seq, r.batch_id, r.position FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
+        WHERE b.job_id IN (SELECT value FROM json_each(?1))
+       UNION ALL
+       SELECT b.job_id, b.seq, r.batch_id, r.position FROM outbox_batches b JOIN outbox_lean_pending r ON r.batch_id = b.id
+        WHERE b.job_id IN (SELECT value FROM json_each(?1)))
+      ORDER BY job_id, seq, position`,
   ).run(JSON.stringify(jobIds));
 }
 

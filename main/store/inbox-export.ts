@@ -11,6 +11,7 @@ import { buildFtsQuery } from './search.ts';
 import { MESSAGE_COLUMNS, rowsAs } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import { LEAN_COLUMNS, LEAN_FROM } from './outbox-lean.ts';
+import { PENDING_FROM } from './outbox-pending.ts';
 import type { InboxExportArgs } from '../../domain/index.ts';
 
 /** Conversation `conversationId` as CSV, oldest first (its account checked by the caller). */
@@ -53,11 +54,14 @@ export function exportMessagesCsv(db: DatabaseSync, account: string, args: Inbox
   const messages = `SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE ${where.join(' AND ')}`;
   const sql =
     args.query === undefined
-      ? `SELECT * FROM (${messages} UNION ALL SELECT ${LEAN_COLUMNS} FROM ${LEAN_FROM} WHERE ${lean.join(' AND ')})
+      ? `SELECT * FROM (${messages} UNION ALL SELECT ${LEAN_COLUMNS} FROM ${LEAN_FROM} WHERE ${lean.join(' AND ')}
+           UNION ALL SELECT ${LEAN_COLUMNS} FROM ${PENDING_FROM} WHERE ${lean.join(' AND ')})
           ORDER BY created_at, id`
       : `${messages} ORDER BY m.created_at, m.id`;
   return messagesCsv(
-    rowsAs<MessageRow>(db.prepare(sql).all(...params, ...(args.query === undefined ? leanParams : []))),
+    rowsAs<MessageRow>(
+      db.prepare(sql).all(...params, ...(args.query === undefined ? [...leanParams, ...leanParams] : [])),
+    ),
   );
 }
 

@@ -1,11 +1,13 @@
 // The outbound history of one account (`history.messages`, issue 25): its outbound messages newest
 // first, by status or job. Issue 27 item 6: a send to many keeps a recipient with no listed
 // conversation lean (./outbox-lean.ts), so the history reads both its `messages` rows (in the
-// account's conversations) and its lean rows (of the account), as MessageRecords (LEAN_COLUMNS).
+// account's conversations) and its lean rows (of the account), as MessageRecords (LEAN_COLUMNS), those
+// of a batch not ended yet from its value (migration 059, ./outbox-pending.ts).
 import type { AppDb } from './db.ts';
 import { MESSAGE_COLUMNS, rowsAs, toMessage } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import { LEAN_COLUMNS, LEAN_ID_SQL } from './outbox-lean.ts';
+import { PENDING_FROM } from './outbox-pending.ts';
 import type { HistoryFilter, MessageRecord, Page, ThreadCursor } from '../../domain/index.ts';
 
 export function outboundHistory(
@@ -60,10 +62,13 @@ export function outboundHistory(
            UNION ALL
            SELECT * FROM (SELECT ${LEAN_COLUMNS} FROM outbox_jobs j CROSS JOIN outbox_batches b CROSS JOIN outbox_recipients r
                            WHERE b.job_id = j.id AND r.batch_id = b.id AND ${lean.join(' AND ')}
+                           ORDER BY j.created_at DESC, id DESC LIMIT ?)
+           UNION ALL
+           SELECT * FROM (SELECT ${LEAN_COLUMNS} FROM ${PENDING_FROM} WHERE ${lean.join(' AND ')}
                            ORDER BY j.created_at DESC, id DESC LIMIT ?))
           ORDER BY created_at DESC, id DESC LIMIT ?`,
       )
-      .all(...params, limit + 1, ...leanParams, limit + 1, limit + 1),
+      .all(...params, limit + 1, ...leanParams, limit + 1, ...leanParams, limit + 1, limit + 1),
   );
   const items = rows.slice(0, limit).map(toMessage);
   const last = items[items.length - 1];

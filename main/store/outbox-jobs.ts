@@ -13,7 +13,6 @@ import { OutboxReads, campaignRoot, isCampaign } from './outbox-reads.ts';
 import { hasExtras, placeExtras } from './outbox-extras.ts';
 import type { Chunk, JobExtras } from './outbox-extras.ts';
 import { insertOutboundMessages, listedConversations } from './outbox-write.ts';
-import { insertLeanRecipients } from './outbox-lean.ts';
 import { contentLabel } from '../../protocol/content-label.ts';
 import type { OutboundRow } from './outbox-write.ts';
 import type { OutboxContent, OutboxJob } from '../../domain/index.ts';
@@ -110,8 +109,10 @@ export class OutboxJobs extends OutboxReads {
           ),
       );
       if (!job) throw new StoreError('invalid-state', 'the job was not journaled');
+      // Migration 059: a batch's lean numbers are one value on its row (./outbox-pending.ts).
       const insertBatch = db.prepare(
-        "INSERT INTO outbox_batches (job_id, seq, state, created_at, extra_fields, reach) VALUES (?, ?, 'pending', ?, ?, ?) RETURNING id",
+        `INSERT INTO outbox_batches (job_id, seq, state, created_at, extra_fields, reach, lean, lean_count, lean_text)
+         VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?) RETURNING id`,
       );
       // One batch = one request = one text: merged recipients are grouped by their final text.
       const textOf = options.textOf ?? (() => content.text);
@@ -141,26 +142,32 @@ export class OutboxJobs extends OutboxReads {
       for (const [i, chunk] of chunks.entries()) {
         const seq = i + 1;
         const x = chunk.extras;
-        const batch = rowAs<{ id: number }>(
-          insertBatch.get(job.id, seq, now, x ? JSON.stringify(x.fields) : null, x ? x.reach : null),
-        );
-        if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
         let lean = 0;
+        const listed: Array<{ conversationId: number; peer: string; position: number }> = [];
         const leanPeers = chunk.to.map((to, position) => {
           const conversationId = conversations.get(to);
           if (conversationId === undefined) {
             lean++;
             return to;
           }
-          rows.push({ conversationId, peer: to, text: chunk.text, batchId: batch.id, position });
+          listed.push({ conversationId, peer: to, position });
           return null;
         });
-        if (lean > 0)
-          insertLeanRecipients(
-            db,
-            { jobId: job.id, batchId: batch.id, account, text: chunk.text },
-            leanPeers,
-          );
+        // The lean numbers as one value on the batch, its rows written when it ends (migration 059).
+        const batch = rowAs<{ id: number }>(
+          insertBatch.get(
+            job.id,
+            seq,
+            now,
+            x ? JSON.stringify(x.fields) : null,
+            x ? x.reach : null,
+            lean > 0 ? JSON.stringify(leanPeers) : null,
+            lean,
+            lean > 0 ? chunk.text : null,
+          ),
+        );
+        if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
+        for (const r of listed) rows.push({ ...r, text: chunk.text, batchId: batch.id });
       }
       insertOutboundMessages(db, { id: job.id, content, at: now }, rows);
       return job.id;
@@ -187,7 +194,8 @@ export class OutboxJobs extends OutboxReads {
           .prepare(
             `SELECT peer, text FROM messages WHERE job_id = ?1 AND direction = 'out'
              UNION ALL SELECT r.peer, r.text FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-              WHERE b.job_id = ?1`,
+              WHERE b.job_id = ?1
+             UNION ALL SELECT peer, text FROM outbox_lean_pending WHERE job_id = ?1`,
           )
           .all(jobId),
       ).map((r) => [r.peer, r.text]),

@@ -97,7 +97,8 @@ export class OutboxJournal extends OutboxJobs {
         stmt(
           this.app.db,
           `SELECT text FROM (SELECT text FROM messages WHERE batch_id = ?1 LIMIT 1)
-           UNION ALL SELECT text FROM (SELECT text FROM outbox_recipients WHERE batch_id = ?1 LIMIT 1)`,
+           UNION ALL SELECT text FROM (SELECT text FROM outbox_recipients WHERE batch_id = ?1 LIMIT 1)
+           UNION ALL SELECT lean_text FROM outbox_batches WHERE id = ?1 AND lean_text IS NOT NULL`,
         ).get(batchId),
       )?.text ?? null
     );
@@ -145,10 +146,7 @@ export class OutboxJournal extends OutboxJobs {
         now,
         batchId,
       );
-      stmt(
-        this.app.db,
-        "UPDATE outbox_recipients SET status = 'sending', sent_at = ? WHERE batch_id = ?",
-      ).run(now, batchId);
+      // Its lean recipients are in the batch's value (migration 059): 'sending' with it, sent at its start.
       // Its recipients, read once: recordResults takes them from here (issue 27 item 6).
       const recipients = rowsAs<Recipient>(stmt(this.app.db, BATCH_RECIPIENTS).all(batchId));
       const inMessages = recipients.filter((r) => r.id !== null).length;
@@ -443,7 +441,8 @@ export class OutboxJournal extends OutboxJobs {
     const state = accepted > 0 ? 'accepted' : total > 0 && rejected === total ? 'rejected' : 'unknown';
     stmt(
       this.app.db,
-      'UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ?, answer = NULL, unknown_cause = ? WHERE id = ?',
+      `UPDATE outbox_batches SET state = ?, finished_at = ?, reason = ?, answer = NULL, unknown_cause = ?,
+              lean = NULL, lean_count = 0 WHERE id = ?`,
     )
       // Issue 25: answered, yet no recipient's outcome is known: the gateway gave no result for them.
       .run(state, now, reason, state === 'unknown' ? 'no-result' : null, batchId);

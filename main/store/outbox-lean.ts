@@ -17,6 +17,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { stmt } from '../../storage/sqlite.ts';
 import { rowAs, rowsAs } from './rows.ts';
 import type { MessageRow } from './rows.ts';
+import { PENDING_LEAN_ARM, closeLeanValue, insertAnswered } from './outbox-pending.ts';
 
 /** 2^52: a lean recipient's MessageRecord id is this plus batch × 2^20 plus position. */
 export const LEAN_ID_BASE = 2 ** 52;
@@ -44,29 +45,17 @@ export const LEAN_COLUMNS =
 export const LEAN_FROM = 'outbox_recipients r JOIN outbox_jobs j ON j.id = r.job_id';
 
 /**
- * A batch's lean recipients journaled 'pending' in one statement: `peers` is the batch's SendTo
- * list in order, null where the recipient is a `messages` row instead (its number is listed).
- */
-export function insertLeanRecipients(
-  db: DatabaseSync,
-  row: { jobId: number; batchId: number; account: string; text: string },
-  peers: ReadonlyArray<string | null>,
-): void {
-  stmt(
-    db,
-    `INSERT INTO outbox_recipients (batch_id, position, job_id, account_id, peer, text, status)
-     SELECT ?1, j.key, ?2, ?3, j.value, ?4, 'pending' FROM json_each(?5) j WHERE j.value IS NOT NULL`,
-  ).run(row.batchId, row.jobId, row.account, row.text, JSON.stringify(peers));
-}
-
-/**
  * A batch's recipients, both tables, in SendTo order: a `messages` row (its id) or a lean one (id
  * null, its key the batch and position).
  */
 export const BATCH_RECIPIENTS = `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
-  UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`;
+  UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1
+  UNION ALL ${PENDING_LEAN_ARM('NULL, r.position, r.peer, r.sent_at')} ORDER BY position`;
 
-/** Every recipient of the batch, in both tables, set to `status` with the reason and time (unknown, rejected). */
+/**
+ * Every recipient of the batch set to `status` with the reason and time (unknown, rejected): its
+ * `messages` rows, and its lean ones written from the batch's value (./outbox-pending.ts).
+ */
 export function closeBatchRecipients(
   db: DatabaseSync,
   batchId: number,
@@ -74,13 +63,13 @@ export function closeBatchRecipients(
   reason: string,
   at: number,
 ): void {
-  for (const table of ['messages', 'outbox_recipients'])
-    stmt(db, `UPDATE ${table} SET status = ?, report_text = ?, answered_at = ? WHERE batch_id = ?`).run(
-      status,
-      reason,
-      at,
-      batchId,
-    );
+  stmt(db, 'UPDATE messages SET status = ?, report_text = ?, answered_at = ? WHERE batch_id = ?').run(
+    status,
+    reason,
+    at,
+    batchId,
+  );
+  closeLeanValue(db, batchId, status, reason, at);
 }
 
 /** One recipient's answer as recordResults stores it. */
@@ -94,11 +83,11 @@ export type LeanResult = [
 ];
 
 /**
- * The answers of a batch's lean recipients: one statement per distinct outcome (status, report, text,
- * classification; a whole batch accepted is one), each walking the batch's rows in key order and
- * taking each row's MessageIdentifier from a list indexed by position. Measured for 100,000
- * recipients: ~180 ms of CPU, where a join of the rows with the list (json_each) cost ~330 ms and a
- * statement per row ~240 ms (each a seek of the b-tree and, for the statement, node:sqlite's call).
+ * The answers of a batch's lean recipients, written once from its value (./outbox-pending.ts): one
+ * statement per distinct outcome (status, report, text, classification; a whole batch accepted is
+ * one), each taking each recipient's MessageIdentifier from a list indexed by position. A join of
+ * the rows with the list (json_each) cost ~1.9× as much, a statement per row ~1.4×. The value is
+ * cleared by the caller's batch update (clearLeanValue).
  */
 export function storeLeanResults(
   db: DatabaseSync,
@@ -118,21 +107,13 @@ export function storeLeanResults(
   const list = JSON.stringify(Array.from(mids, (m) => m ?? null));
   for (const { outcome, positions } of groups.values()) {
     const [, status, , report, reportText, classification] = outcome;
-    const whole = positions.length === results.length; // every lean row of the batch
-    stmt(
+    const whole = positions.length === results.length; // every lean recipient of the batch
+    insertAnswered(
       db,
-      `UPDATE outbox_recipients SET status = ?1, report = ?2, report_text = ?3, classification = ?4,
-              answered_at = ?5, message_identifier = ?6 ->> position
-        WHERE batch_id = ?7 ${whole ? '' : 'AND position IN (SELECT value FROM json_each(?8))'}`,
-    ).run(
-      status,
-      report,
-      reportText,
-      classification,
-      at,
-      list,
       batchId,
-      ...(whole ? [] : [JSON.stringify(positions)]),
+      { status, report, reportText, classification, at },
+      list,
+      whole ? null : positions,
     );
   }
 }
@@ -161,20 +142,20 @@ export function leanMessage(db: DatabaseSync, batchId: number, position: number)
 }
 
 /**
- * A job's lean recipients' counts by status. The recipients of a batch still 'pending' or 'sending'
- * all have its state (the journal writes them with it), so those are only counted (~4 ms for
- * 100,000 where reading each row's status costs ~17 ms: the progress events read this while a
- * campaign is sent: main/services/send-progress.ts).
+ * A job's lean recipients' counts by status. A batch still 'pending' or 'sending' holds them in its
+ * value (migration 059), all with its state: counted by its `lean_count`, one row per batch (the
+ * progress events read this while a campaign is sent: main/services/send-progress.ts); an ended
+ * batch's rows by their status.
  */
 export function leanCounts(db: DatabaseSync, jobId: number): Array<{ status: string; n: number }> {
   return rowsAs<{ status: string; n: number }>(
     stmt(
       db,
-      `SELECT b.state AS status, count(*) AS n FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-        WHERE b.job_id = ?1 AND b.state IN ('pending', 'sending') GROUP BY b.state
+      `SELECT state AS status, sum(lean_count) AS n FROM outbox_batches
+        WHERE job_id = ?1 AND lean IS NOT NULL GROUP BY state
        UNION ALL
        SELECT r.status, count(*) AS n FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-        WHERE b.job_id = ?1 AND b.state NOT IN ('pending', 'sending') GROUP BY r.status`,
+        WHERE b.job_id = ?1 GROUP BY r.status`,
     ).all(jobId),
   );
 }

@@ -6,6 +6,7 @@ import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch } from './rows.ts';
 import { LEAN_COLUMNS, LEAN_FROM, leanCounts } from './outbox-lean.ts';
+import { PENDING_FROM, PENDING_LEAN_ARM } from './outbox-pending.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import { FAILED_STATUSES, groupCounts } from '../../domain/status-groups.ts';
 import type { BatchRow, MessageRow } from './rows.ts';
@@ -100,7 +101,8 @@ export class OutboxReads {
           this.app.db,
           `SELECT peer FROM messages WHERE job_id = ?1 AND direction = 'out'
            UNION ALL SELECT r.peer FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-            WHERE b.job_id = ?1`,
+            WHERE b.job_id = ?1
+           UNION ALL SELECT peer FROM outbox_lean_pending WHERE job_id = ?1`,
         ).all(jobId),
       ).map((r) => r.peer),
     );
@@ -117,6 +119,7 @@ export class OutboxReads {
         this.app.db,
         `SELECT ${OUTCOME_COLUMNS}, m.position FROM messages m WHERE m.batch_id = ?1
          UNION ALL SELECT ${LEAN_OUTCOME_COLUMNS}, r.position FROM outbox_recipients r WHERE r.batch_id = ?1
+         UNION ALL ${PENDING_LEAN_ARM(`${LEAN_OUTCOME_COLUMNS}, r.position`)}
          ORDER BY position`,
       ).all(batchId),
     ).map((r) => toOutcome(r));
@@ -196,7 +199,8 @@ export class OutboxReads {
 
 /** A batch's numbers in SendTo order: its `messages` rows and its lean ones (./outbox-lean.ts). */
 export const BATCH_PEERS = `SELECT peer, position FROM messages WHERE batch_id = ?1
-  UNION ALL SELECT peer, position FROM outbox_recipients WHERE batch_id = ?1 ORDER BY position`;
+  UNION ALL SELECT peer, position FROM outbox_recipients WHERE batch_id = ?1
+  UNION ALL ${PENDING_LEAN_ARM('r.peer, r.position')} ORDER BY position`;
 
 /**
  * Every recipient of a job as message rows (its `messages` rows and its lean ones, LEAN_COLUMNS), in
@@ -209,6 +213,8 @@ export function jobRecipientRows(app: AppDb, jobId: number): MessageRow[] {
       `SELECT ${MESSAGE_COLUMNS}, b.seq AS seq FROM messages m JOIN outbox_batches b ON b.id = m.batch_id
         WHERE b.job_id = ?1 AND m.direction = 'out'
        UNION ALL SELECT ${LEAN_COLUMNS}, b.seq AS seq FROM outbox_batches b CROSS JOIN ${LEAN_FROM}
+        WHERE b.job_id = ?1 AND r.batch_id = b.id
+       UNION ALL SELECT ${LEAN_COLUMNS}, b.seq AS seq FROM outbox_batches b CROSS JOIN ${PENDING_FROM}
         WHERE b.job_id = ?1 AND r.batch_id = b.id
        ORDER BY seq, position`,
     ).all(jobId),
@@ -239,7 +245,8 @@ export function failedRetried(app: AppDb, jobId: number): number {
          later(peer) AS (
            SELECT l.peer FROM messages l WHERE l.direction = 'out' AND l.job_id IN (SELECT id FROM tree WHERE id > ?1)
            UNION SELECT r.peer FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-            WHERE b.job_id IN (SELECT id FROM tree WHERE id > ?1)),
+            WHERE b.job_id IN (SELECT id FROM tree WHERE id > ?1)
+           UNION SELECT peer FROM outbox_lean_pending WHERE job_id IN (SELECT id FROM tree WHERE id > ?1)),
          failed(peer) AS (
            SELECT m.peer FROM messages m
             WHERE m.job_id = ?1 AND m.direction = 'out' AND m.status IN (${FAILED_IN})

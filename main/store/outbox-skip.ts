@@ -6,6 +6,7 @@ import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import { BATCH_RECIPIENTS } from './outbox-lean.ts';
+import { clearLeanValue, dropFromValue } from './outbox-pending.ts';
 
 export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
 
@@ -32,9 +33,13 @@ export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: Opted
     const reject = app.db.prepare(
       "UPDATE messages SET status = 'rejected', report_text = ?, answered_at = ?, batch_id = ?, position = ? WHERE id = ?",
     );
-    const rejectLean = app.db.prepare(
-      `UPDATE outbox_recipients SET status = 'rejected', report_text = ?, answered_at = ?, batch_id = ?, position = ?
-          WHERE batch_id = ? AND position = ?`,
+    // A pending batch's lean recipients are in its value (migration 059): written rejected at their place.
+    const rejectLean = stmt(
+      app.db,
+      `INSERT INTO outbox_recipients (batch_id, position, job_id, account_id, peer, text, sent_at, automatic,
+                                      status, report_text, answered_at)
+       SELECT ?3, ?4, job_id, account_id, peer, text, sent_at, automatic, 'rejected', ?1, ?2
+         FROM outbox_lean_pending WHERE batch_id = ?5 AND position = ?6`,
     );
     let skippedTotal = 0;
     let newBatch: number | null = null;
@@ -72,6 +77,14 @@ export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: Opted
         if (r.id === null) rejectLean.run(OPTED_OUT_REASON, now, batch, position, b.id, r.position);
         else reject.run(OPTED_OUT_REASON, now, batch, position, r.id);
       }
+      // The value keeps the numbers still to send (none when the whole batch was rejected).
+      if (whole) clearLeanValue(app.db, b.id);
+      else
+        dropFromValue(
+          app.db,
+          b.id,
+          out.filter((r) => r.id === null).map((r) => r.position),
+        );
     }
     return skippedTotal;
   });

@@ -209,7 +209,7 @@ function leanMessages(db: DatabaseSync, result: SalvageResult): Array<Record<str
     }
     const lean = readTable(db, 'outbox_recipients', 'job_id, peer, text, status', BY_BATCH);
     result.skipped += lean.skipped;
-    return lean.rows.map((r) => {
+    return [...lean.rows, ...pendingLean(db, result)].map((r) => {
       const send = sends.get(Number(r.job_id));
       return {
         date: iso(send?.at),
@@ -225,4 +225,31 @@ function leanMessages(db: DatabaseSync, result: SalvageResult): Array<Record<str
     result.problems.push(`outbox_recipients: ${(err as Error).message}`);
     return [];
   }
+}
+
+/**
+ * The recipients a batch not ended yet holds in its value (app migration 059: `outbox_batches.lean`,
+ * a JSON array of numbers by position, null for a `messages` row), as lean rows with its state.
+ */
+function pendingLean(db: DatabaseSync, result: SalvageResult): Row[] {
+  const hasValue =
+    db.prepare("SELECT 1 FROM pragma_table_info('outbox_batches') WHERE name = 'lean'").get() !== undefined;
+  if (!hasValue) return [];
+  const batches = readTable(db, 'outbox_batches', 'job_id, state, lean, lean_text');
+  result.skipped += batches.skipped;
+  const rows: Row[] = [];
+  for (const b of batches.rows) {
+    if (typeof b.lean !== 'string') continue;
+    let peers: unknown;
+    try {
+      peers = JSON.parse(b.lean);
+    } catch {
+      continue; // a damaged value: its numbers are lost with it
+    }
+    if (!Array.isArray(peers)) continue;
+    for (const peer of peers)
+      if (typeof peer === 'string')
+        rows.push({ _rid: b._rid, job_id: b.job_id, peer, text: b.lean_text, status: b.state });
+  }
+  return rows;
 }

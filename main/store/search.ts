@@ -90,7 +90,8 @@ export class SearchRepo {
     this.#recipientCount = app.db.prepare(
       `SELECT (SELECT count(*) FROM messages WHERE job_id = ?1)
             + (SELECT count(*) FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-                WHERE b.job_id = ?1) AS n`,
+                WHERE b.job_id = ?1)
+            + (SELECT coalesce(sum(lean_count), 0) FROM outbox_batches WHERE job_id = ?1 AND lean IS NOT NULL) AS n`,
     );
   }
 

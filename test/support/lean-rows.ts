@@ -86,11 +86,13 @@ export function putLeanJob(
   });
 }
 
-/** The lean rows of `jobId`, in their order. */
+/** The lean recipients of `jobId`, in their order: rows, and those still in a batch's value (migration 059). */
 export const leanRows = (app: AppDb, jobId: number) =>
   app.db
     .prepare(
-      `SELECT r.peer, r.status, r.batch_id AS batchId, r.position FROM outbox_recipients r
+      `SELECT r.peer, r.status, r.batch_id AS batchId, r.position FROM (
+         SELECT batch_id, position, peer, status, job_id FROM outbox_recipients
+         UNION ALL SELECT batch_id, position, peer, status, job_id FROM outbox_lean_pending) r
         WHERE r.job_id = ? ORDER BY r.batch_id, r.position`,
     )
     .all(jobId) as Array<{ peer: string; status: string; batchId: number; position: number }>;

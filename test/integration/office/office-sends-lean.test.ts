@@ -40,7 +40,11 @@ function tables(d: Desk, jobId: number): [string[], string[]] {
   try {
     const peers = (sql: string) => (db.prepare(sql).all(jobId) as Array<{ peer: string }>).map((r) => r.peer);
     return [
-      peers('SELECT peer FROM outbox_recipients WHERE job_id = ? ORDER BY peer'),
+      // (rows, and the numbers a batch not ended holds in its value: app migration 059)
+      peers(
+        `SELECT peer FROM (SELECT peer, job_id FROM outbox_recipients
+           UNION ALL SELECT peer, job_id FROM outbox_lean_pending) WHERE job_id = ? ORDER BY peer`,
+      ),
       peers("SELECT peer FROM messages WHERE job_id = ? AND direction = 'out' ORDER BY peer"),
     ];
   } finally {

@@ -25,8 +25,14 @@ const LISTED = '447700900001';
 const LEAN = '447700900002';
 const OTHER = '447700900003';
 
+// The lean recipients: the table's rows and those a batch not ended yet holds in its value (migration 059).
 const leanRows = (): Array<{ peer: string; status: string }> =>
-  app.db.prepare('SELECT peer, status FROM outbox_recipients ORDER BY batch_id, position').all() as Array<{
+  app.db
+    .prepare(
+      `SELECT peer, status FROM (SELECT batch_id, position, peer, status FROM outbox_recipients
+         UNION ALL SELECT batch_id, position, peer, status FROM outbox_lean_pending) ORDER BY batch_id, position`,
+    )
+    .all() as Array<{
     peer: string;
     status: string;
   }>;

@@ -13,6 +13,7 @@ import { OutboxReads, campaignRoot, isCampaign } from './outbox-reads.ts';
 import { hasExtras, placeExtras } from './outbox-extras.ts';
 import type { Chunk, JobExtras } from './outbox-extras.ts';
 import { insertOutboundMessages, listedConversations } from './outbox-write.ts';
+import { indexLeanPeers } from './outbox-pending.ts';
 import { contentLabel } from '../../protocol/content-label.ts';
 import type { OutboundRow } from './outbox-write.ts';
 import type { OutboxContent, OutboxJob } from '../../domain/index.ts';
@@ -169,6 +170,7 @@ export class OutboxJobs extends OutboxReads {
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
         for (const r of listed) rows.push({ ...r, text: chunk.text, batchId: batch.id });
       }
+      indexLeanPeers(db, job.id, account);
       insertOutboundMessages(db, { id: job.id, content, at: now }, rows);
       return job.id;
     });

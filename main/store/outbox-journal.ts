@@ -27,8 +27,13 @@ import { toOutcome } from './outbox-reads.ts';
 import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt, recordReceipts } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
-import { BATCH_RECIPIENTS, closeBatchRecipients, storeLeanResults } from './outbox-lean.ts';
-import type { LeanResult } from './outbox-lean.ts';
+import {
+  BATCH_RECIPIENTS,
+  claimedRecipients,
+  closeBatchRecipients,
+  storeLeanResults,
+} from './outbox-lean.ts';
+import type { BatchRecipient, LeanResult } from './outbox-lean.ts';
 import { skipOptedOutPending } from './outbox-skip.ts';
 import type { OptedOut } from './outbox-skip.ts';
 import type {
@@ -74,12 +79,7 @@ export function statusOfReport(report: string): OutboundStatus {
 }
 
 /** A batch's recipient as the journal answers it: a `messages` row (its id) or a lean one (id null). */
-interface Recipient {
-  id: number | null;
-  position: number;
-  peer: string;
-  sent_at: number | null;
-}
+type Recipient = BatchRecipient;
 
 export class OutboxJournal extends OutboxJobs {
   /** The batches this journal claimed and has not answered yet, with their recipients. */
@@ -148,7 +148,7 @@ export class OutboxJournal extends OutboxJobs {
       );
       // Its lean recipients are in the batch's value (migration 059): 'sending' with it, sent at its start.
       // Its recipients, read once: recordResults takes them from here (issue 27 item 6).
-      const recipients = rowsAs<Recipient>(stmt(this.app.db, BATCH_RECIPIENTS).all(batchId));
+      const recipients = claimedRecipients(this.app.db, batchId, row.lean, now);
       const inMessages = recipients.filter((r) => r.id !== null).length;
       this.#claimed.set(batchId, { recipients, inMessages });
       return toBatch(
@@ -251,7 +251,7 @@ export class OutboxJournal extends OutboxJobs {
         classification: ReportGroup | null,
       ): void => {
         if (m.id === null)
-          lean.push([m.position, status, messageIdentifier, report, reportText, classification]);
+          lean.push([m.position, status, messageIdentifier, report, reportText, classification, m.peer]);
         else updateRow.run(status, messageIdentifier, report, reportText, classification, now, m.id);
         outcomes.push(
           toOutcome({

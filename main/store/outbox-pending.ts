@@ -20,6 +20,21 @@ import { stmt } from '../../storage/sqlite.ts';
 /** The columns of `outbox_recipients` a row is written with from the view (its own state aside). */
 const KEPT = 'batch_id, position, job_id, account_id, peer, text, sent_at, automatic';
 
+/**
+ * Where each lean number of the job is (app migration 059, `outbox_lean_peers`: what migration 055's
+ * triggers find a listed number's recipients by), written once with the job, sorted by number: a
+ * b-tree filled in key order is written page after page, where its numbers in SendTo order (or
+ * batch by batch as they end) would rewrite a page for each of them (~0.2-0.7 s for 100,000).
+ */
+export function indexLeanPeers(db: DatabaseSync, jobId: number, account: string): void {
+  stmt(
+    db,
+    `INSERT INTO outbox_lean_peers (account_id, peer, batch_id, position)
+     SELECT ?2, p.value, b.id, p.key FROM outbox_batches b, json_each(b.lean) p
+      WHERE b.job_id = ?1 AND b.lean IS NOT NULL AND p.value IS NOT NULL ORDER BY p.value`,
+  ).run(jobId, account);
+}
+
 /** The lean recipients still in a batch's value `r` and its job `j`, as LEAN_FROM reads the table's rows. */
 export const PENDING_FROM = 'outbox_lean_pending r JOIN outbox_jobs j ON j.id = r.job_id';
 
@@ -54,9 +69,9 @@ export function clearLeanValue(db: DatabaseSync, batchId: number): void {
 }
 
 /**
- * The answered lean recipients of a batch, written once from its value: `positions` of them (all
- * when null) with one outcome, each MessageIdentifier taken by position from `identifiers` (a JSON
- * array indexed by position).
+ * Answered lean recipients of a batch, written once: `rows` a JSON list of [position, number,
+ * MessageIdentifier] with one outcome; the job, account, text, send time and auto-reply mark the
+ * batch's (as its value reads them: outbox_lean_pending).
  */
 export function insertAnswered(
   db: DatabaseSync,
@@ -68,15 +83,16 @@ export function insertAnswered(
     classification: string | null;
     at: number;
   },
-  identifiers: string,
-  positions: readonly number[] | null,
+  rows: string,
 ): void {
   stmt(
     db,
     `INSERT INTO outbox_recipients (${KEPT}, status, report, report_text, classification, answered_at,
                                     message_identifier)
-     SELECT ${KEPT}, ?2, ?3, ?4, ?5, ?6, ?7 ->> position FROM outbox_lean_pending
-      WHERE batch_id = ?1 ${positions === null ? '' : 'AND position IN (SELECT value FROM json_each(?8))'}`,
+     SELECT b.id, p.value ->> 0, b.job_id, coalesce(j.account_id, ''), p.value ->> 1, b.lean_text, b.started_at,
+            (j.auto_reply_rule IS NOT NULL), ?2, ?3, ?4, ?5, ?6, p.value ->> 2
+       FROM outbox_batches b JOIN outbox_jobs j ON j.id = b.job_id, json_each(?7) p
+      WHERE b.id = ?1`,
   ).run(
     batchId,
     outcome.status,
@@ -84,8 +100,7 @@ export function insertAnswered(
     outcome.reportText,
     outcome.classification,
     outcome.at,
-    identifiers,
-    ...(positions === null ? [] : [JSON.stringify(positions)]),
+    rows,
   );
 }
 

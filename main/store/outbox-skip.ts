@@ -41,6 +41,13 @@ export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: Opted
        SELECT ?3, ?4, job_id, account_id, peer, text, sent_at, automatic, 'rejected', ?1, ?2
          FROM outbox_lean_pending WHERE batch_id = ?5 AND position = ?6`,
     );
+    // ...and where its number is found when listed (outbox_lean_peers) moves with it.
+    const moveLeanPeer = stmt(
+      app.db,
+      `UPDATE outbox_lean_peers SET batch_id = ?1, position = ?2
+        WHERE account_id = (SELECT coalesce(account_id, '') FROM outbox_jobs WHERE id = ?3) AND peer = ?4
+          AND batch_id = ?5`,
+    );
     let skippedTotal = 0;
     let newBatch: number | null = null;
     let newPosition = 0;
@@ -74,8 +81,10 @@ export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: Opted
       for (const r of out) {
         // Rejected where it is (the whole batch), else moved to the new 'rejected' batch.
         const [batch, position] = whole || newBatch === null ? [b.id, r.position] : [newBatch, newPosition++];
-        if (r.id === null) rejectLean.run(OPTED_OUT_REASON, now, batch, position, b.id, r.position);
-        else reject.run(OPTED_OUT_REASON, now, batch, position, r.id);
+        if (r.id === null) {
+          rejectLean.run(OPTED_OUT_REASON, now, batch, position, b.id, r.position);
+          moveLeanPeer.run(batch, position, jobId, r.peer, b.id);
+        } else reject.run(OPTED_OUT_REASON, now, batch, position, r.id);
       }
       // The value keeps the numbers still to send (none when the whole batch was rejected).
       if (whole) clearLeanValue(app.db, b.id);

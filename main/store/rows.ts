@@ -126,6 +126,8 @@ export interface BatchRow {
   extra_rejected?: Nullable<number>;
   /** Issue 15 (migration 014): the gateway's answer, held until the results are stored. */
   answer?: Nullable<string>;
+  /** Issue 27 item 6 (migration 059): a batch not ended yet's lean numbers by position (JSON). */
+  lean?: Nullable<string>;
 }
 
 export function toBatch(row: BatchRow, recipients: string[]): OutboxBatch {

@@ -55,6 +55,11 @@ export function putLeanJob(
               message_identifier, report, sent_at, answered_at, receipt_report, receipt_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    // where each number is found when listed (app migration 059), as the journal writes it
+    // (a file of an older schema has no such table)
+    const where = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'outbox_lean_peers'").get()
+      ? db.prepare('INSERT INTO outbox_lean_peers (account_id, peer, batch_id, position) VALUES (?, ?, ?, ?)')
+      : { run: () => undefined };
     for (let start = 0, seq = 1; start < args.recipients.length; start += size, seq++) {
       const batch = db
         .prepare(
@@ -62,25 +67,24 @@ export function putLeanJob(
         )
         .get(job.id, seq, args.at) as { id: number };
       batchIds.push(batch.id);
-      args.recipients
-        .slice(start, start + size)
-        .forEach((r, position) =>
-          put.run(
-            batch.id,
-            position,
-            job.id,
-            args.accountId ?? '',
-            r.peer,
-            r.text ?? args.content.text,
-            r.status ?? 'accepted',
-            r.messageIdentifier ?? null,
-            r.report ?? null,
-            r.sentAt ?? null,
-            r.answeredAt ?? null,
-            r.receiptReport ?? null,
-            r.receiptAt ?? null,
-          ),
+      args.recipients.slice(start, start + size).forEach((r, position) => {
+        where.run(args.accountId ?? '', r.peer, batch.id, position);
+        put.run(
+          batch.id,
+          position,
+          job.id,
+          args.accountId ?? '',
+          r.peer,
+          r.text ?? args.content.text,
+          r.status ?? 'accepted',
+          r.messageIdentifier ?? null,
+          r.report ?? null,
+          r.sentAt ?? null,
+          r.answeredAt ?? null,
+          r.receiptReport ?? null,
+          r.receiptAt ?? null,
         );
+      });
     }
     return { jobId: job.id, batchIds };
   });

@@ -61,8 +61,22 @@ export function closeLeanValue(
   clearLeanValue(db, batchId);
 }
 
-/** The batch's value cleared: its rows are written. */
+/**
+ * The batch's lean rows counted by status (`outbox_lean_counts`, migration 059: what the job counts
+ * read) after rows of it were written; its triggers keep the counts when a row changes or leaves.
+ */
+export function recountLean(db: DatabaseSync, batchId: number): void {
+  stmt(
+    db,
+    `INSERT INTO outbox_lean_counts (batch_id, status, n)
+     SELECT batch_id, status, count(*) FROM outbox_recipients WHERE batch_id = ?1 GROUP BY status
+     ON CONFLICT (batch_id, status) DO UPDATE SET n = excluded.n`,
+  ).run(batchId);
+}
+
+/** The batch's value cleared: its rows are written (and counted). */
 export function clearLeanValue(db: DatabaseSync, batchId: number): void {
+  recountLean(db, batchId);
   stmt(db, 'UPDATE outbox_batches SET lean = NULL, lean_count = 0 WHERE id = ? AND lean IS NOT NULL').run(
     batchId,
   );

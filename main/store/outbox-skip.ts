@@ -6,7 +6,7 @@ import { StoreError } from './errors.ts';
 import { rowAs, rowsAs } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import { BATCH_RECIPIENTS } from './outbox-lean.ts';
-import { clearLeanValue, dropFromValue } from './outbox-pending.ts';
+import { clearLeanValue, dropFromValue, recountLean } from './outbox-pending.ts';
 
 export const OPTED_OUT_REASON = 'not sent: the number opted out after the send was journaled';
 
@@ -95,6 +95,7 @@ export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: Opted
           out.filter((r) => r.id === null).map((r) => r.position),
         );
     }
+    if (newBatch !== null) recountLean(app.db, newBatch);
     return skippedTotal;
   });
 }

@@ -4,6 +4,7 @@
 // triggers and the other readers of the table (salvage, office sharing) are tested on.
 import type { AppDb } from '../../main/store/db.ts';
 import { contentLabel } from '../../protocol/content-label.ts';
+import { recountLean } from '../../main/store/outbox-pending.ts';
 import type { OutboxContent } from '../../preload/api.ts';
 
 export interface LeanRecipient {
@@ -86,6 +87,9 @@ export function putLeanJob(
         );
       });
     }
+    // counted as the journal counts the rows it writes (app migration 059)
+    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'outbox_lean_counts'").get())
+      for (const id of batchIds) recountLean(db, id);
     return { jobId: job.id, batchIds };
   });
 }

@@ -134,3 +134,26 @@ UPDATE outbox_batches AS b
  WHERE b.state IN ('pending', 'sending') AND EXISTS (SELECT 1 FROM outbox_recipients WHERE batch_id = b.id);
 DELETE FROM outbox_recipients
  WHERE batch_id IN (SELECT id FROM outbox_batches WHERE state IN ('pending', 'sending') AND lean IS NOT NULL);
+
+-- The job counts (each progress event of a send reads them: main/services/send-progress.ts) count a
+-- batch not ended by its `lean_count`, and an ended batch's lean rows by status here, one row per
+-- batch and status: O(batches), not a read of every row. Written when the batch's rows are (the
+-- journal recounts the batch after writing them: main/store/outbox-pending.ts recountLean), and
+-- kept by these triggers when a row's status changes (a receipt) or it leaves (moved into `messages`).
+CREATE TABLE outbox_lean_counts (
+  batch_id INTEGER NOT NULL,
+  status   TEXT    NOT NULL,
+  n        INTEGER NOT NULL,
+  PRIMARY KEY (batch_id, status)
+) WITHOUT ROWID;
+INSERT INTO outbox_lean_counts (batch_id, status, n)
+  SELECT batch_id, status, count(*) FROM outbox_recipients GROUP BY batch_id, status;
+CREATE TRIGGER outbox_recipients_counted AFTER UPDATE OF status ON outbox_recipients
+  WHEN OLD.status IS NOT NEW.status BEGIN
+  UPDATE outbox_lean_counts SET n = n - 1 WHERE batch_id = OLD.batch_id AND status = OLD.status;
+  INSERT INTO outbox_lean_counts (batch_id, status, n) VALUES (NEW.batch_id, NEW.status, 1)
+    ON CONFLICT (batch_id, status) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER outbox_recipients_uncounted AFTER DELETE ON outbox_recipients BEGIN
+  UPDATE outbox_lean_counts SET n = n - 1 WHERE batch_id = OLD.batch_id AND status = OLD.status;
+END;

@@ -175,6 +175,50 @@ describe('office mode: a send’s lean recipients shared', () => {
     ]);
   });
 
+  it('a send not ended yet: shared from its batch’s value (app migration 059), claimed, answered, listed', () => {
+    const a = desk('desk-a');
+    a.sends.watchJournal();
+    const journal = a.store.outbox;
+    const job = journal.createJob(
+      [ONE, TWO, THREE],
+      { kind: 'text', text: 'Sale today' },
+      { accountId: a.account },
+    );
+    expect(a.store.app.db.prepare('SELECT count(*) AS n FROM outbox_recipients').get()).toEqual({ n: 0 });
+    const read = () => {
+      const page = a.sends.changes(100);
+      if (page === null) return [];
+      a.sends.written(page.upTo, page.booksUpTo);
+      return page.byAccount
+        .get(a.account)!
+        .recipients.map((r) => [r.peer, r.position, r.status, r.messageIdentifier]);
+    };
+    expect(read()).toEqual([
+      [ONE, 1_000_000, 'pending', null],
+      [TWO, 1_000_001, 'pending', null],
+      [THREE, 1_000_002, 'pending', null],
+    ]);
+    const batch = journal.claimNext(job.id)!;
+    expect(read()).toEqual([
+      [ONE, 1_000_000, 'sending', null],
+      [TWO, 1_000_001, 'sending', null],
+      [THREE, 1_000_002, 'sending', null],
+    ]);
+    // TWO is listed while its batch is out: the same recipient, as a thread row now
+    a.store.conversations.ensure(a.account, TWO, AT + 10);
+    expect(read()).toEqual([[TWO, 1_000_001, 'sending', null]]);
+    journal.recordResults(batch.id, [
+      { to: ONE, report: '-3', messageIdentifier: 'mid-1' },
+      { to: TWO, report: '-3', messageIdentifier: 'mid-2' },
+      { to: THREE, report: '-3', messageIdentifier: 'mid-3' },
+    ]);
+    expect(read()).toEqual([
+      [ONE, 1_000_000, 'accepted', 'mid-1'],
+      [TWO, 1_000_001, 'accepted', 'mid-2'],
+      [THREE, 1_000_002, 'accepted', 'mid-3'],
+    ]);
+  });
+
   it('a lean key whose row moved before it was read is dropped (its message id carries it)', () => {
     const a = desk('desk-a');
     a.sends.watchJournal();

@@ -8,9 +8,10 @@
 //     no issue set);
 //     and, to show the floor of that ratio, the journal alone: the same recipients journaled, each
 //     batch claimed, its answer held and its results stored, with no request at all (what the app
-//     must write per recipient: its row before any request, 'sending', its result), split by step;
-//     these numbers have no listed conversation, so the journal keeps them in its lean table
-//     (issue 27 item 6, migration 055); the same again with a tenth of them listed in the Inbox (their
+//     must write: each batch's numbers before any request, then its state, then each recipient's
+//     result), split by step; these numbers have no listed conversation, so the journal keeps them
+//     lean (issue 27 item 6: one value on their batch while it is not ended, migration 059, then
+//     one row each of its lean table written with the result, migration 055); the same again with a tenth of them listed in the Inbox (their
 //     rows are thread rows of `messages`); and the floor of any journal that keeps one outbound
 //     message row per recipient (each row written once, with its result, its FTS row, its
 //     conversation and the indexes, no update) and of the lean table written once per recipient
@@ -242,7 +243,9 @@ function rowFloor(file: string, numbers: readonly string[]): { ms: number; cpuMs
  * The floor of the journal's lean table (batch, position, number, result; an index on
  * MessageIdentifier for receipts; no FTS row, no conversation, no thread index), each recipient
  * written once as answered: no pending row, no 'sending' or answer update. Raw SQL on purpose: the
- * journal writes its rows before any request and updates them (outbox_recipients, migration 055).
+ * journal writes its rows that way too since migration 059 (outbox_recipients), but after a batch's
+ * numbers were kept on its row before any request, with the job and account on each row, per-batch
+ * counts and the commits of the sending loop.
  */
 function leanFloor(file: string, numbers: readonly string[]): { ms: number; cpuMs: number } {
   mkdirSync(dirname(file), { recursive: true });

@@ -130,7 +130,9 @@ export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientSt
         ).all(JSON.stringify(ids), before),
       ),
     );
-  if (lean.length > 0)
+  // still in its batch's value (app migration 059): not written as a row yet
+  const rows = lean.length > 0 ? valueStates(app, lean, states) : [];
+  if (rows.length > 0)
     states.push(
       ...rowsAs<RecipientState>(
         stmt(
@@ -141,27 +143,10 @@ export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientSt
              FROM json_each(?) AS k
              CROSS JOIN outbox_recipients r ON r.batch_id = k.value ->> 0 AND r.position = k.value ->> 1
              JOIN outbox_batches b ON b.id = r.batch_id`,
-        ).all(JSON.stringify(lean)),
+        ).all(JSON.stringify(rows)),
       ),
     );
-  let found = new Set(states.map((s) => s.key));
-  const inValue = lean.filter(([b, p]) => !found.has(`r${b}:${p}`));
-  if (inValue.length > 0) {
-    // still in its batch's value (app migration 059): not written as a row yet
-    states.push(
-      ...rowsAs<RecipientState>(
-        stmt(
-          app.db,
-          `SELECT 'r' || r.batch_id || ':' || r.position AS key, r.job_id, ${stateOf('r')},
-                  ${recipientOrder('b.seq', 'r.position', 'r.position')} AS place
-             FROM json_each(?) AS k
-             CROSS JOIN outbox_batches b ON b.id = k.value ->> 0
-             CROSS JOIN outbox_lean_pending r ON r.batch_id = b.id AND r.position = k.value ->> 1`,
-        ).all(JSON.stringify(inValue)),
-      ),
-    );
-    found = new Set(states.map((s) => s.key));
-  }
+  const found = new Set(states.map((s) => s.key));
   const queued = new Set(ids);
   const moved = lean.filter(([b, p]) => !found.has(`r${b}:${p}`));
   if (moved.length > 0)
@@ -181,6 +166,60 @@ export function recipientStates(app: AppDb, keys: Iterable<string>): RecipientSt
         .map(({ id: _id, ...state }) => state),
     );
   return states;
+}
+
+/**
+ * The states of the lean keys whose batch still holds them in its value (app migration 059), added to
+ * `states`: each batch read and its value parsed once (a JSON walk per key in SQL cost ~1.5× the
+ * rows' lookups). The other keys are returned: rows of `outbox_recipients` (or moved into `messages`).
+ */
+function valueStates(
+  app: AppDb,
+  lean: ReadonlyArray<[number, number]>,
+  states: RecipientState[],
+): Array<[number, number]> {
+  const batches = new Map(
+    rowsAs<{
+      id: number;
+      job_id: number;
+      seq: number;
+      state: string;
+      started_at: number | null;
+      lean: string;
+      lean_text: string | null;
+    }>(
+      stmt(
+        app.db,
+        `SELECT id, job_id, seq, state, started_at, lean, lean_text FROM outbox_batches
+          WHERE id IN (SELECT value FROM json_each(?)) AND lean IS NOT NULL`,
+      ).all(JSON.stringify([...new Set(lean.map(([b]) => b))])),
+    ).map((b) => [b.id, { ...b, peers: JSON.parse(b.lean) as Array<string | null> }]),
+  );
+  const rest: Array<[number, number]> = [];
+  for (const [batchId, position] of lean) {
+    const b = batches.get(batchId);
+    const peer = b?.peers[position];
+    if (b === undefined || typeof peer !== 'string') {
+      rest.push([batchId, position]);
+      continue;
+    }
+    states.push({
+      key: `r${batchId}:${position}`,
+      job_id: b.job_id,
+      peer,
+      text: b.lean_text ?? '',
+      place: b.seq * PER_BATCH + position, // recipientOrder
+      status: b.state,
+      message_identifier: null,
+      report: null,
+      report_text: null,
+      classification: null,
+      receipt_report: null,
+      receipt_at: null,
+      sent_at: b.started_at,
+    });
+  }
+  return rest;
 }
 
 /**

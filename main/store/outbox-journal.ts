@@ -7,8 +7,10 @@
 //
 // The journal's recipients: one row per recipient, with its batch, position in the SendTo list,
 // report and delivery receipt; an outbound row of `messages` (its thread shows it) or, for a send to
-// many, a lean row of `outbox_recipients` while its number has no listed conversation (issue 27 item
-// 6, ./outbox-lean.ts). A batch's recipients are both, by position; every state below writes both.
+// many, lean while its number has no listed conversation (issue 27 item 6, ./outbox-lean.ts): a
+// number in its batch's value until the batch ends, then a row of `outbox_recipients` written once
+// (./outbox-pending.ts, migration 059). A batch's recipients are all of them, by position; every
+// state below writes both kinds (claiming: the batch's row and its `messages` rows only).
 //
 // Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as domain/ types; the
 // journal extends it), ./outbox-jobs.ts (a send journaled, a resend; the journal extends it too),

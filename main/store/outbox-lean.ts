@@ -1,10 +1,12 @@
 // Issue 27 item 6: the journal's lean recipients (migration 055, `outbox_recipients`). A send to many
 // keeps each recipient whose number has no listed conversation of the job's account here, one row of
 // one b-tree keyed (batch, position), instead of a `messages` row (six indexes, an FTS row, the
-// conversation trigger) and a campaign-only conversation. A batch's recipients are its `messages`
-// rows and its rows here, ordered by position (one SendTo list); every state the journal writes is
-// written to both (./outbox-journal.ts). When the number's conversation is listed (a reply, a
-// message to it alone) the triggers of migration 055 move its rows into `messages` as thread rows.
+// conversation trigger) and a campaign-only conversation. Migration 059: while its batch is pending
+// or being sent, a lean recipient is a number in one value on the batch's row, its row written here
+// once when the batch ends (./outbox-pending.ts). A batch's recipients are its `messages` rows, its
+// rows here and its value, ordered by position (one SendTo list; ./outbox-journal.ts). When the
+// number's conversation is listed (a reply, a message to it alone) the triggers of migrations 055
+// and 059 move its rows (and take it out of a value) into `messages` as thread rows.
 //
 // What a lean recipient looks like where a message is shown (History's `history.messages`, a
 // receipt's 'inbox:receipt' event): a MessageRecord read through LEAN_COLUMNS, with no conversation

@@ -60,6 +60,49 @@ const csv = (folder: string) =>
     .data;
 
 describe('salvage: the lean recipients of a send exported with the messages', () => {
+  it('the numbers of a send not ended yet, kept on its batch (app migration 059), with its state', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'salvage-lean-'));
+    dirs.push(dir);
+    const file = join(dir, 'messenger.sqlite');
+    const store = openAppStore(file);
+    const job = store.outbox.createJob(['447700900001', '447700900002', '447700900003'], {
+      kind: 'text',
+      text: 'Doors open at 9',
+      replyTo: '447700999000',
+    });
+    store.conversations.open('', '447700900002'); // a thread row now, not in the value
+    store.app.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    store.close();
+    const r = salvageReadable(file, dir);
+    expect(r).toMatchObject({ messages: 3, skipped: 0, problems: [] });
+    expect(csv(r.folder).map((m) => [m.direction, m.peer, m.text, m.status, m.local, m.date])).toEqual([
+      [
+        'out',
+        '447700900002',
+        'Doors open at 9',
+        'pending',
+        '447700999000',
+        new Date(job.createdAt).toISOString(),
+      ],
+      [
+        'out',
+        '447700900001',
+        'Doors open at 9',
+        'pending',
+        '447700999000',
+        new Date(job.createdAt).toISOString(),
+      ],
+      [
+        'out',
+        '447700900003',
+        'Doors open at 9',
+        'pending',
+        '447700999000',
+        new Date(job.createdAt).toISOString(),
+      ],
+    ]);
+  });
+
   it('every recipient, with its send’s time and ReplyTo', () => {
     const { dir, file } = filled(3);
     const r = salvageReadable(file, dir);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
 import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import { LEAN_BY_IDENTIFIER, LEAN_COUNTS } from '../../../main/store/outbox-lean.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import type { OutboxContent } from '../../../domain/index.ts';
 import { putLeanJob } from '../../support/lean-rows.ts';
@@ -161,6 +162,23 @@ describe('a batch not ended keeps its lean numbers on its row (migration 059)', 
         .prepare('SELECT status, n FROM outbox_lean_counts WHERE batch_id = ? AND n > 0 ORDER BY status')
         .all(batch.id),
     ).toHaveLength(Object.keys(countedByRows(job.id)).length - 1); // C's status is counted in `messages`
+  });
+});
+
+describe('query plans', () => {
+  const plan = (sql: string): string =>
+    (app.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(1) as Array<{ detail: string }>)
+      .map((r) => r.detail)
+      .join('\n');
+  it('a receipt’s lookup reads the MessageIdentifier index, no batch value; the job counts no recipient row', () => {
+    expect(plan(LEAN_BY_IDENTIFIER)).toMatch(
+      /^SEARCH outbox_recipients USING COVERING INDEX outbox_recipients_mid/,
+    );
+    expect(plan(LEAN_BY_IDENTIFIER)).not.toMatch(/outbox_batches|json_each|VIRTUAL/);
+    const counts = plan(LEAN_COUNTS);
+    expect(counts).toMatch(/SEARCH outbox_batches USING INDEX outbox_batches_lean/);
+    expect(counts).toMatch(/SEARCH c USING PRIMARY KEY \(batch_id=\?\)/);
+    expect(counts).not.toMatch(/outbox_recipients|json_each|SCAN/);
   });
 });
 

@@ -3,9 +3,11 @@
 // array, null where the recipient is a `messages` row), written in createJob's transaction, so on
 // disk before the first request as the rows were (docs/ARCHITECTURE.md "nothing is lost"). Claiming
 // the batch changes its row only. Its `outbox_recipients` rows (./outbox-lean.ts) are written once,
-// when it ends: answered (storeLeanResults), made unknown or rejected (closeBatchRecipients here).
-// Measured per 100,000 recipients: a lean row written pending, rewritten 'sending' and again when
-// answered cost ~365 ms of CPU against ~145 ms for a value written and the rows written once.
+// when it ends: answered (./outbox-lean.ts storeLeanResults → insertAnswered here), made unknown or
+// rejected (closeLeanValue). The journal's CPU per 100,000 recipients (`npm run bench -- --only
+// send-path --quick`): ~620-660 ms with lean rows written pending and rewritten twice (migration
+// 055), ~450-510 ms with the value, the rows written once, the numbers' lookup table written sorted
+// and the counts kept per batch (docs/ARCHITECTURE.md "What a send costs").
 //
 // Readers see a batch's recipients still in its value through the view `outbox_lean_pending` (the
 // columns of `outbox_recipients`: status the batch's state, sent_at its start), beside the table's

@@ -48,7 +48,8 @@ export function planTyped(inputs: readonly string[], country: string | undefined
       numbers.push(n.msisdn);
     }
   }
-  return { inputs, country, numbers, invalid, duplicates };
+  // A copy: a caller's array changed after an estimate is not taken for the one it planned.
+  return { inputs: [...inputs], country, numbers, invalid, duplicates };
 }
 
 /**

@@ -60,4 +60,19 @@ describe('a send estimated first normalises its typed numbers once', () => {
       '447700900742',
     ]);
   });
+
+  it('an array changed after its estimate is planned as it is at submit', async () => {
+    const { a } = await signedInApp(cleanups, 'messenger-plan-normalise-');
+    const recipients = ['07700 900751', '07700 900752'];
+    await a.api.send.estimate({ recipients, content: { kind: 'text', text: 'Once' } });
+    recipients[1] = '07700 900753';
+    calls.inputs.clear();
+    const sent = await a.api.send.submit({ recipients, content: { kind: 'text', text: 'Once' } });
+    expect(countOf(recipients)).toBe(2);
+    await finished(a, sent.job.id);
+    expect((await a.api.outbox.recipients(sent.job.id)).map((o) => o.to)).toEqual([
+      '447700900751',
+      '447700900753',
+    ]);
+  });
 });

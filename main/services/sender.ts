@@ -59,13 +59,16 @@ export interface SenderDeps {
 }
 
 function toJournalResult(r: ClientRecipientResult): RecipientResult {
-  return {
+  // One object of one shape per recipient (an absent value is undefined, which the journal and its
+  // JSON treat as absent): spreading conditional objects made three more per recipient (issue 27 item 6).
+  const out: RecipientResult = {
     to: r.number,
-    ...(r.messageIdentifier !== undefined ? { messageIdentifier: r.messageIdentifier } : {}),
-    ...(r.report !== undefined ? { report: r.report } : {}),
+    messageIdentifier: r.messageIdentifier,
+    report: r.report,
     text: r.text,
-    ...(r.status === 'not-sent' ? { notSent: true } : {}),
   };
+  if (r.status === 'not-sent') out.notSent = true;
+  return out;
 }
 
 /**

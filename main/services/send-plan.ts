@@ -18,28 +18,67 @@ export interface RecipientPlan {
   optedOut?: number;
 }
 
-/** The recipients of a request as the journal will hold them. */
-export function planRecipients(
-  store: AppStore,
-  req: SendRequest,
-  country: string | undefined,
-): RecipientPlan {
+/**
+ * The typed (or pasted) recipients of a request normalised, duplicates counted: the part of a plan
+ * that depends on nothing but the inputs and the default country. Issue 27 item 6: the submit that
+ * follows an estimate of the same request reuses it (send-planner.ts), so a typed number is
+ * normalised once per send, not once by the estimate and again by the submit.
+ */
+export interface TypedRecipients {
+  /** The inputs and the country it was made for (a reuse must match both). */
+  inputs: readonly string[];
+  country: string | undefined;
+  numbers: readonly string[];
+  invalid: ReadonlyArray<{ input: string; reason: string }>;
+  duplicates: number;
+}
+
+/** `inputs` normalised with `country` (protocol/msisdn.ts), distinct numbers in their order. */
+export function planTyped(inputs: readonly string[], country: string | undefined): TypedRecipients {
   const numbers: string[] = [];
   const seen = new Set<string>();
   const invalid: Array<{ input: string; reason: string }> = [];
   let duplicates = 0;
+  for (const input of inputs) {
+    const n = normalizeMsisdn(input, country);
+    if (!n.ok) invalid.push({ input, reason: n.reason });
+    else if (seen.has(n.msisdn)) duplicates++;
+    else {
+      seen.add(n.msisdn);
+      numbers.push(n.msisdn);
+    }
+  }
+  // A copy: a caller's array changed after an estimate is not taken for the one it planned.
+  return { inputs: [...inputs], country, numbers, invalid, duplicates };
+}
+
+/**
+ * The recipients of a request as the journal will hold them. `typed`: the request's typed recipients
+ * planned already (planTyped of the same inputs and country); anything else is planned here.
+ */
+export function planRecipients(
+  store: AppStore,
+  req: SendRequest,
+  country: string | undefined,
+  typed?: TypedRecipients,
+): RecipientPlan & { typed: TypedRecipients } {
+  const own =
+    typed !== undefined && typed.country === country && sameList(typed.inputs, req.recipients)
+      ? typed
+      : planTyped(req.recipients, country);
+  const numbers = [...own.numbers];
+  // Made only when a contact or group adds a number (a send of typed numbers alone needs none).
+  let seen: Set<string> | undefined;
+  const invalid = [...own.invalid];
+  let duplicates = own.duplicates;
   const add = (msisdn: string) => {
+    seen ??= new Set(numbers);
     if (seen.has(msisdn)) duplicates++;
     else {
       seen.add(msisdn);
       numbers.push(msisdn);
     }
   };
-  for (const input of req.recipients) {
-    const n = normalizeMsisdn(input, country);
-    if (n.ok) add(n.msisdn);
-    else invalid.push({ input, reason: n.reason });
-  }
   for (const id of req.contactIds ?? []) {
     const contact = store.contacts.get(id);
     if (contact) add(contact.number);
@@ -49,7 +88,15 @@ export function planRecipients(
     if (!store.groups.get(id)) invalid.push({ input: `group ${id}`, reason: 'no such group' });
     else for (const m of store.groups.members(id)) add(m.number);
   }
-  return { numbers, invalid, duplicates };
+  return { numbers, invalid, duplicates, typed: own };
+}
+
+/** Whether two lists hold the same strings in the same order. */
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A text of this many parts or more is said before it is sent (each part is a message's credit). */

@@ -59,13 +59,16 @@ export interface SenderDeps {
 }
 
 function toJournalResult(r: ClientRecipientResult): RecipientResult {
-  return {
+  // One object of one shape per recipient (an absent value is undefined, which the journal and its
+  // JSON treat as absent): spreading conditional objects made three more per recipient (issue 27 item 6).
+  const out: RecipientResult = {
     to: r.number,
-    ...(r.messageIdentifier !== undefined ? { messageIdentifier: r.messageIdentifier } : {}),
-    ...(r.report !== undefined ? { report: r.report } : {}),
+    messageIdentifier: r.messageIdentifier,
+    report: r.report,
     text: r.text,
-    ...(r.status === 'not-sent' ? { notSent: true } : {}),
   };
+  if (r.status === 'not-sent') out.notSent = true;
+  return out;
 }
 
 /**
@@ -219,10 +222,13 @@ export function createSender(deps: SenderDeps) {
    * the next batch claimed in one transaction, the next request goes out, and only then are the
    * answered batch's 350 results stored and its progress sent, while the gateway works on the next.
    */
-  async function drive(jobId: number): Promise<void> {
-    const job = store.outbox.job(jobId);
+  async function drive(jobId: number, journaled?: OutboxJob): Promise<void> {
+    // Issue 27 item 6: a job send.submit has just journaled is not read again (a full read of its
+    // counts); it is the progress's first snapshot too (nothing but this loop changes a job never
+    // requested: a cancel meanwhile leaves no batch to claim).
+    const job = journaled ?? store.outbox.job(jobId);
     if (!job) return;
-    const counts = new JobProgress(store, jobId);
+    const counts = new JobProgress(store, jobId, Date.now, job);
     // A sign-out or a sign-in to another account stops the loop between requests: the rest stays
     // pending for the user, never sent with another account's login and credit.
     const session = (): Session | null => {
@@ -309,10 +315,11 @@ export function createSender(deps: SenderDeps) {
     }
   }
 
-  function startSending(jobId: number): void {
+  /** `journaled`: the job as send.submit journaled it (not read again). */
+  function startSending(jobId: number, journaled?: OutboxJob): void {
     deps.started?.(jobId);
     chain = chain
-      .then(() => drive(jobId))
+      .then(() => drive(jobId, journaled))
       .catch((err: unknown) => {
         log(`send of job ${jobId} failed: ${message(err)}`);
         deps.halted?.(jobId, message(err));
@@ -360,7 +367,7 @@ export function createSender(deps: SenderDeps) {
       // planRecipients normalised them once (issue 15: not again in the journal)
       normalized: true,
     });
-    startSending(job.id);
+    startSending(job.id, job);
     return { job, invalid, optedOut: skipped.length };
   }
 

@@ -166,12 +166,14 @@ describe('the job counts of progress events', () => {
     const job = journal.createJob(numbers(1400), TEXT, { normalized: true });
     let clock = 0;
     let reads = 0;
-    // A busy machine: each full read takes 40 ms by the clock.
+    // A busy machine: each full read takes long enough by the clock that READ_SHARE of them pass
+    // FULL_READ_MS (100 ms at 1 s and 20: issue 27 item 6).
+    const cost = Math.ceil((2 * FULL_READ_MS) / READ_SHARE);
     const slow = {
       outbox: {
         job: (id: number) => {
           reads++;
-          clock += 40;
+          clock += cost;
           return journal.job(id);
         },
         hasPending: (id: number) => journal.hasPending(id),
@@ -180,11 +182,11 @@ describe('the job counts of progress events', () => {
     const progress = new JobProgress(slow, job.id, () => clock);
     progress.after(answerNext(job.id));
     expect(reads).toBe(1);
-    // FULL_READ_MS later, but sooner than READ_SHARE × 40 ms: counted from the outcomes.
+    // FULL_READ_MS later, but sooner than READ_SHARE × cost: counted from the outcomes.
     clock += FULL_READ_MS;
     expect(progress.after(answerNext(job.id))?.counts).toEqual(journal.job(job.id)?.counts);
     expect(reads).toBe(1);
-    clock += READ_SHARE * 40;
+    clock += READ_SHARE * cost;
     progress.after(answerNext(job.id));
     expect(reads).toBe(2);
     // The last batch: always a full read, however soon.

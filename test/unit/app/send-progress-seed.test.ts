@@ -1,0 +1,74 @@
+// Issue 27 item 6: the sending loop hands JobProgress the job as it was when the loop started (the
+// one send.submit journaled, or the loop's own read), so the first batch's progress event is counted
+// from it, not a full read of the job's counts; the last event is still a full read (exact).
+import { describe, expect, it } from 'vitest';
+import { JobProgress } from '../../../main/services/send-progress.ts';
+import type { OutboxJournal } from '../../../main/store/outbox-journal.ts';
+import type { OutboxContent, RecipientOutcome } from '../../../domain/index.ts';
+import { withJournal } from '../store/helpers.ts';
+
+let journal: OutboxJournal;
+withJournal((_a, j) => {
+  journal = j;
+});
+
+const TEXT: OutboxContent = { kind: 'text', text: 'Seeded progress' };
+const numbers = (n: number) => Array.from({ length: n }, (_, i) => String(447400200000 + i));
+
+describe('progress counted from the job the loop started with', () => {
+  it('reads no counts for the first batch, equals the stored counts, and reads the last in full', () => {
+    const job = journal.createJob(numbers(1000), TEXT, { normalized: true });
+    let reads = 0;
+    const counting = {
+      outbox: {
+        job: (id: number) => {
+          reads++;
+          return journal.job(id);
+        },
+        hasPending: (id: number) => journal.hasPending(id),
+      },
+    };
+    const progress = new JobProgress(counting, job.id, () => 0, job);
+    const answerNext = (): RecipientOutcome[] => {
+      const batch = journal.claimNext(job.id)!;
+      return journal.recordResults(
+        batch.id,
+        batch.recipients.map((to, i) => ({ to, messageIdentifier: `M${to}`, report: i === 0 ? '15' : '-3' })),
+      );
+    };
+    const first = progress.after(answerNext());
+    expect(reads).toBe(0);
+    expect(first?.counts).toEqual(journal.job(job.id)?.counts);
+    expect(first?.counts).toMatchObject({ pending: 650, accepted: 349, rejected: 1 });
+    expect(progress.after(answerNext())?.counts).toEqual(journal.job(job.id)?.counts);
+    expect(reads).toBe(0);
+    // The last batch (none pending after it): a full read, exact.
+    const last = progress.after(answerNext());
+    expect(reads).toBe(1);
+    expect(last?.counts).toEqual(journal.job(job.id)?.counts);
+    expect(last?.counts).toMatchObject({ pending: 0, sending: 0, accepted: 997, rejected: 3 });
+  });
+
+  it('without a starting job, the first batch is a full read as before', () => {
+    const job = journal.createJob(numbers(700), TEXT, { normalized: true });
+    let reads = 0;
+    const counting = {
+      outbox: {
+        job: (id: number) => {
+          reads++;
+          return journal.job(id);
+        },
+        hasPending: (id: number) => journal.hasPending(id),
+      },
+    };
+    const progress = new JobProgress(counting, job.id, () => 0);
+    const batch = journal.claimNext(job.id)!;
+    progress.after(
+      journal.recordResults(
+        batch.id,
+        batch.recipients.map((to) => ({ to, messageIdentifier: `M${to}`, report: '-3' })),
+      ),
+    );
+    expect(reads).toBe(1);
+  });
+});

@@ -18,7 +18,8 @@
 //     conversation and the indexes, no update) and of the lean table written once per recipient
 //     (no pending row, no update; docs/ARCHITECTURE.md "What a send costs");
 //     each also in CPU time (the process's, all threads), which a busy machine changes far less than
-//     the wall time: the CPU ratio is what the wall ratio would be on a quiet machine;
+//     the wall time (not the wall ratio of a quiet machine: the cold bare client's CPU includes V8
+//     compiling its code on other threads, docs/ARCHITECTURE.md "What a send costs");
 //  2. the local sandbox (the reference gateway on its worker thread, as `npm run web -- --sandbox`): target, the
 //     whole campaign ≤ 4 s; the bare client's campaign to the reference gateway is bench/client.ts's.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -14,6 +14,7 @@ import { hasExtras, placeExtras } from './outbox-extras.ts';
 import type { Chunk, JobExtras } from './outbox-extras.ts';
 import { insertOutboundMessages, listedConversations } from './outbox-write.ts';
 import { indexLeanPeers } from './outbox-pending.ts';
+import { jobRecipientsSql } from './outbox-lean.ts';
 import { contentLabel } from '../../protocol/content-label.ts';
 import type { OutboundRow } from './outbox-write.ts';
 import type { OutboxContent, OutboxJob } from '../../domain/index.ts';
@@ -192,14 +193,7 @@ export class OutboxJobs extends OutboxReads {
     // A merged send is resent with each recipient's own text.
     const texts = new Map(
       rowsAs<{ peer: string; text: string }>(
-        this.app.db
-          .prepare(
-            `SELECT peer, text FROM messages WHERE job_id = ?1 AND direction = 'out'
-             UNION ALL SELECT r.peer, r.text FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-              WHERE b.job_id = ?1
-             UNION ALL SELECT peer, text FROM outbox_lean_pending WHERE job_id = ?1`,
-          )
-          .all(jobId),
+        this.app.db.prepare(jobRecipientsSql('r.peer, r.text', '= ?1')).all(jobId),
       ).map((r) => [r.peer, r.text]),
     );
     return this.createJob(numbers, job.content, {

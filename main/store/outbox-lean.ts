@@ -46,13 +46,28 @@ export const LEAN_COLUMNS =
   'j.label AS label';
 export const LEAN_FROM = 'outbox_recipients r JOIN outbox_jobs j ON j.id = r.job_id';
 
+/** A batch's recipients written as rows (its `messages` rows and its lean rows), in no order. */
+const BATCH_ROWS = `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
+  UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1`;
+
 /**
  * A batch's recipients, both tables, in SendTo order: a `messages` row (its id) or a lean one (id
  * null, its key the batch and position).
  */
-export const BATCH_RECIPIENTS = `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
-  UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1
+export const BATCH_RECIPIENTS = `${BATCH_ROWS}
   UNION ALL ${PENDING_LEAN_ARM('NULL, r.position, r.peer, r.sent_at')} ORDER BY position`;
+
+/**
+ * The outbound recipients of the jobs whose id is `jobIs` (an SQL condition, e.g. '= ?1'), each
+ * read as `columns` of `r`: its `messages` rows, its lean rows and the numbers still in its batches'
+ * values (migration 059), in no order.
+ */
+export function jobRecipientsSql(columns: string, jobIs: string): string {
+  return `SELECT ${columns} FROM messages r WHERE r.job_id ${jobIs} AND r.direction = 'out'
+  UNION ALL SELECT ${columns} FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
+   WHERE b.job_id ${jobIs}
+  UNION ALL SELECT ${columns} FROM outbox_lean_pending r WHERE r.job_id ${jobIs}`;
+}
 
 /** A batch's recipients as BATCH_RECIPIENTS gives them. */
 export interface BatchRecipient {
@@ -72,13 +87,7 @@ export function claimedRecipients(
   lean: string | null | undefined,
   sentAt: number | null,
 ): BatchRecipient[] {
-  const rows = rowsAs<BatchRecipient>(
-    stmt(
-      db,
-      `SELECT id, position, peer, sent_at FROM messages WHERE batch_id = ?1
-       UNION ALL SELECT NULL, position, peer, sent_at FROM outbox_recipients WHERE batch_id = ?1`,
-    ).all(batchId),
-  );
+  const rows = rowsAs<BatchRecipient>(stmt(db, BATCH_ROWS).all(batchId));
   if (lean === null || lean === undefined) return rows.sort((a, b) => a.position - b.position);
   const value: BatchRecipient[] = [];
   for (const [position, peer] of (JSON.parse(lean) as Array<string | null>).entries())

@@ -5,7 +5,7 @@ import type { StatementSync } from 'node:sqlite';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { MESSAGE_COLUMNS, rowAs, rowsAs, toBatch } from './rows.ts';
-import { LEAN_COLUMNS, LEAN_FROM, leanCounts } from './outbox-lean.ts';
+import { LEAN_COLUMNS, LEAN_FROM, jobRecipientsSql, leanCounts } from './outbox-lean.ts';
 import { PENDING_FROM, PENDING_LEAN_ARM } from './outbox-pending.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import { FAILED_STATUSES, groupCounts } from '../../domain/status-groups.ts';
@@ -96,15 +96,9 @@ export class OutboxReads {
   /** A job's own numbers (its outbound rows' peers, lean ones too), without their outcomes. */
   numbersOf(jobId: number): Set<string> {
     return new Set(
-      rowsAs<{ peer: string }>(
-        stmt(
-          this.app.db,
-          `SELECT peer FROM messages WHERE job_id = ?1 AND direction = 'out'
-           UNION ALL SELECT r.peer FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-            WHERE b.job_id = ?1
-           UNION ALL SELECT peer FROM outbox_lean_pending WHERE job_id = ?1`,
-        ).all(jobId),
-      ).map((r) => r.peer),
+      rowsAs<{ peer: string }>(stmt(this.app.db, jobRecipientsSql('r.peer', '= ?1')).all(jobId)).map(
+        (r) => r.peer,
+      ),
     );
   }
 
@@ -242,11 +236,7 @@ export function failedRetried(app: AppDb, jobId: number): number {
          tree(id) AS (
            SELECT id FROM up WHERE parent IS NULL
            UNION SELECT j.id FROM outbox_jobs j JOIN tree t ON j.resend_of = t.id),
-         later(peer) AS (
-           SELECT l.peer FROM messages l WHERE l.direction = 'out' AND l.job_id IN (SELECT id FROM tree WHERE id > ?1)
-           UNION SELECT r.peer FROM outbox_batches b JOIN outbox_recipients r ON r.batch_id = b.id
-            WHERE b.job_id IN (SELECT id FROM tree WHERE id > ?1)
-           UNION SELECT peer FROM outbox_lean_pending WHERE job_id IN (SELECT id FROM tree WHERE id > ?1)),
+         later(peer) AS (${jobRecipientsSql('r.peer', 'IN (SELECT id FROM tree WHERE id > ?1)')}),
          failed(peer) AS (
            SELECT m.peer FROM messages m
             WHERE m.job_id = ?1 AND m.direction = 'out' AND m.status IN (${FAILED_IN})

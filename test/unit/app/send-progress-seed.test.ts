@@ -15,19 +15,25 @@ withJournal((_a, j) => {
 const TEXT: OutboxContent = { kind: 'text', text: 'Seeded progress' };
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => String(447400200000 + i));
 
+/** The journal as JobProgress reads it, counting its full reads of the job (`reads`). */
+function countingStore() {
+  const counting = {
+    reads: 0,
+    outbox: {
+      job: (id: number) => {
+        counting.reads++;
+        return journal.job(id);
+      },
+      hasPending: (id: number) => journal.hasPending(id),
+    },
+  };
+  return counting;
+}
+
 describe('progress counted from the job the loop started with', () => {
   it('reads no counts for the first batch, equals the stored counts, and reads the last in full', () => {
     const job = journal.createJob(numbers(1000), TEXT, { normalized: true });
-    let reads = 0;
-    const counting = {
-      outbox: {
-        job: (id: number) => {
-          reads++;
-          return journal.job(id);
-        },
-        hasPending: (id: number) => journal.hasPending(id),
-      },
-    };
+    const counting = countingStore();
     const progress = new JobProgress(counting, job.id, () => 0, job);
     const answerNext = (): RecipientOutcome[] => {
       const batch = journal.claimNext(job.id)!;
@@ -37,30 +43,21 @@ describe('progress counted from the job the loop started with', () => {
       );
     };
     const first = progress.after(answerNext());
-    expect(reads).toBe(0);
+    expect(counting.reads).toBe(0);
     expect(first?.counts).toEqual(journal.job(job.id)?.counts);
     expect(first?.counts).toMatchObject({ pending: 650, accepted: 349, rejected: 1 });
     expect(progress.after(answerNext())?.counts).toEqual(journal.job(job.id)?.counts);
-    expect(reads).toBe(0);
+    expect(counting.reads).toBe(0);
     // The last batch (none pending after it): a full read, exact.
     const last = progress.after(answerNext());
-    expect(reads).toBe(1);
+    expect(counting.reads).toBe(1);
     expect(last?.counts).toEqual(journal.job(job.id)?.counts);
     expect(last?.counts).toMatchObject({ pending: 0, sending: 0, accepted: 997, rejected: 3 });
   });
 
   it('without a starting job, the first batch is a full read as before', () => {
     const job = journal.createJob(numbers(700), TEXT, { normalized: true });
-    let reads = 0;
-    const counting = {
-      outbox: {
-        job: (id: number) => {
-          reads++;
-          return journal.job(id);
-        },
-        hasPending: (id: number) => journal.hasPending(id),
-      },
-    };
+    const counting = countingStore();
     const progress = new JobProgress(counting, job.id, () => 0);
     const batch = journal.claimNext(job.id)!;
     progress.after(
@@ -69,6 +66,6 @@ describe('progress counted from the job the loop started with', () => {
         batch.recipients.map((to) => ({ to, messageIdentifier: `M${to}`, report: '-3' })),
       ),
     );
-    expect(reads).toBe(1);
+    expect(counting.reads).toBe(1);
   });
 });

@@ -15,33 +15,26 @@
 // Split along its seams: ./outbox-reads.ts (jobs, batches, recipients as domain/ types; the
 // journal extends it), ./outbox-jobs.ts (a send journaled, a resend; the journal extends it too),
 // ./outbox-receipts.ts (delivery receipts, early ones kept until their batch
-// is answered); here the states a send goes through.
+// is answered), ./outbox-answer.ts (a batch's answer read against its recipients and written); here
+// the states a send goes through.
 import { OWNER, RUN_ID, holdRunLock, isOrphaned, isProcessAlive, isRunAlive } from './run-lock.ts';
-import { REPORT, classifyReport } from '../../protocol/reports.ts';
-import type { ReportGroup } from '../../protocol/reports.ts';
 import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowAs, rowsAs, toBatch } from './rows.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import type { BatchRow } from './rows.ts';
 import { OutboxJobs, peerOf } from './outbox-jobs.ts';
-import { toOutcome } from './outbox-reads.ts';
 import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt, recordReceipts } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
-import {
-  BATCH_RECIPIENTS,
-  claimedRecipients,
-  closeBatchRecipients,
-  storeLeanResults,
-} from './outbox-lean.ts';
-import type { BatchRecipient, LeanResult } from './outbox-lean.ts';
+import { answerRecipients } from './outbox-answer.ts';
+import { batchRecipients, claimedRecipients, closeBatchRecipients } from './outbox-lean.ts';
+import type { BatchRecipients } from './outbox-lean.ts';
 import { skipOptedOutPending } from './outbox-skip.ts';
 import type { OptedOut } from './outbox-skip.ts';
 import type {
   DeliveryReceiptInput,
   MessageRecord,
-  OutboundStatus,
   OutboxBatch,
   RecipientOutcome,
   RecipientResult,
@@ -49,6 +42,7 @@ import type {
 } from '../../domain/index.ts';
 
 export { statusOfReceipt } from './outbox-receipts.ts';
+export { statusOfReport } from './outbox-answer.ts';
 export { isProcessAlive, outboxRunId } from './run-lock.ts';
 export type { OutboxJournalOptions } from './outbox-jobs.ts';
 
@@ -66,26 +60,9 @@ export interface RecoverOptions {
   isRunAlive?: (runId: string) => boolean;
 }
 
-/** The recipient status a gateway report gives (spec 7.1): accepted, queued, rejected or unknown. */
-export function statusOfReport(report: string): OutboundStatus {
-  switch (classifyReport(report)) {
-    case 'accepted':
-      return report.trim() === REPORT.queued ? 'queued' : 'accepted';
-    case 'error':
-      return 'rejected';
-    default:
-      // An unknown code (or an account-management code on a send): the gateway answered, but we
-      // cannot tell whether the message was taken. Shown as unknown with the code kept.
-      return 'unknown';
-  }
-}
-
-/** A batch's recipient as the journal answers it: a `messages` row (its id) or a lean one (id null). */
-type Recipient = BatchRecipient;
-
 export class OutboxJournal extends OutboxJobs {
   /** The batches this journal claimed and has not answered yet, with their recipients. */
-  readonly #claimed = new Map<number, { recipients: Recipient[]; inMessages: number }>();
+  readonly #claimed = new Map<number, { recipients: BatchRecipients; inMessages: number }>();
 
   constructor(app: AppDb, options: OutboxJournalOptions = {}) {
     super(app, options);
@@ -151,12 +128,10 @@ export class OutboxJournal extends OutboxJobs {
       // Its lean recipients are in the batch's value (migration 059): 'sending' with it, sent at its start.
       // Its recipients, read once: recordResults takes them from here (issue 27 item 6).
       const recipients = claimedRecipients(this.app.db, batchId, row.lean, now);
-      const inMessages = recipients.filter((r) => r.id !== null).length;
+      let inMessages = 0;
+      for (const id of recipients.ids) if (id !== null) inMessages++;
       this.#claimed.set(batchId, { recipients, inMessages });
-      return toBatch(
-        row,
-        recipients.map((r) => r.peer),
-      );
+      return toBatch(row, recipients.peers.slice());
     });
   }
 
@@ -216,93 +191,32 @@ export class OutboxJournal extends OutboxJobs {
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
     return this.app.transaction(() => {
       const { extras } = this.#mustState(batchId, 'sending', 'record its results');
-      // The lean recipients (id null) are answered together (storeLeanResults), the others row by row.
       // Its recipients as markSending read them, unless some moved into `messages` since (a reply:
       // migration 055's triggers; rows never move the other way), or another run claimed it.
       const claimed = this.#claimed.get(batchId);
       this.#claimed.delete(batchId);
-      const recipients =
+      const claimedOrRead =
         claimed !== undefined && this.#inMessages(batchId) === claimed.inMessages
           ? claimed.recipients
-          : rowsAs<Recipient>(stmt(this.app.db, BATCH_RECIPIENTS).all(batchId));
-      const lean: LeanResult[] = [];
-      const byTo = new Map<string, RecipientResult>();
-      const positional = results.some((r) => r.to === undefined);
-      if (!positional) {
-        // A result names its recipient as the journal holds it (the client echoes the batch's
-        // normalised numbers): normalised again only when it does not (issue 15).
-        const peers = new Set(recipients.map((m) => m.peer));
-        for (const r of results)
-          if (r.to !== undefined) byTo.set(peers.has(r.to) ? r.to : peerOf(r.to, this.defaultCountry), r);
-      }
+          : batchRecipients(this.app.db, batchId);
+      const count = claimedOrRead.peers.length;
       const now = this.clock();
-      const updateRow = stmt(
-        this.app.db,
-        `UPDATE messages SET status = ?, message_identifier = ?, report = ?, report_text = ?, classification = ?,
-                answered_at = ? WHERE id = ?`,
-      );
-      // Issue 27: the outcomes are the values written (the rows are not read back): a receipt cannot
-      // have reached a row before its MessageIdentifier is written here; an early one is applied below.
-      const outcomes: RecipientOutcome[] = [];
-      const written = (
-        m: Recipient,
-        status: OutboundStatus,
-        messageIdentifier: string | null,
-        report: string | null,
-        reportText: string | null,
-        classification: ReportGroup | null,
-      ): void => {
-        if (m.id === null)
-          lean.push([m.position, status, messageIdentifier, report, reportText, classification, m.peer]);
-        else updateRow.run(status, messageIdentifier, report, reportText, classification, now, m.id);
-        outcomes.push(
-          toOutcome({
-            peer: m.peer,
-            status,
-            message_identifier: messageIdentifier,
-            report,
-            report_text: reportText,
-            classification,
-            receipt_report: null,
-            receipt_at: null,
-            sent_at: m.sent_at,
-          }),
-        );
-      };
-      for (const [i, m] of recipients.entries()) {
-        const r = positional ? results[i] : byTo.get(m.peer);
-        if (!r || (r.report === undefined && !r.notSent)) {
-          const reason = r?.text ?? 'the gateway gave no result for this recipient';
-          const id = r?.messageIdentifier ?? null;
-          written(m, 'unknown', id, null, reason, null);
-          continue;
-        }
-        if (r.report === undefined) {
-          const reason = r.text ?? 'not sent';
-          written(m, 'rejected', null, null, reason, null);
-          continue;
-        }
-        const report = r.report.trim();
-        const status = statusOfReport(report);
-        const classification = classifyReport(report);
-        const id = r.messageIdentifier ?? null;
-        written(m, status, id, report, r.text ?? null, classification);
-      }
-      storeLeanResults(this.app.db, batchId, now, lean);
+      // The lean recipients (id null) are answered together (LeanAnswers), the others row by row.
+      const tally = answerRecipients(this.app.db, batchId, claimedOrRead, results, now, this.defaultCountry);
       // Issue 16: a batch with a book or Cc/Bcc counts their records (none: nothing to read or write).
       let reason: string | null = null;
       if (extras) {
-        const peers = new Set(recipients.map((m) => m.peer));
+        const own = new Set(claimedOrRead.peers);
         reason = saveExtraCounts(
           this.app.db,
           batchId,
           results,
-          (to) => peers.has(to) || peers.has(peerOf(to, this.defaultCountry)),
+          (to) => own.has(to) || own.has(peerOf(to, this.defaultCountry)),
         );
       }
-      this.#finishBatch(batchId, now, reason, outcomes, extras);
+      this.#finishBatch(batchId, now, reason, count, tally, extras);
       // A receipt that came before this answer changes its recipient: then the rows are read back.
-      return applyEarlyReceipts(this.app, batchId) > 0 ? this.recipientsOfBatch(batchId) : outcomes;
+      return applyEarlyReceipts(this.app, batchId) > 0 ? this.recipientsOfBatch(batchId) : tally.outcomes;
     });
   }
 
@@ -430,22 +344,23 @@ export class OutboxJournal extends OutboxJobs {
     return recordReceipt(this.app, receipt, this.clock());
   }
 
-  /** The batch's state from its recipients' `outcomes` as just written (all its rows) and its extras. */
+  /**
+   * The batch's state from its `count` recipients as just written (`tally`: how many accepted or
+   * queued, how many rejected) and its extras.
+   */
   #finishBatch(
     batchId: number,
     now: number,
     reason: string | null,
-    outcomes: readonly RecipientOutcome[],
+    count: number,
+    tally: { accepted: number; rejected: number },
     extras: boolean,
   ): void {
-    const counts = new Map<string, number>();
-    for (const o of outcomes) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
-    const n = (s: string): number => counts.get(s) ?? 0;
     // Issue 16: a book's or Cc/Bcc's records count as its recipients do.
     const x = extras ? extraTally(this.app.db, batchId) : { answered: 0, accepted: 0, rejected: 0 };
-    const total = outcomes.length + x.answered;
-    const accepted = n('accepted') + n('queued') + x.accepted;
-    const rejected = n('rejected') + x.rejected;
+    const total = count + x.answered;
+    const accepted = tally.accepted + x.accepted;
+    const rejected = tally.rejected + x.rejected;
     const state = accepted > 0 ? 'accepted' : total > 0 && rejected === total ? 'rejected' : 'unknown';
     stmt(
       this.app.db,

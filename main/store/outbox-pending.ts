@@ -3,7 +3,7 @@
 // array, null where the recipient is a `messages` row), written in createJob's transaction, so on
 // disk before the first request as the rows were (docs/ARCHITECTURE.md "nothing is lost"). Claiming
 // the batch changes its row only. Its `outbox_recipients` rows (./outbox-lean.ts) are written once,
-// when it ends: answered (./outbox-lean.ts storeLeanResults → insertAnswered here), made unknown or
+// when it ends: answered (./outbox-lean.ts LeanAnswers → insertAnswered here), made unknown or
 // rejected (closeLeanValue). The journal's CPU per 100,000 recipients (`npm run bench -- --only
 // send-path --quick`): ~620-660 ms with lean rows written pending and rewritten twice (migration
 // 055), ~450-510 ms with the value, the rows written once, the numbers' lookup table written sorted
@@ -76,6 +76,19 @@ export function recountLean(db: DatabaseSync, batchId: number): void {
   ).run(batchId);
 }
 
+/**
+ * `n` rows of the batch with `status` just written (the statement's own count of rows inserted):
+ * added to its count, as recountLean would find them.
+ */
+export function countLean(db: DatabaseSync, batchId: number, status: string, n: number): void {
+  if (n === 0) return;
+  stmt(
+    db,
+    `INSERT INTO outbox_lean_counts (batch_id, status, n) VALUES (?, ?, ?)
+     ON CONFLICT (batch_id, status) DO UPDATE SET n = n + excluded.n`,
+  ).run(batchId, status, n);
+}
+
 /** The batch's value cleared: its rows are written (and counted). */
 export function clearLeanValue(db: DatabaseSync, batchId: number): void {
   recountLean(db, batchId);
@@ -87,7 +100,7 @@ export function clearLeanValue(db: DatabaseSync, batchId: number): void {
 /**
  * Answered lean recipients of a batch, written once: `rows` a JSON list of [position, number,
  * MessageIdentifier] with one outcome; the job, account, text, send time and auto-reply mark the
- * batch's (as its value reads them: outbox_lean_pending).
+ * batch's (as its value reads them: outbox_lean_pending). Returns how many rows it inserted.
  */
 export function insertAnswered(
   db: DatabaseSync,
@@ -100,8 +113,8 @@ export function insertAnswered(
     at: number;
   },
   rows: string,
-): void {
-  stmt(
+): number {
+  const { changes } = stmt(
     db,
     `INSERT INTO outbox_recipients (${KEPT}, status, report, report_text, classification, answered_at,
                                     message_identifier)
@@ -118,6 +131,7 @@ export function insertAnswered(
     outcome.at,
     rows,
   );
+  return Number(changes);
 }
 
 /**

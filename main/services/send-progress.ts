@@ -15,7 +15,7 @@
 // what they add to the loop's own count is only receipts or a cancel by another caller, which the
 // views read from the journal themselves: the renderer takes the event as "this job changed").
 import type { OutboxJournal } from '../store/outbox-journal.ts';
-import type { OutboundStatus, OutboxJob, RecipientOutcome } from '../../domain/index.ts';
+import type { OutboundStatus, OutboxJob, RecipientOutcome, StatusCounts } from '../../domain/index.ts';
 
 export const FULL_READ_MS = 1_000;
 /** A full read waits at least this many times the last one's duration after it. */
@@ -50,20 +50,29 @@ export class JobProgress {
   }
 
   /**
-   * The job after one of its batches ended (its recipients' `outcomes`); null if gone. `answered`:
-   * the loop stored the gateway's answer just now. A batch that ended otherwise (unknown, refused,
-   * not sent) may have ended before the last full read already (markUnknown runs while the loop
-   * writes the next request): then the counts are read in full.
+   * The job after one of its batches ended (its recipients' `outcomes`, or their counts by status:
+   * what the sending loop gets from the journal); null if gone. `answered`: the loop stored the
+   * gateway's answer just now. A batch that ended otherwise (unknown, refused, not sent) may have
+   * ended before the last full read already (markUnknown runs while the loop writes the next
+   * request): then the counts are read in full.
    */
-  after(outcomes: readonly RecipientOutcome[], answered = true): OutboxJob | null {
+  after(ended: readonly RecipientOutcome[] | StatusCounts, answered = true): OutboxJob | null {
     const now = this.#now();
     const last = this.#snapshot;
-    const fromSending = Math.min(last?.counts.sending ?? 0, outcomes.length);
+    let byStatus: Partial<StatusCounts>;
+    if (Array.isArray(ended)) {
+      byStatus = {};
+      for (const o of ended as readonly RecipientOutcome[])
+        byStatus[o.status] = (byStatus[o.status] ?? 0) + 1;
+    } else byStatus = ended as StatusCounts;
+    let total = 0;
+    for (const n of Object.values(byStatus)) total += n ?? 0;
+    const fromSending = Math.min(last?.counts.sending ?? 0, total);
     if (
       !answered ||
       last === null ||
       now - this.#readAt >= Math.max(FULL_READ_MS, READ_SHARE * this.#readCost) ||
-      last.counts.pending < outcomes.length - fromSending ||
+      last.counts.pending < total - fromSending ||
       !this.#store.outbox.hasPending(this.#jobId)
     ) {
       return this.read(now);
@@ -71,9 +80,9 @@ export class JobProgress {
     const counts = {
       ...last.counts,
       sending: last.counts.sending - fromSending,
-      pending: last.counts.pending - (outcomes.length - fromSending),
+      pending: last.counts.pending - (total - fromSending),
     };
-    for (const o of outcomes) counts[o.status as OutboundStatus] += 1;
+    for (const [status, n] of Object.entries(byStatus)) counts[status as OutboundStatus] += n ?? 0;
     this.#snapshot = { ...last, counts };
     return this.#snapshot;
   }

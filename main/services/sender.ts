@@ -280,8 +280,9 @@ export function createSender(deps: SenderDeps) {
       try {
         // The next request goes out before this thread stores the answered batch's results.
         if (inFlight) await requestWritten();
-        const outcomes = results
-          ? store.outbox.recordResults(batch.id, results)
+        // Issue 27 item 6: the answered batch's recipients counted by status (no outcome object each).
+        const ended = results
+          ? store.outbox.recordResultsCounted(batch.id, results)
           : store.outbox.recipientsOfBatch(batch.id);
         afterStored(sent);
         if (deps.closing()) {
@@ -290,7 +291,7 @@ export function createSender(deps: SenderDeps) {
           await settleNext();
           return;
         }
-        const nowJob = counts.after(outcomes, results !== undefined) ?? job;
+        const nowJob = counts.after(ended, results !== undefined) ?? job;
         progress(jobId, store.outbox.batchWith(batch) ?? batch, nowJob);
         if (sent.stop !== null) {
           const cancelled = store.outbox.cancelPending(jobId, `not sent: ${sent.stop}`);

@@ -11,10 +11,10 @@ import { REPORT, classifyReport } from '../../protocol/reports.ts';
 import type { ReportGroup } from '../../protocol/reports.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import { peerOf } from './outbox-jobs.ts';
-import { RECEIPT_OVERDUE_MS } from './outbox-reads.ts';
+import { EMPTY_COUNTS, RECEIPT_OVERDUE_MS } from './outbox-reads.ts';
 import { LeanAnswers } from './outbox-lean.ts';
 import type { BatchRecipients } from './outbox-lean.ts';
-import type { OutboundStatus, RecipientOutcome, RecipientResult } from '../../domain/index.ts';
+import type { OutboundStatus, RecipientOutcome, RecipientResult, StatusCounts } from '../../domain/index.ts';
 
 /** The recipient status a gateway report gives (spec 7.1): accepted, queued, rejected or unknown. */
 export function statusOfReport(report: string): OutboundStatus {
@@ -30,17 +30,20 @@ export function statusOfReport(report: string): OutboundStatus {
   }
 }
 
-/** What a batch's recipients were answered: their outcomes, how many accepted (or queued), how many rejected. */
+/**
+ * What a batch's recipients were answered: their outcomes (null when not asked for: the sending loop
+ * needs only their counts) and their counts by status.
+ */
 export interface AnsweredRecipients {
-  outcomes: RecipientOutcome[];
-  accepted: number;
-  rejected: number;
+  outcomes: RecipientOutcome[] | null;
+  counts: StatusCounts;
 }
 
 /**
  * The batch's `recipients` answered with `results` (one per recipient, format 3, spec 4.1), matched
  * by `to` when given, else by position in the batch's SendTo list. A recipient without a result or
  * report is 'unknown'; one the client never sent (`notSent`) is 'rejected'. Writes their rows.
+ * `withOutcomes`: an outcome object each is returned too (~15 ms of CPU per 100,000 when not).
  */
 export function answerRecipients(
   db: DatabaseSync,
@@ -49,6 +52,7 @@ export function answerRecipients(
   results: readonly RecipientResult[],
   now: number,
   defaultCountry: string | undefined,
+  withOutcomes: boolean,
 ): AnsweredRecipients {
   const { peers, positions, ids, sentAt } = recipients;
   const count = peers.length;
@@ -75,9 +79,9 @@ export function answerRecipients(
   // have reached a row before its MessageIdentifier is written here; an early one is applied after
   // (the journal's recordResults). Each built as ./outbox-reads.ts toOutcome builds it from its row
   // (same fields, same order), not from a row first.
-  const outcomes: RecipientOutcome[] = [];
+  const outcomes: RecipientOutcome[] | null = withOutcomes ? [] : null;
+  const counts: StatusCounts = { ...EMPTY_COUNTS };
   const lean = new LeanAnswers();
-  const tally = { outcomes, accepted: 0, rejected: 0 };
   const wallNow = Date.now();
   // The last report read and what it means: a batch's answers mostly share one.
   let lastRaw: string | undefined;
@@ -116,8 +120,8 @@ export function answerRecipients(
     if (id === null)
       lean.add(positions[i] as number, peer, messageIdentifier, status, report, reportText, classification);
     else updateRow.run(status, messageIdentifier, report, reportText, classification, now, id);
-    if (status === 'accepted' || status === 'queued') tally.accepted++;
-    else if (status === 'rejected') tally.rejected++;
+    counts[status] += 1;
+    if (outcomes === null) continue;
     const sent = sentAt[i] ?? null;
     outcomes.push({
       receiptOverdue: status === 'accepted' && sent !== null && wallNow - sent > RECEIPT_OVERDUE_MS,
@@ -132,5 +136,5 @@ export function answerRecipients(
     });
   }
   lean.store(db, batchId, now);
-  return tally;
+  return { outcomes, counts };
 }

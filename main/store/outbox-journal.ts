@@ -28,6 +28,8 @@ import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt, recordReceipts } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
 import { answerRecipients } from './outbox-answer.ts';
+import type { AnsweredRecipients } from './outbox-answer.ts';
+import { EMPTY_COUNTS } from './outbox-reads.ts';
 import { batchRecipients, claimedRecipients, closeBatchRecipients } from './outbox-lean.ts';
 import type { BatchRecipients } from './outbox-lean.ts';
 import { skipOptedOutPending } from './outbox-skip.ts';
@@ -38,6 +40,7 @@ import type {
   OutboxBatch,
   RecipientOutcome,
   RecipientResult,
+  StatusCounts,
   UnknownCause,
 } from '../../domain/index.ts';
 
@@ -189,6 +192,18 @@ export class OutboxJournal extends OutboxJobs {
    * was rejected, else 'unknown'.
    */
   recordResults(batchId: number, results: readonly RecipientResult[]): RecipientOutcome[] {
+    return this.#record(batchId, results, true).outcomes ?? [];
+  }
+
+  /**
+   * recordResults for the sending loop, which needs only how many of the batch's recipients ended
+   * with each status (its progress counts): no outcome object per recipient (issue 27 item 6).
+   */
+  recordResultsCounted(batchId: number, results: readonly RecipientResult[]): StatusCounts {
+    return this.#record(batchId, results, false).counts;
+  }
+
+  #record(batchId: number, results: readonly RecipientResult[], withOutcomes: boolean): AnsweredRecipients {
     return this.app.transaction(() => {
       const { extras } = this.#mustState(batchId, 'sending', 'record its results');
       // Its recipients as markSending read them, unless some moved into `messages` since (a reply:
@@ -202,7 +217,15 @@ export class OutboxJournal extends OutboxJobs {
       const count = claimedOrRead.peers.length;
       const now = this.clock();
       // The lean recipients (id null) are answered together (LeanAnswers), the others row by row.
-      const tally = answerRecipients(this.app.db, batchId, claimedOrRead, results, now, this.defaultCountry);
+      const answered = answerRecipients(
+        this.app.db,
+        batchId,
+        claimedOrRead,
+        results,
+        now,
+        this.defaultCountry,
+        withOutcomes,
+      );
       // Issue 16: a batch with a book or Cc/Bcc counts their records (none: nothing to read or write).
       let reason: string | null = null;
       if (extras) {
@@ -214,9 +237,13 @@ export class OutboxJournal extends OutboxJobs {
           (to) => own.has(to) || own.has(peerOf(to, this.defaultCountry)),
         );
       }
-      this.#finishBatch(batchId, now, reason, count, tally, extras);
+      this.#finishBatch(batchId, now, reason, count, answered.counts, extras);
       // A receipt that came before this answer changes its recipient: then the rows are read back.
-      return applyEarlyReceipts(this.app, batchId) > 0 ? this.recipientsOfBatch(batchId) : tally.outcomes;
+      if (applyEarlyReceipts(this.app, batchId) === 0) return answered;
+      const outcomes = this.recipientsOfBatch(batchId);
+      const counts: StatusCounts = { ...EMPTY_COUNTS };
+      for (const o of outcomes) counts[o.status] += 1;
+      return { outcomes, counts };
     });
   }
 
@@ -344,23 +371,20 @@ export class OutboxJournal extends OutboxJobs {
     return recordReceipt(this.app, receipt, this.clock());
   }
 
-  /**
-   * The batch's state from its `count` recipients as just written (`tally`: how many accepted or
-   * queued, how many rejected) and its extras.
-   */
+  /** The batch's state from its `count` recipients as just written (`counts` by status) and its extras. */
   #finishBatch(
     batchId: number,
     now: number,
     reason: string | null,
     count: number,
-    tally: { accepted: number; rejected: number },
+    counts: StatusCounts,
     extras: boolean,
   ): void {
     // Issue 16: a book's or Cc/Bcc's records count as its recipients do.
     const x = extras ? extraTally(this.app.db, batchId) : { answered: 0, accepted: 0, rejected: 0 };
     const total = count + x.answered;
-    const accepted = tally.accepted + x.accepted;
-    const rejected = tally.rejected + x.rejected;
+    const accepted = counts.accepted + counts.queued + x.accepted;
+    const rejected = counts.rejected + x.rejected;
     const state = accepted > 0 ? 'accepted' : total > 0 && rejected === total ? 'rejected' : 'unknown';
     stmt(
       this.app.db,

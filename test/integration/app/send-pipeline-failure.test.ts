@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 /** The journal's `method` throws "database is locked" the first time it is called. */
-function failOnce(method: 'recordResults' | 'holdAnswer'): { failed: () => boolean } {
+function failOnce(method: 'recordResultsCounted' | 'holdAnswer'): { failed: () => boolean } {
   const proto = OutboxJournal.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   const original = proto[method]!;
   let failed = false;
@@ -71,8 +71,9 @@ describe('the sending loop when the journal refuses a write', () => {
       unsubscribe('undici:client:sendHeaders', onWrite);
       unsubscribe('undici:request:headers', onAnswer);
     });
-    // The first batch's results cannot be stored (once).
-    const fault = failOnce('recordResults');
+    // The first batch's results cannot be stored (once): the loop stores them with
+    // recordResultsCounted (recordResults counted by status, issue 27 item 6).
+    const fault = failOnce('recordResultsCounted');
 
     const batches = await twoJobs(a, 447400100000);
     expect(fault.failed()).toBe(true);

@@ -76,3 +76,23 @@ it('stores every lean answer of many outcomes of many sizes, counted as the rows
   expect(counts).toEqual(byRows);
   expect(byRows).toEqual({ accepted: 75, rejected: 48, unknown: 37 });
 });
+
+it('counts a batch by status as its rows say when the loop asks for counts, an early receipt included', () => {
+  const job = journal.createJob(numbers(500, 5), { kind: 'text', text: 'Counted' });
+  const batch = journal.claimNext(job.id)!;
+  const [a, b, c, d, e] = batch.recipients as [string, string, string, string, string];
+  // A receipt before its answer is kept, then applied when the answer is stored (outbox-receipts.ts).
+  expect(journal.recordReceipt({ messageIdentifier: 'early-1', report: '-3' })).toBeNull();
+  const counts = journal.recordResultsCounted(batch.id, [
+    { to: a, report: '-3', messageIdentifier: 'early-1' },
+    { to: b, report: '-3', messageIdentifier: 'm-2' },
+    { to: c, report: '-2', messageIdentifier: 'm-3' },
+    { to: d, report: '15', text: 'no' },
+    { to: e },
+  ]);
+  const byRows: Record<string, number> = {};
+  for (const o of journal.recipientsOfBatch(batch.id)) byRows[o.status] = (byRows[o.status] ?? 0) + 1;
+  expect(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0))).toEqual(byRows);
+  expect(byRows).toEqual({ delivered: 1, accepted: 1, queued: 1, rejected: 1, unknown: 1 });
+  expect(journal.batch(batch.id)?.state).toBe('accepted');
+});

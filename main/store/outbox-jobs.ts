@@ -77,15 +77,21 @@ export class OutboxJobs extends OutboxReads {
     const numbers: string[] = [];
     const seen = new Set<string>();
     const problems: Array<{ input: string; reason: string }> = [];
+    const normalized = options.normalized === true;
     for (const input of recipients) {
-      const n: { ok: true; msisdn: string } | { ok: false; reason: string } =
-        options.normalized === true && msisdnProblem(input) === undefined
-          ? { ok: true, msisdn: input }
-          : normalizeMsisdn(input, country);
-      if (!n.ok) problems.push({ input, reason: n.reason });
-      else if (!seen.has(n.msisdn)) {
-        seen.add(n.msisdn);
-        numbers.push(n.msisdn);
+      let msisdn = input;
+      // Issue 27 item 6: a number the plan normalised is taken as it is (no object made for it).
+      if (!normalized || msisdnProblem(input) !== undefined) {
+        const n = normalizeMsisdn(input, country);
+        if (!n.ok) {
+          problems.push({ input, reason: n.reason });
+          continue;
+        }
+        msisdn = n.msisdn;
+      }
+      if (!seen.has(msisdn)) {
+        seen.add(msisdn);
+        numbers.push(msisdn);
       }
     }
     const extras = options.extras;
@@ -117,14 +123,16 @@ export class OutboxJobs extends OutboxReads {
          VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?) RETURNING id`,
       );
       // One batch = one request = one text: merged recipients are grouped by their final text.
-      const textOf = options.textOf ?? (() => content.text);
+      const textOf = options.textOf;
       const groups = new Map<string, string[]>();
-      for (const to of numbers) {
-        const t = textOf(to);
-        const g = groups.get(t);
-        if (g) g.push(to);
-        else groups.set(t, [to]);
-      }
+      if (textOf === undefined) groups.set(content.text, numbers);
+      else
+        for (const to of numbers) {
+          const t = textOf(to);
+          const g = groups.get(t);
+          if (g) g.push(to);
+          else groups.set(t, [to]);
+        }
       let chunks: Chunk[] = [];
       for (const [text, list] of groups)
         for (let start = 0; start < list.length; start += this.batchSize)

@@ -105,7 +105,9 @@ const answeredStatements = new WeakMap<DatabaseSync, Map<number, StatementSync>>
  * The INSERT of `n` answered rows, each (position, number, MessageIdentifier) bound as values of its
  * own (anonymous parameters: node:sqlite binds numbered ones much more slowly). Where the rows came
  * as one JSON list (`json_each`, `->>` three times a row), SQLite parsed each row's array three
- * times: ~50 ms of CPU per 100,000 (issue 27 item 6).
+ * times: ~50 ms of CPU per 100,000 (issue 27 item 6). The batch's own values (job, account, text, send
+ * time, auto-reply mark) are read once and bound too: joined, they were read again for every row, and
+ * `lean_text` lies past the held answer and the value, in the row's overflow pages (~20 ms).
  */
 function answeredInsert(db: DatabaseSync, n: number): StatementSync {
   let kept = answeredStatements.get(db);
@@ -119,11 +121,8 @@ function answeredInsert(db: DatabaseSync, n: number): StatementSync {
     s = db.prepare(
       `INSERT INTO outbox_recipients (${KEPT}, status, report, report_text, classification, answered_at,
                                       message_identifier)
-       SELECT b.id, v.column1, b.job_id, coalesce(j.account_id, ''), v.column2, b.lean_text, b.started_at,
-              (j.auto_reply_rule IS NOT NULL), ?, ?, ?, ?, ?, v.column3
-         FROM outbox_batches b JOIN outbox_jobs j ON j.id = b.job_id
-              CROSS JOIN (VALUES ${Array.from({ length: n }, () => '(?, ?, ?)').join(', ')}) v
-        WHERE b.id = ?`,
+       SELECT ?, v.column1, ?, ?, v.column2, ?, ?, ?, ?, ?, ?, ?, ?, v.column3
+         FROM (VALUES ${Array.from({ length: n }, () => '(?, ?, ?)').join(', ')}) v`,
     );
     kept.set(n, s);
   }
@@ -149,15 +148,28 @@ export function insertAnswered(
   rows: ReadonlyArray<number | string | null>,
 ): number {
   // A batch is one request (≤ LIMITS.maxRecipientsPerRequest numbers, ./outbox-jobs.ts): 3 values a
-  // row and 6 more stay far under SQLite's 32,766 parameters.
+  // row and 11 more stay far under SQLite's 32,766 parameters.
+  const batch = stmt(
+    db,
+    `SELECT b.job_id AS job, coalesce(j.account_id, '') AS account, b.lean_text AS text, b.started_at AS sent,
+            (j.auto_reply_rule IS NOT NULL) AS automatic
+       FROM outbox_batches b JOIN outbox_jobs j ON j.id = b.job_id WHERE b.id = ?`,
+  ).get(batchId) as
+    { job: number; account: string; text: string | null; sent: number | null; automatic: number } | undefined;
+  if (batch === undefined) return 0;
   const { changes } = answeredInsert(db, rows.length / 3).run(
+    batchId,
+    batch.job,
+    batch.account,
+    batch.text,
+    batch.sent,
+    batch.automatic,
     outcome.status,
     outcome.report,
     outcome.reportText,
     outcome.classification,
     outcome.at,
     ...rows,
-    batchId,
   );
   return Number(changes);
 }

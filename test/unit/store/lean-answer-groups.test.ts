@@ -75,6 +75,16 @@ it('stores every lean answer of many outcomes of many sizes, counted as the rows
   const counts = Object.fromEntries(Object.entries(journal.job(job.id)!.counts).filter(([, n]) => n > 0));
   expect(counts).toEqual(byRows);
   expect(byRows).toEqual({ accepted: 75, rejected: 48, unknown: 37 });
+  // Values bound from JavaScript numbers are stored as the integers the columns hold.
+  expect(
+    app.db
+      .prepare(
+        `SELECT DISTINCT typeof(batch_id) || typeof(position) || typeof(job_id) || typeof(sent_at) ||
+                typeof(automatic) || typeof(answered_at) || typeof(peer) || typeof(text) AS types
+           FROM outbox_recipients`,
+      )
+      .all(),
+  ).toEqual([{ types: 'integer'.repeat(6) + 'text'.repeat(2) }]);
 });
 
 it('counts a batch by status as its rows say when the loop asks for counts, an early receipt included', () => {

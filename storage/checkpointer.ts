@@ -30,11 +30,11 @@ export const SAFETY_NET_PAGES = 10_000;
 /** SQLite's default automatic checkpoint (pages), restored when the thread ends on its own. */
 export const SQLITE_DEFAULT_PAGES = 1_000;
 /** The longest stop() waits for the thread to close its connection (ms). */
-const STOP_WAIT_MS = 2_000;
+const STOP_WAIT_MS = 1_000;
 
 export interface Checkpointer {
   /**
-   * Ends the thread, waiting (≤ 2 s) until its connection is closed, so that the caller's own
+   * Ends the thread, waiting (≤ 1 s) until its connection is closed, so that the caller's own
    * close is the last one: it checkpoints what is left and removes the -wal file, as before.
    */
   stop(): void;
@@ -94,13 +94,19 @@ export function startCheckpointer(
       if (Atomics.compareExchange(state, 0, BOOTING, STOPPING) === BOOTING) return;
       if (Atomics.load(state, 0) !== OPEN) return;
       worker.postMessage('stop');
-      const deadline = Date.now() + STOP_WAIT_MS;
-      for (
-        let left = STOP_WAIT_MS;
-        Atomics.load(state, 0) !== CLOSED && left > 0;
-        left = deadline - Date.now()
-      )
-        Atomics.wait(state, 0, OPEN, left);
+      // Where the thread may not block (Atomics.wait throws: a browser-like main thread), the thread's
+      // connection may close after this one: it then removes the -wal file itself.
+      try {
+        const deadline = Date.now() + STOP_WAIT_MS;
+        for (
+          let left = STOP_WAIT_MS;
+          Atomics.load(state, 0) !== CLOSED && left > 0;
+          left = deadline - Date.now()
+        )
+          Atomics.wait(state, 0, OPEN, left);
+      } catch {
+        // not allowed to wait here
+      }
     },
     ended,
   };

@@ -6,6 +6,7 @@
 // Each worker is built as an entry of the main bundle (BUNDLED_WORKERS, out/main/<name>.js) and
 // this plugin points the URL at it. Workers start workers: the app starts the sandbox gateway's
 // thread (out/main/sandbox-worker.js, issue 15), whose gateway starts the number and image workers;
+// the app's database runs its WAL checkpoints on one (out/main/checkpoint-worker.js, issue 27);
 // so the URL is right only in a file directly in out/main (an entry, or a shared chunk rollup puts
 // beside them), which renderChunk checks: a starting module bundled into a chunk in a subfolder
 // fails the build instead of naming a file that is not there.
@@ -31,6 +32,12 @@ export const BUNDLED_WORKERS = [
     worker: 'main/store/db-check-worker.ts',
     source: '../store/db-check-worker.ts',
     entry: 'db-check-worker',
+  },
+  {
+    module: 'storage/checkpointer.ts',
+    worker: 'storage/checkpoint-worker.ts',
+    source: './checkpoint-worker.ts',
+    entry: 'checkpoint-worker',
   },
   {
     module: 'main/services/sandbox.ts',

@@ -11,6 +11,8 @@ import {
   transaction,
 } from '../../storage/sqlite.ts';
 import type { Migration } from '../../storage/sqlite.ts';
+import { checkpointsOnDemand } from '../../storage/checkpointer.ts';
+import type { CheckpointerOptions } from '../../storage/checkpointer.ts';
 
 export type { Migration };
 
@@ -49,8 +51,18 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   return loadMigrationsIn(dir);
 }
 
+export interface OpenAppDbOptions {
+  migrationsDir?: string;
+  /**
+   * Issue 27 item 6: once the app writes a lot, the WAL checkpoints run on a thread of their own
+   * (storage/checkpointer.ts), not inside the main thread's commits; a file only (not ':memory:').
+   * Options for tests, or false: the committing connection checkpoints, as SQLite does by default.
+   */
+  checkpoints?: CheckpointerOptions | false;
+}
+
 /** Open (creating if needed) the app database at `file` and bring its schema up to date. */
-export function openAppDb(file: string, options: { migrationsDir?: string } = {}): AppDb {
+export function openAppDb(file: string, options: OpenAppDbOptions = {}): AppDb {
   let migrationBackupFailure: BackupFailure | null = null;
   const db = openSqlite(file, {
     migrationsDir: options.migrationsDir ?? MIGRATIONS_DIR,
@@ -70,13 +82,23 @@ export function openAppDb(file: string, options: { migrationsDir?: string } = {}
         }
       : {}),
   });
+  const checkpoints =
+    file !== ':memory:' && options.checkpoints !== false
+      ? checkpointsOnDemand(db, file, options.checkpoints)
+      : null;
   return {
     db,
     file,
-    transaction: (fn) => transaction(db, fn),
+    transaction: (fn) => {
+      const result = transaction(db, fn);
+      if (!db.isTransaction) checkpoints?.afterCommit();
+      return result;
+    },
     version: () => schemaVersion(db),
     migrationBackupFailure,
     close: () => {
+      // The thread's connection closed first: this one, the last, checkpoints and removes the -wal file.
+      checkpoints?.stop();
       if (db.isOpen) db.close();
     },
   };

@@ -28,6 +28,7 @@ import type { OutboxJournalOptions } from './outbox-jobs.ts';
 import { applyEarlyReceipts, recordReceipt, recordReceipts } from './outbox-receipts.ts';
 import { extraTally, saveExtraCounts } from './outbox-extras.ts';
 import { answerRecipients } from './outbox-answer.ts';
+import { decodeHeldAnswer, encodeHeldAnswer } from './held-answer.ts';
 import type { AnsweredRecipients } from './outbox-answer.ts';
 import { EMPTY_COUNTS } from './outbox-reads.ts';
 import { batchRecipients, claimedRecipients, closeBatchRecipients } from './outbox-lean.ts';
@@ -161,7 +162,7 @@ export class OutboxJournal extends OutboxJobs {
     this.app.transaction(() => {
       this.#mustState(batchId, 'sending', 'hold its answer');
       stmt(this.app.db, 'UPDATE outbox_batches SET answer = ? WHERE id = ?').run(
-        JSON.stringify(results),
+        encodeHeldAnswer(results),
         batchId,
       );
     });
@@ -300,7 +301,7 @@ export class OutboxJournal extends OutboxJobs {
       const unknown: number[] = [];
       for (const r of orphans) {
         this.#claimed.delete(r.id); // another run's: its recipients are read as they are now
-        if (r.answer !== null) this.recordResults(r.id, JSON.parse(r.answer) as RecipientResult[]);
+        if (r.answer !== null) this.recordResults(r.id, decodeHeldAnswer(r.answer));
         else {
           this.markUnknown(r.id, options.reason ?? CRASH_REASON, 'app-stopped');
           unknown.push(r.id);

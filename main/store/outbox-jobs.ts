@@ -179,7 +179,7 @@ export class OutboxJobs extends OutboxReads {
         if (!batch) throw new StoreError('invalid-state', 'the batch was not journaled');
         for (const r of listed) rows.push({ ...r, text: chunk.text, batchId: batch.id });
       }
-      indexLeanPeers(db, job.id, account);
+      indexLeanPeers(db, job.id);
       insertOutboundMessages(db, { id: job.id, content, at: now }, rows);
       return job.id;
     });

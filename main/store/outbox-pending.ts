@@ -24,17 +24,18 @@ const KEPT = 'batch_id, position, job_id, account_id, peer, text, sent_at, autom
 
 /**
  * Where each lean number of the job is (app migration 059, `outbox_lean_peers`: what migration 055's
- * triggers find a listed number's recipients by), written once with the job, sorted by number: a
- * b-tree filled in key order is written page after page, where its numbers in SendTo order (or
- * batch by batch as they end) would rewrite a page for each of them (~0.2-0.7 s for 100,000).
+ * triggers find a listed number's recipients by; its account read through the batch's job since
+ * migration 060), written once with the job, sorted by number: a b-tree filled in key order is
+ * written page after page, where its numbers in SendTo order (or batch by batch as they end) would
+ * rewrite a page for each of them (~0.2-0.7 s for 100,000).
  */
-export function indexLeanPeers(db: DatabaseSync, jobId: number, account: string): void {
+export function indexLeanPeers(db: DatabaseSync, jobId: number): void {
   stmt(
     db,
-    `INSERT INTO outbox_lean_peers (account_id, peer, batch_id, position)
-     SELECT ?2, p.value, b.id, p.key FROM outbox_batches b, json_each(b.lean) p
+    `INSERT INTO outbox_lean_peers (peer, batch_id, position)
+     SELECT p.value, b.id, p.key FROM outbox_batches b, json_each(b.lean) p
       WHERE b.job_id = ?1 AND b.lean IS NOT NULL AND p.value IS NOT NULL ORDER BY p.value`,
-  ).run(jobId, account);
+  ).run(jobId);
 }
 
 /** The lean recipients still in a batch's value `r` and its job `j`, as LEAN_FROM reads the table's rows. */

@@ -44,9 +44,7 @@ export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: Opted
     // ...and where its number is found when listed (outbox_lean_peers) moves with it.
     const moveLeanPeer = stmt(
       app.db,
-      `UPDATE outbox_lean_peers SET batch_id = ?1, position = ?2
-        WHERE account_id = (SELECT coalesce(account_id, '') FROM outbox_jobs WHERE id = ?3) AND peer = ?4
-          AND batch_id = ?5`,
+      'UPDATE outbox_lean_peers SET batch_id = ?1, position = ?2 WHERE peer = ?3 AND batch_id = ?4',
     );
     let skippedTotal = 0;
     let newBatch: number | null = null;
@@ -83,7 +81,7 @@ export function skipOptedOutPending(app: AppDb, jobId: number, isOptedOut: Opted
         const [batch, position] = whole || newBatch === null ? [b.id, r.position] : [newBatch, newPosition++];
         if (r.id === null) {
           rejectLean.run(OPTED_OUT_REASON, now, batch, position, b.id, r.position);
-          moveLeanPeer.run(batch, position, jobId, r.peer, b.id);
+          moveLeanPeer.run(batch, position, r.peer, b.id);
         } else reject.run(OPTED_OUT_REASON, now, batch, position, r.id);
       }
       // The value keeps the numbers still to send (none when the whole batch was rejected).

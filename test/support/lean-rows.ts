@@ -58,9 +58,25 @@ export function putLeanJob(
     );
     // where each number is found when listed (app migration 059), as the journal writes it
     // (a file of an older schema has no such table)
-    const where = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'outbox_lean_peers'").get()
-      ? db.prepare('INSERT INTO outbox_lean_peers (account_id, peer, batch_id, position) VALUES (?, ?, ?, ?)')
-      : { run: () => undefined };
+    // (migration 060 keys it by number and batch: no account)
+    const columns = (
+      db.prepare("SELECT name FROM pragma_table_info('outbox_lean_peers')").all() as Array<{
+        name: string;
+      }>
+    ).map((c) => c.name);
+    const where =
+      columns.length === 0
+        ? { run: () => undefined }
+        : columns.includes('account_id')
+          ? db.prepare(
+              'INSERT INTO outbox_lean_peers (account_id, peer, batch_id, position) VALUES (?, ?, ?, ?)',
+            )
+          : {
+              run: (_account: string, peer: string, batch: number, position: number) =>
+                db
+                  .prepare('INSERT INTO outbox_lean_peers (peer, batch_id, position) VALUES (?, ?, ?)')
+                  .run(peer, batch, position),
+            };
     for (let start = 0, seq = 1; start < args.recipients.length; start += size, seq++) {
       const batch = db
         .prepare(

@@ -25,6 +25,17 @@ const RESULTS: RecipientResult[] = [
   { to: '447700900004', messageIdentifier: 'M5', report: '-1' },
 ];
 
+/** What RESULTS store: each recipient's number, status and MessageIdentifier. */
+const STORED = [
+  ['447700900000', 'accepted', 'M1'],
+  ['447700900001', 'rejected', null],
+  ['447700900002', 'unknown', 'M3'],
+  ['447700900003', 'rejected', null],
+  ['447700900004', 'rejected', 'M5'],
+];
+const stored = (batchId: number) =>
+  journal.recipientsOfBatch(batchId).map((o) => [o.to, o.status, o.messageIdentifier]);
+
 const held = (batchId: number): string | null =>
   (app.db.prepare('SELECT answer FROM outbox_batches WHERE id = ?').get(batchId) as { answer: string | null })
     .answer;
@@ -54,13 +65,7 @@ describe('the held answer', () => {
     expect(JSON.parse(held(batch.id)!)).toMatchObject({ v: 2, mid: ['M1', null, 'M3', null, 'M5'] });
     app.db.prepare("UPDATE outbox_batches SET owner = '4343:crashed-process' WHERE id = ?").run(batch.id);
     expect(journal.recoverAfterCrash({ isProcessAlive: () => false, isRunAlive: () => false })).toEqual([]);
-    expect(journal.recipientsOfBatch(batch.id).map((o) => [o.to, o.status, o.messageIdentifier])).toEqual([
-      ['447700900000', 'accepted', 'M1'],
-      ['447700900001', 'rejected', null],
-      ['447700900002', 'unknown', 'M3'],
-      ['447700900003', 'rejected', null],
-      ['447700900004', 'rejected', 'M5'],
-    ]);
+    expect(stored(batch.id)).toEqual(STORED);
     expect(held(batch.id)).toBeNull();
   });
 
@@ -71,12 +76,6 @@ describe('the held answer', () => {
       .prepare("UPDATE outbox_batches SET answer = ?, owner = '4343:crashed-process' WHERE id = ?")
       .run(JSON.stringify(RESULTS), batch.id);
     journal.recoverAfterCrash({ isProcessAlive: () => false, isRunAlive: () => false });
-    expect(journal.recipientsOfBatch(batch.id).map((o) => [o.to, o.status, o.messageIdentifier])).toEqual([
-      ['447700900000', 'accepted', 'M1'],
-      ['447700900001', 'rejected', null],
-      ['447700900002', 'unknown', 'M3'],
-      ['447700900003', 'rejected', null],
-      ['447700900004', 'rejected', 'M5'],
-    ]);
+    expect(stored(batch.id)).toEqual(STORED);
   });
 });

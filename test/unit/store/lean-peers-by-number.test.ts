@@ -2,15 +2,13 @@
 // number and batch, its account read through the batch's job: a number listed in one account moves
 // that account's recipients of it into its thread, and not another account's to the same number,
 // on a file written before 060 as on a new one.
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { putLeanJob } from '../../support/lean-rows.ts';
-import { tempDbFile } from './helpers.ts';
+import { migrationsBefore, tempDbFile } from './helpers.ts';
 
 const N = '447700900001';
 const OTHER = '447700900002';
@@ -80,11 +78,7 @@ describe('a lean number found by number and batch, its account through its job (
   it('on a file written before 060: its lookup rows kept, each number still found in its own account', () => {
     const t = tempDbFile();
     try {
-      const before = join(t.dir, 'migrations');
-      mkdirSync(before);
-      const dir = join(import.meta.dirname, '../../../main/store/migrations');
-      for (const f of readdirSync(dir))
-        if (Number(f.slice(0, 3)) < 60) copyFileSync(join(dir, f), join(before, f));
+      const before = migrationsBefore(60, t.dir);
       const old = openAppDb(t.file, { migrationsDir: before, checkpoints: false });
       accounts(old);
       const recipients = [N, OTHER].map((peer) => ({ peer, status: 'accepted' }));

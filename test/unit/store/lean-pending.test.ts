@@ -1,8 +1,6 @@
 // Issue 27 item 6, app migration 059: a batch not ended yet keeps its lean numbers as one value on its
 // row (main/store/outbox-pending.ts), its `outbox_recipients` rows written once when it ends; a number
 // listed meanwhile moves out of the value into its thread; the job counts read per-batch counts.
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
@@ -11,7 +9,7 @@ import { LEAN_BY_IDENTIFIER, LEAN_COUNTS } from '../../../main/store/outbox-lean
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import type { OutboxContent } from '../../../domain/index.ts';
 import { putLeanJob } from '../../support/lean-rows.ts';
-import { tempDbFile, withJournal } from './helpers.ts';
+import { migrationsBefore, tempDbFile, withJournal } from './helpers.ts';
 
 let app: AppDb;
 let journal: OutboxJournal;
@@ -186,11 +184,7 @@ describe('migration 059 on a file journaled before it', () => {
   it('turns a pending or sending batch’s lean rows into its value, answered and listed as before', () => {
     const t = tempDbFile();
     try {
-      const before = join(t.dir, 'migrations');
-      mkdirSync(before);
-      const dir = join(import.meta.dirname, '../../../main/store/migrations');
-      for (const f of readdirSync(dir))
-        if (Number(f.slice(0, 3)) < 59) copyFileSync(join(dir, f), join(before, f));
+      const before = migrationsBefore(59, t.dir);
       const old = openAppDb(t.file, { migrationsDir: before });
       const { jobId, batchIds } = putLeanJob(old, {
         accountId: null,

@@ -1,8 +1,6 @@
 // Issue 27: the Inbox search finds sends. A campaign's recipients without a listed conversation are
 // lean rows (migration 055) that the message search does not read; the send itself is found, once,
 // by its text or label (outbox_jobs_fts, migration 058), scoped to the account as History is.
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMigrations, openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
@@ -11,7 +9,7 @@ import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import type { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { SearchRepo } from '../../../main/store/search.ts';
 import type { OutboxContent } from '../../../domain/index.ts';
-import { tempDbFile, withJournal } from './helpers.ts';
+import { migrationsBefore, tempDbFile, withJournal } from './helpers.ts';
 import { putLeanJob } from '../../support/lean-rows.ts';
 
 let app: AppDb;
@@ -114,12 +112,8 @@ describe('migration 058', () => {
   it('indexes the sends journaled before it', () => {
     const t = tempDbFile();
     try {
-      const before = join(t.dir, 'migrations');
-      mkdirSync(before);
+      const before = migrationsBefore(58, t.dir);
       const all = loadMigrations().map((m) => m.version);
-      const dir = join(import.meta.dirname, '../../../main/store/migrations');
-      for (const f of readdirSync(dir))
-        if (Number(f.slice(0, 3)) < 58) copyFileSync(join(dir, f), join(before, f));
       expect(all).toContain(58);
       const old = openAppDb(t.file, { migrationsDir: before });
       // (journaled as the code of then wrote it: lean rows, migration 055)

@@ -8,6 +8,8 @@
 // `messages` rows (listed before the send, or while the batch waited) beside lean ones; a mail merge;
 // stored by recordResults, recordResultsCounted (its counts = the rows), or crash recovery of a held
 // answer in either form (columns, or an earlier version's array of results); early receipts.
+// The batch's state too; and a send with Cc/Bcc and a book (their records counted on the batch, own
+// recipients among them, shuffled). The same file passes on the code before issue 27's diet (12375af).
 import { describe, expect, it } from 'vitest';
 import type { AppDb } from '../../../main/store/db.ts';
 import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
@@ -71,6 +73,23 @@ function expectedOf(peer: string, r: RecipientResult | undefined): Expected {
     reportText: r.text ?? null,
     classification: classifyReport(report),
   };
+}
+
+/** A book's or Cc/Bcc's records as the batch counts them (issue 16). */
+interface Extras {
+  answered: number;
+  accepted: number;
+  rejected: number;
+}
+const NO_EXTRAS: Extras = { answered: 0, accepted: 0, rejected: 0 };
+
+/** The batch's state from its recipients' outcomes and its extras (recordResults' doc). */
+function stateOf(outcomes: readonly Expected[], x: Extras): string {
+  const n = (s: string) => outcomes.filter((o) => o.status === s).length;
+  const total = outcomes.length + x.answered;
+  const accepted = n('accepted') + n('queued') + x.accepted;
+  const rejected = n('rejected') + x.rejected;
+  return accepted > 0 ? 'accepted' : total > 0 && rejected === total ? 'rejected' : 'unknown';
 }
 
 describe('a batch answered in any shape stores each recipient as its own result says', () => {
@@ -176,6 +195,7 @@ describe('a batch answered in any shape stores each recipient as its own result 
             isRunAlive: () => false,
           });
         }
+        expect(journal.batch(batch.id)?.state, ctx).toBe(stateOf(expected, NO_EXTRAS));
         const stored = journal.recipientsOfBatch(batch.id);
         expect(
           stored.map((o) => ({
@@ -214,3 +234,79 @@ describe('a batch answered in any shape stores each recipient as its own result 
   });
 });
 const seen = { rows: 0, lean: 0 };
+
+describe('a send with Cc and a book: own recipients by number among the extras records, shuffled', () => {
+  const CC = '447700800001';
+  for (let seed = 1; seed <= 20; seed++)
+    it(`seed ${seed}`, () => {
+      const rand = rng(seed * 104729);
+      const pick = (n: number) => Math.floor(rand() * n);
+      const journal = new OutboxJournal(app, { batchSize: 2 + pick(5), defaultCountry: 'GB' });
+      const numbers = Array.from({ length: 1 + pick(9) }, (_, i) => N(i));
+      const job = journal.createJob(numbers, TEXT, {
+        extras: {
+          first: { fields: { SendCc: CC, SendBccAddressBook: 'Board' }, reach: 3 },
+          books: [{ ref: 'Club', reach: 2 }],
+        },
+      });
+      const report = (): Pick<RecipientResult, 'report' | 'text'> => {
+        const k = pick(4);
+        return k === 0
+          ? { report: '15', text: `refused ${pick(2)}` }
+          : k === 1
+            ? { report: ` ${REPORT.queued}` }
+            : k === 2
+              ? { report: REPORT.accepted }
+              : {};
+      };
+      for (let batch = journal.claimNext(job.id); batch; batch = journal.claimNext(job.id)) {
+        const rec = batch.recipients;
+        const extra =
+          batch.extras === undefined
+            ? []
+            : rec.length === 0
+              ? [`Club #1`, `Club #2`]
+              : [pick(2) ? CC : `0${CC.slice(2)}`, 'Board #1'];
+        const given: Array<{ own: string | null; result: RecipientResult }> = [
+          ...rec
+            .filter(() => pick(6) !== 0)
+            .map((n) => ({ own: n, result: { to: pick(2) ? n : `+${n}`, ...report() } })),
+          ...extra.map((to) => ({ own: null, result: { to, ...report() } })),
+        ];
+        for (let i = given.length - 1; i > 0; i--) {
+          const j = pick(i + 1);
+          [given[i], given[j]] = [given[j]!, given[i]!];
+        }
+        const results = given.map((g) => g.result);
+        const last = new Map<string, RecipientResult>();
+        const x = { ...NO_EXTRAS };
+        for (const g of given) {
+          if (g.own !== null) last.set(g.own, g.result);
+          else if (g.result.report !== undefined) {
+            x.answered++;
+            const c = classifyReport(g.result.report.trim());
+            if (c === 'accepted') x.accepted++;
+            else if (c === 'error') x.rejected++;
+          }
+        }
+        const expected = rec.map((n) => expectedOf(n, last.get(n)));
+        const ctx = `batch ${batch.id} [${rec.join(',')}]\n${JSON.stringify(results)}`;
+        if (pick(2)) journal.recordResults(batch.id, results);
+        else journal.recordResultsCounted(batch.id, results);
+        const stored = journal.batch(batch.id)!;
+        expect(stored.state, ctx).toBe(stateOf(expected, x));
+        if (batch.extras !== undefined) expect(stored.extras, ctx).toMatchObject(x);
+        expect(
+          journal.recipientsOfBatch(batch.id).map((o) => ({
+            to: o.to,
+            status: o.status,
+            messageIdentifier: o.messageIdentifier,
+            report: o.report,
+            reportText: o.reportText,
+            classification: o.classification,
+          })),
+          ctx,
+        ).toEqual(expected);
+      }
+    });
+});

@@ -7,6 +7,7 @@
 // (test/support/preload-in-page.ts). One build for all of it.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,7 @@ import type { BootConfig } from '../support/electron-boot-driver.ts';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { checkRecipient } from '../../gateway/recipient-check.ts';
 import type { SandboxReply, SandboxRequest } from '../../main/services/sandbox-host.ts';
+import { CLOSED } from '../../storage/checkpoint-worker-state.ts';
 
 let built: BuiltApp;
 const dirs: string[] = [];
@@ -160,6 +162,40 @@ describe('the built main bundle on disk', () => {
       expect(await closed).toEqual({ type: 'closed' });
     } finally {
       await worker.terminate();
+    }
+  });
+  it("runs the app database's checkpoint thread from the build: it copies the WAL, then closes when asked", async () => {
+    const index = readFileSync(join(built.out, 'main/index.js'), 'utf8');
+    expect(index).toMatch(/new URL\(["']\.\/checkpoint-worker\.js["'], import\.meta\.url\)/);
+    const dir = mkdtempSync(join(tmpdir(), 'messenger-built-checkpoint-'));
+    dirs.push(dir);
+    const file = join(dir, 'app.sqlite');
+    const db = new DatabaseSync(file);
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (b BLOB)');
+    db.exec(
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO t SELECT randomblob(4000) FROM n',
+    );
+    const state = new SharedArrayBuffer(4);
+    const worker = new Worker(join(built.out, 'main/checkpoint-worker.js'), {
+      workerData: { file, busyMs: 5, idleMs: 5, report: true, state },
+    });
+    try {
+      // storage/checkpoint-worker.ts: PASSIVE checkpoints reported as SQLite gives them.
+      const copied = await new Promise<{ log: number; checkpointed: number }>((resolve, reject) => {
+        worker.on('message', (m: { log?: number; checkpointed?: number }) => {
+          if (m.log !== undefined && m.log > 0 && m.checkpointed === m.log)
+            resolve(m as { log: number; checkpointed: number });
+        });
+        worker.once('error', reject);
+      });
+      expect(copied.log).toBeGreaterThan(100);
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage('stop');
+      await exited;
+      expect(Atomics.load(new Int32Array(state), 0)).toBe(CLOSED);
+    } finally {
+      await worker.terminate();
+      db.close();
     }
   });
 });

@@ -12,8 +12,9 @@
 // larger size (SAFETY_NET_PAGES), so the WAL cannot grow without bound should the thread fall behind;
 // if the thread ends on its own, the connection returns to SQLite's default. While commits go on (a
 // send), the PASSIVE checkpoints do not catch up with the last commit, so the log does not start over: it grows to
-// SAFETY_NET_PAGES (~41 MB on disk, kept until close) and that checkpoint of the main connection's is
-// what resets it (~30 ms, most frames already copied here; measured by a review, 2026-11-27).
+// SAFETY_NET_PAGES (~41 MB) and that checkpoint of the main connection's is what resets it (~30 ms,
+// most frames already copied here; measured by a review, 2026-11-27). When the log starts over, its
+// file is cut back to WAL_SIZE_LIMIT (journal_size_limit), so the ~41 MB are not kept until close.
 //
 // The thread starts when the app first writes a lot (checkpointsOnDemand: the -wal file past
 // START_BYTES), not with every database opened: a thread costs ~20-40 ms of CPU to start, and a
@@ -30,6 +31,8 @@ export type { CheckpointReport };
 
 /** The main connection's own automatic checkpoint while the thread runs (pages, ~40 MB). */
 export const SAFETY_NET_PAGES = 10_000;
+/** What the -wal file is cut back to when the log starts over (journal_size_limit, bytes; ~1,000 pages). */
+export const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
 /** SQLite's default automatic checkpoint (pages), restored when the thread ends on its own. */
 export const SQLITE_DEFAULT_PAGES = 1_000;
 /** The longest stop() waits for the thread to close its connection (ms). */
@@ -73,6 +76,7 @@ export function startCheckpointer(
   // The app does not stay alive for its checkpoints: the last connection's close copies what is left.
   worker.unref();
   db.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+  db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
   let stopping = false;
   const report = options.onCheckpoint;
   if (report)

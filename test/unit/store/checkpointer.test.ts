@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { openAppDb } from '../../../main/store/db.ts';
 import type { AppDb } from '../../../main/store/db.ts';
-import { SAFETY_NET_PAGES, startCheckpointer } from '../../../storage/checkpointer.ts';
+import { SAFETY_NET_PAGES, WAL_SIZE_LIMIT, startCheckpointer } from '../../../storage/checkpointer.ts';
 import type { CheckpointReport } from '../../../storage/checkpointer.ts';
 import { tempDbFile } from './helpers.ts';
 
@@ -68,6 +68,22 @@ describe('the checkpoint thread', () => {
     });
     expect(reports.every((r) => r.busy === 0)).toBe(true);
     expect((app.db.prepare('SELECT count(*) AS n FROM filler').get() as { n: number }).n).toBe(9 * 4 * 64);
+  });
+
+  it('once the log starts over, its file is cut back to WAL_SIZE_LIMIT (not kept at its largest until close)', async () => {
+    const file = temp();
+    const reports: CheckpointReport[] = [];
+    const app = open(file, (r) => reports.push(r));
+    write(app, 12);
+    const largest = statSync(`${file}-wal`).size;
+    expect(largest).toBeGreaterThan(1.5 * WAL_SIZE_LIMIT);
+    // The writes stopped: the thread copies every frame; the next commit starts the log over.
+    await until(() => {
+      const last = reports.at(-1);
+      return last !== undefined && last.log > 0 && last.checkpointed === last.log;
+    });
+    write(app, 0.25);
+    expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT);
   });
 
   it('is stopped by close: the main connection closes last and removes the -wal file', async () => {

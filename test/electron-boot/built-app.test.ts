@@ -7,7 +7,6 @@
 // (test/support/preload-in-page.ts). One build for all of it.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +35,7 @@ import type { Boot, BuiltApp } from '../support/built-app.ts';
 import type { BootConfig } from '../support/electron-boot-driver.ts';
 import { DEMO_NUMBER } from '../../gateway/demo.ts';
 import { checkRecipient } from '../../gateway/recipient-check.ts';
-import type { SandboxReply, SandboxRequest } from '../../main/services/sandbox-host.ts';
+import { checkpointRound, sandboxRound } from '../support/built-workers.ts';
 import { CLOSED } from '../../storage/checkpoint-worker-state.ts';
 
 let built: BuiltApp;
@@ -138,65 +137,17 @@ describe('the built main bundle on disk', () => {
     }
   });
   it("runs the sandbox gateway's thread from the build: it starts the gateway, answers HTTP and closes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'messenger-built-sandbox-'));
-    dirs.push(dir);
-    const worker = new Worker(join(built.out, 'main/sandbox-worker.js'), { workerData: { dir } });
-    const next = <T extends SandboxReply['type']>(type: T) =>
-      new Promise<Extract<SandboxReply, { type: T }>>((resolve, reject) => {
-        const onMessage = (reply: SandboxReply): void => {
-          if (reply.type !== type) return;
-          worker.off('message', onMessage);
-          resolve(reply as Extract<SandboxReply, { type: T }>);
-        };
-        worker.on('message', onMessage);
-        worker.once('error', reject);
-      });
-    try {
-      const started = await next('started');
-      expect(started).toMatchObject({ username: 'demo', pin: expect.any(String) });
-      const library = await fetch(`${started.url}/sandbox/library`);
-      expect(library.status).toBe(200);
-      expect(((await library.json()) as unknown[]).length).toBeGreaterThan(0);
-      const closed = next('closed');
-      worker.postMessage({ type: 'close' } satisfies SandboxRequest);
-      expect(await closed).toEqual({ type: 'closed' });
-    } finally {
-      await worker.terminate();
-    }
+    const round = await sandboxRound(built.out, dirs);
+    expect(round.started).toMatchObject({ username: 'demo', pin: expect.any(String) });
+    expect(round.status).toBe(200);
+    expect(round.items).toBeGreaterThan(0);
+    expect(round.closed).toEqual({ type: 'closed' });
   });
   it("runs the app database's checkpoint thread from the build: it copies the WAL, then closes when asked", async () => {
-    const index = readFileSync(join(built.out, 'main/index.js'), 'utf8');
-    expect(index).toMatch(/new URL\(["']\.\/checkpoint-worker\.js["'], import\.meta\.url\)/);
-    const dir = mkdtempSync(join(tmpdir(), 'messenger-built-checkpoint-'));
-    dirs.push(dir);
-    const file = join(dir, 'app.sqlite');
-    const db = new DatabaseSync(file);
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (b BLOB)');
-    db.exec(
-      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO t SELECT randomblob(4000) FROM n',
-    );
-    const state = new SharedArrayBuffer(4);
-    const worker = new Worker(join(built.out, 'main/checkpoint-worker.js'), {
-      workerData: { file, busyMs: 5, idleMs: 5, report: true, state },
-    });
-    try {
-      // storage/checkpoint-worker.ts: PASSIVE checkpoints reported as SQLite gives them.
-      const copied = await new Promise<{ log: number; checkpointed: number }>((resolve, reject) => {
-        worker.on('message', (m: { log?: number; checkpointed?: number }) => {
-          if (m.log !== undefined && m.log > 0 && m.checkpointed === m.log)
-            resolve(m as { log: number; checkpointed: number });
-        });
-        worker.once('error', reject);
-      });
-      expect(copied.log).toBeGreaterThan(100);
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.postMessage('stop');
-      await exited;
-      expect(Atomics.load(new Int32Array(state), 0)).toBe(CLOSED);
-    } finally {
-      await worker.terminate();
-      db.close();
-    }
+    const round = await checkpointRound(built.out, dirs);
+    expect(round.named).toBe(true);
+    expect(round.copied.log).toBeGreaterThan(100);
+    expect(round.state).toBe(CLOSED);
   });
 });
 

@@ -20,6 +20,7 @@ import { stmt } from '../../storage/sqlite.ts';
 import { rowAs, rowsAs } from './rows.ts';
 import type { MessageRow } from './rows.ts';
 import { PENDING_LEAN_ARM, closeLeanValue, countLean, insertAnswered } from './outbox-pending.ts';
+import type { AnsweredGroup } from './outbox-pending.ts';
 
 /** 2^52: a lean recipient's MessageRecord id is this plus batch × 2^20 plus position. */
 export const LEAN_ID_BASE = 2 ** 52;
@@ -154,15 +155,6 @@ export function closeBatchRecipients(
   closeLeanValue(db, batchId, status, reason, at);
 }
 
-/** The lean recipients of one outcome (status, report, text, classification): position, number, MessageIdentifier each. */
-interface LeanGroup {
-  status: string;
-  report: string | null;
-  reportText: string | null;
-  classification: string | null;
-  rows: Array<number | string | null>;
-}
-
 /**
  * The answers of a batch's lean recipients, gathered by outcome as recordResults reads them, then
  * written once (their numbers were the batch's value, ./outbox-pending.ts): one statement per
@@ -172,9 +164,9 @@ interface LeanGroup {
  * (~190 ms of CPU per 100,000); a statement per row more again.
  */
 export class LeanAnswers {
-  readonly #groups = new Map<string, LeanGroup>();
+  readonly #groups = new Map<string, AnsweredGroup>();
   /** The group of the recipient added last (a batch's answers mostly share one outcome). */
-  #last: LeanGroup | null = null;
+  #last: AnsweredGroup | null = null;
 
   add(
     position: number,
@@ -210,12 +202,8 @@ export class LeanAnswers {
    * 100,000 (test/unit/store/lean-invariants.test.ts: the counts equal the rows).
    */
   store(db: DatabaseSync, batchId: number, at: number): void {
-    const counted = new Map<string, number>();
-    for (const { status, report, reportText, classification, rows } of this.#groups.values()) {
-      const n = insertAnswered(db, batchId, { status, report, reportText, classification, at }, rows);
-      counted.set(status, (counted.get(status) ?? 0) + n);
-    }
-    for (const [status, n] of counted) countLean(db, batchId, status, n);
+    for (const [status, n] of insertAnswered(db, batchId, at, this.#groups.values()))
+      countLean(db, batchId, status, n);
   }
 }
 

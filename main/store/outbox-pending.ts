@@ -130,24 +130,27 @@ function answeredInsert(db: DatabaseSync, n: number): StatementSync {
   return s;
 }
 
+/** The lean recipients of one outcome: position, number and MessageIdentifier each, in one flat list. */
+export interface AnsweredGroup {
+  status: string;
+  report: string | null;
+  reportText: string | null;
+  classification: string | null;
+  rows: Array<number | string | null>;
+}
+
 /**
- * Answered lean recipients of a batch, written once: `rows` a flat list of position, number and
- * MessageIdentifier (three values a recipient) with one outcome; the job, account, text, send time
- * and auto-reply mark the batch's (as its value reads them: outbox_lean_pending). Returns how many
- * rows it inserted.
+ * Answered lean recipients of a batch, written once: one INSERT per outcome `group`, the job,
+ * account, text, send time and auto-reply mark the batch's (as its value reads them:
+ * outbox_lean_pending), read once for all of them. Returns how many rows were inserted per status.
  */
 export function insertAnswered(
   db: DatabaseSync,
   batchId: number,
-  outcome: {
-    status: string;
-    report: string | null;
-    reportText: string | null;
-    classification: string | null;
-    at: number;
-  },
-  rows: ReadonlyArray<number | string | null>,
-): number {
+  at: number,
+  groups: Iterable<AnsweredGroup>,
+): Map<string, number> {
+  const inserted = new Map<string, number>();
   // A batch is one request (≤ LIMITS.maxRecipientsPerRequest numbers, ./outbox-jobs.ts): 3 values a
   // row and 11 more stay far under SQLite's 32,766 parameters.
   const batch = stmt(
@@ -157,22 +160,25 @@ export function insertAnswered(
        FROM outbox_batches b JOIN outbox_jobs j ON j.id = b.job_id WHERE b.id = ?`,
   ).get(batchId) as
     { job: number; account: string; text: string | null; sent: number | null; automatic: number } | undefined;
-  if (batch === undefined) return 0;
-  const { changes } = answeredInsert(db, rows.length / 3).run(
-    batchId,
-    batch.job,
-    batch.account,
-    batch.text,
-    batch.sent,
-    batch.automatic,
-    outcome.status,
-    outcome.report,
-    outcome.reportText,
-    outcome.classification,
-    outcome.at,
-    ...rows,
-  );
-  return Number(changes);
+  if (batch === undefined) return inserted;
+  for (const { status, report, reportText, classification, rows } of groups) {
+    const { changes } = answeredInsert(db, rows.length / 3).run(
+      batchId,
+      batch.job,
+      batch.account,
+      batch.text,
+      batch.sent,
+      batch.automatic,
+      status,
+      report,
+      reportText,
+      classification,
+      at,
+      ...rows,
+    );
+    inserted.set(status, (inserted.get(status) ?? 0) + Number(changes));
+  }
+  return inserted;
 }
 
 /**

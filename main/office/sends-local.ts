@@ -12,7 +12,7 @@
 //   it can never send another desk's send; History, paging and the account scope list it like any.
 import type { AppDb } from '../store/db.ts';
 import { rowAs, rowsAs } from '../store/rows.ts';
-import { EMPTY_COUNTS, campaignRoot, toOutcome } from '../store/outbox-reads.ts';
+import { EMPTY_COUNTS, campaignRoot, countByStatus, toOutcome } from '../store/outbox-reads.ts';
 import { stmt } from '../../storage/sqlite.ts';
 import type {
   Campaign,
@@ -464,8 +464,6 @@ export class SendsLocal {
       const listed = new Set(optedOut(rows.map((r) => r.to)).skipped);
       for (const r of rows) r.optedOut = listed.has(r.to);
     }
-    const counts: StatusCounts = { ...EMPTY_COUNTS };
-    for (const r of rows) counts[r.status] += 1;
-    return { job: root, jobIds, rows, counts };
+    return { job: root, jobIds, rows, counts: countByStatus(rows) };
   }
 }

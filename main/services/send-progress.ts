@@ -15,6 +15,7 @@
 // what they add to the loop's own count is only receipts or a cancel by another caller, which the
 // views read from the journal themselves: the renderer takes the event as "this job changed").
 import type { OutboxJournal } from '../store/outbox-journal.ts';
+import { countByStatus } from '../store/outbox-reads.ts';
 import type { OutboundStatus, OutboxJob, RecipientOutcome, StatusCounts } from '../../domain/index.ts';
 
 export const FULL_READ_MS = 1_000;
@@ -59,14 +60,11 @@ export class JobProgress {
   after(ended: readonly RecipientOutcome[] | StatusCounts, answered = true): OutboxJob | null {
     const now = this.#now();
     const last = this.#snapshot;
-    let byStatus: Partial<StatusCounts>;
-    if (Array.isArray(ended)) {
-      byStatus = {};
-      for (const o of ended as readonly RecipientOutcome[])
-        byStatus[o.status] = (byStatus[o.status] ?? 0) + 1;
-    } else byStatus = ended as StatusCounts;
+    const byStatus = Array.isArray(ended)
+      ? countByStatus(ended as readonly RecipientOutcome[])
+      : (ended as StatusCounts);
     let total = 0;
-    for (const n of Object.values(byStatus)) total += n ?? 0;
+    for (const n of Object.values(byStatus)) total += n;
     const fromSending = Math.min(last?.counts.sending ?? 0, total);
     if (
       !answered ||
@@ -82,7 +80,7 @@ export class JobProgress {
       sending: last.counts.sending - fromSending,
       pending: last.counts.pending - (total - fromSending),
     };
-    for (const [status, n] of Object.entries(byStatus)) counts[status as OutboundStatus] += n ?? 0;
+    for (const [status, n] of Object.entries(byStatus)) counts[status as OutboundStatus] += n;
     this.#snapshot = { ...last, counts };
     return this.#snapshot;
   }

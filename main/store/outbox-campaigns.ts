@@ -10,9 +10,9 @@ import type { AppDb } from './db.ts';
 import { StoreError } from './errors.ts';
 import { rowsAs } from './rows.ts';
 import type { OptedOut, OutboxJournal } from './outbox-journal.ts';
-import { EMPTY_COUNTS, campaignRoot, jobRecipientRows, toOutcome } from './outbox-reads.ts';
+import { campaignRoot, countByStatus, jobRecipientRows, toOutcome } from './outbox-reads.ts';
 import { FAILED_STATUSES } from '../../domain/status-groups.ts';
-import type { Campaign, CampaignRow, OutboxJob, StatusCounts } from '../../domain/index.ts';
+import type { Campaign, CampaignRow, OutboxJob } from '../../domain/index.ts';
 
 /** A send to more recipients than this is a campaign (no Inbox conversation per recipient either). */
 export const CAMPAIGN_MIN_RECIPIENTS = 2;
@@ -69,9 +69,7 @@ export function readCampaign(
     const listed = new Set(options.optedOut(list.map((r) => r.to)).skipped);
     for (const r of list) r.optedOut = listed.has(r.to);
   }
-  const counts: StatusCounts = { ...EMPTY_COUNTS };
-  for (const r of list) counts[r.status] += 1;
-  return { job: root, jobIds, rows: list, counts };
+  return { job: root, jobIds, rows: list, counts: countByStatus(list) };
 }
 
 /**

@@ -30,7 +30,7 @@ import { extraTally, saveExtraCounts } from './outbox-extras.ts';
 import { answerRecipients } from './outbox-answer.ts';
 import { decodeHeldAnswer, encodeHeldAnswer } from './held-answer.ts';
 import type { AnsweredRecipients } from './outbox-answer.ts';
-import { EMPTY_COUNTS } from './outbox-reads.ts';
+import { countByStatus } from './outbox-reads.ts';
 import { batchRecipients, claimedRecipients, closeBatchRecipients } from './outbox-lean.ts';
 import type { BatchRecipients } from './outbox-lean.ts';
 import { skipOptedOutPending } from './outbox-skip.ts';
@@ -242,9 +242,7 @@ export class OutboxJournal extends OutboxJobs {
       // A receipt that came before this answer changes its recipient: then the rows are read back.
       if (applyEarlyReceipts(this.app, batchId) === 0) return answered;
       const outcomes = this.recipientsOfBatch(batchId);
-      const counts: StatusCounts = { ...EMPTY_COUNTS };
-      for (const o of outcomes) counts[o.status] += 1;
-      return { outcomes, counts };
+      return { outcomes, counts: countByStatus(outcomes) };
     });
   }
 

@@ -41,6 +41,13 @@ export const EMPTY_COUNTS: StatusCounts = {
   failed: 0,
 };
 
+/** How many of `recipients` have each status. */
+export function countByStatus(recipients: Iterable<{ status: OutboundStatus }>): StatusCounts {
+  const counts: StatusCounts = { ...EMPTY_COUNTS };
+  for (const r of recipients) counts[r.status] += 1;
+  return counts;
+}
+
 export class OutboxReads {
   protected readonly app: AppDb;
   protected readonly batchRow: StatementSync;

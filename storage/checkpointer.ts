@@ -127,8 +127,6 @@ const LOOK_EVERY = 16;
 export interface CheckpointsOnDemand {
   /** Call after each commit: every LOOK_EVERY-th looks at the -wal file and starts the thread if due. */
   afterCommit(): void;
-  /** Whether the thread was started. */
-  started(): boolean;
   /** The thread stopped (if started), as Checkpointer.stop. */
   stop(): void;
 }
@@ -153,7 +151,6 @@ export function checkpointsOnDemand(
       }
       if (size > START_BYTES) thread = startCheckpointer(db, file, options);
     },
-    started: () => thread !== null,
     stop() {
       stopped = true;
       thread?.stop();

@@ -8,6 +8,7 @@
 import examples from 'libphonenumber-js/mobile/examples';
 import { getCountryCallingCode } from 'libphonenumber-js/min';
 import type { CountryCode } from 'libphonenumber-js/min';
+import { rng } from './random.ts';
 
 export const CORPUS_COUNTRIES: readonly CountryCode[] = [
   'GB', 'US', 'CA', 'DE', 'FR', 'IT', 'ES', 'NL', 'PL', 'SE',
@@ -35,17 +36,6 @@ export interface CorpusEntry {
   input: string;
   defaultCountry: string | undefined;
   form: Form;
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SEPARATORS = [' ', ' ', ' ', '-', '.', '\u00a0', '/'];

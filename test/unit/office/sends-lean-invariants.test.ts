@@ -15,15 +15,9 @@ import { OutboxJournal } from '../../../main/store/outbox-journal.ts';
 import { ConversationsRepo } from '../../../main/store/conversations.ts';
 import { SendsLocal } from '../../../main/office/sends-local.ts';
 import { queueExisting } from '../../../main/office/sends-join.ts';
+import { rng } from '../../support/random.ts';
 
 const N = (i: number) => `4477009001${String(i).padStart(2, '0')}`;
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 describe('office: a desk’s lean recipients as another desk keeps them', () => {
   for (let seed = 1; seed <= 40; seed++)

@@ -18,6 +18,7 @@ import { REPORT, classifyReport } from '../../../protocol/reports.ts';
 import { statusOfReport } from '../../../main/store/outbox-answer.ts';
 import type { OutboxContent, RecipientOutcome, RecipientResult } from '../../../domain/index.ts';
 import { withJournal } from './helpers.ts';
+import { rng } from '../../support/random.ts';
 
 let app: AppDb;
 withJournal((a) => {
@@ -25,14 +26,6 @@ withJournal((a) => {
 });
 const TEXT: OutboxContent = { kind: 'text', text: 'Doors open at nine', replyTo: '447700900999' };
 const N = (i: number) => `4477009001${String(i).padStart(2, '0')}`;
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** A result and the number it stands for (its `to` may be written in another form, or absent). */
 interface Given {

@@ -15,6 +15,7 @@ import type { OutboxContent } from '../../../domain/index.ts';
 import { withJournal } from './helpers.ts';
 import { readCampaign, resendFailed } from '../../../main/store/outbox-campaigns.ts';
 import { FAILED_STATUSES } from '../../../domain/status-groups.ts';
+import { rng } from '../../support/random.ts';
 
 let app: AppDb;
 withJournal((a) => {
@@ -22,14 +23,6 @@ withJournal((a) => {
 });
 const TEXT: OutboxContent = { kind: 'text', text: 'Doors open at nine', replyTo: '447700900999' };
 const N = (i: number) => `4477009001${String(i).padStart(2, '0')}`;
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const all = <T>(sql: string, ...p: Array<string | number>) => app.db.prepare(sql).all(...p) as T[];
 
